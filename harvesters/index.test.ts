@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { harvesterFor, harvesters } from './index.js';
+import type { SourceId } from './types.js';
+
+describe('harvester registry', () => {
+  it('lists exactly the known sources', () => {
+    expect(Object.keys(harvesters).sort()).toEqual(['claude']);
+  });
+
+  it('maps each id to the harvester that reports that id', () => {
+    for (const id of Object.keys(harvesters) as SourceId[]) {
+      expect(harvesterFor(id).id).toBe(id);
+      expect(harvesterFor(id)).toBe(harvesters[id]);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The harvester interface. A harvester only finds and normalises transcripts; it never touches
+ * SQLite (the core stores what it yields). See harvesters/ARCHITECTURE.md.
+ */
+export type SourceId = 'claude';
+
+export interface HarvestContext {
+  /** The user's home directory (injected; tests pass a temporary one). */
+  home: string;
+  /** Environment variables, e.g. CLAUDE_CONFIG_DIR. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A transcript file found on disk. */
+export interface SourceFile {
+  source: SourceId;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  inode: number;
+}
+
+export interface HarvestedTurn {
+  /** 0-based position in the session, in file order. */
+  seq: number;
+  role: 'user' | 'assistant';
+  text: string;
+  /** UTC epoch ms, or null when the record had no usable timestamp. */
+  ts: number | null;
+  /** Tool names the assistant called in this turn (assistant turns only). */
+  toolNames: string[];
+  /** Number of tool results in this (user) turn that reported an error. */
+  toolErrors: number;
+  /** The user interrupted the assistant or rejected a tool call in this turn. */
+  interrupted: boolean;
+}
+
+export interface HarvestedSession {
+  source: SourceId;
+  /** The source's own session id. */
+  sessionId: string;
+  /** Working directory recorded in the transcript ('' when none). */
+  cwd: string;
+  branch: string;
+  model: string;
+  /** UTC epoch ms of the first and last timestamped record. */
+  startedAt: number | null;
+  endedAt: number | null;
+  turns: HarvestedTurn[];
+  toolsUsed: string[];
+  skillsUsed: string[];
+  filesTouched: string[];
+  sourcePath: string;
+  /** Version of the agent that wrote the transcript, when recorded. */
+  sourceVersion: string;
+}
+
+export interface FileParse {
+  sessions: HarvestedSession[];
+  /** Lines that were not valid JSON or not a record we understand. */
+  badLines: number;
+  /** Byte offset just past the last complete line read. */
+  endOffset: number;
+}
+
+export interface Harvester {
+  id: SourceId;
+  /** Root folders this source reads, in the order they are searched. */
+  roots(ctx: HarvestContext): string[];
+  /** Transcript files under the roots (missing roots are not an error). */
+  discover(ctx: HarvestContext): Promise<SourceFile[]>;
+  /** Parse one file from `fromOffset` (0 = whole file); never throws on bad content. */
+  parse(file: SourceFile, fromOffset: number): Promise<FileParse>;
+}

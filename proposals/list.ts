@@ -1,0 +1,220 @@
+/**
+ * The read side of the proposal store: where proposals live, loading and validating their files,
+ * listing them newest first, and reading one for `status`.
+ */
+import { lstat, readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { InputError, errorMessage } from '../src/core/errors.js';
+import { errorCode, isMissingPathError } from './atomic-write.js';
+import { adoptedRecordSchema, proposalManifestSchema } from './types.js';
+import type {
+  AdoptedRecord,
+  ProposalDetails,
+  ProposalListing,
+  ProposalManifest,
+  ProposalSummary,
+  SkippedProposal,
+} from './types.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const ADOPTED_FILE = 'adopted.json';
+export const DIFF_FILE = 'proposal.diff';
+export const REPORT_MD_FILE = 'report.md';
+export const REPORT_JSON_FILE = 'report.json';
+
+/** `<project>/.skillopt-sleep/proposals` */
+export function proposalsRootOf(projectDir: string): string {
+  return path.join(path.resolve(projectDir), '.skillopt-sleep', 'proposals');
+}
+
+/**
+ * Ids are single path segments we generated (`YYYYMMDD-HHMMSS-<night>[-n]`); refusing anything else
+ * keeps a user-supplied id from escaping the proposals folder.
+ */
+export function assertProposalId(id: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) {
+    throw new InputError(
+      `invalid proposal id ${JSON.stringify(id)}: expected a folder name like 20250101-030000-7`,
+    );
+  }
+}
+
+/**
+ * True when the proposals root exists. A symlinked root could redirect writes anywhere, so it is
+ * refused outright, as is a root that is not a directory.
+ */
+export async function checkProposalsRoot(root: string): Promise<boolean> {
+  try {
+    const stat = await lstat(root);
+    if (stat.isSymbolicLink()) {
+      throw new InputError(`${root} is a symlink; refusing to use it as the proposals folder`);
+    }
+    if (!stat.isDirectory()) throw new InputError(`${root} is not a directory`);
+    return true;
+  } catch (err) {
+    if (isMissingPathError(err)) return false;
+    throw err;
+  }
+}
+
+/** Read and validate `<dir>/manifest.json`; every failure is an InputError saying what is wrong. */
+export async function loadManifest(dir: string, id: string): Promise<ProposalManifest> {
+  const manifest = await readJsonFile(
+    path.join(dir, MANIFEST_FILE),
+    proposalManifestSchema,
+    `proposal ${id}`,
+  );
+  if (manifest.id !== id) {
+    throw new InputError(`proposal ${id}: manifest.json names id ${JSON.stringify(manifest.id)}`);
+  }
+  return manifest;
+}
+
+export type AdoptedState =
+  { adopted: false } | { adopted: true; record: AdoptedRecord | null; problem?: string };
+
+/**
+ * Whether `adopted.json` exists. Its mere presence means adopted (adopt refuses on it), so an
+ * unreadable receipt still reports adopted, with the problem attached.
+ */
+export async function readAdoptedState(dir: string, id: string): Promise<AdoptedState> {
+  const file = path.join(dir, ADOPTED_FILE);
+  try {
+    await lstat(file);
+  } catch (err) {
+    if (isMissingPathError(err)) return { adopted: false };
+    throw err;
+  }
+  try {
+    return { adopted: true, record: await readJsonFile(file, adoptedRecordSchema, `proposal ${id}`) };
+  } catch (err) {
+    return { adopted: true, record: null, problem: errorMessage(err) };
+  }
+}
+
+async function readJsonFile<T>(file: string, schema: z.ZodType<T>, owner: string): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const reason = isMissingPathError(err)
+      ? 'is missing'
+      : `cannot be read (${errorCode(err) ?? errorMessage(err)})`;
+    throw new InputError(`${owner}: ${path.basename(file)} ${reason}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${owner}: ${path.basename(file)} is not valid JSON (${errorMessage(err)})`);
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new InputError(`${owner}: ${path.basename(file)} is malformed: ${describeIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** All proposals of a project, newest first; folders that cannot be read are reported in `skipped`. */
+export async function listProposals(projectDir: string): Promise<ProposalListing> {
+  const root = proposalsRootOf(projectDir);
+  if (!(await checkProposalsRoot(root))) return { proposals: [], skipped: [] };
+  const proposals: ProposalSummary[] = [];
+  const skipped: SkippedProposal[] = [];
+  const entries = await readdir(root, { withFileTypes: true });
+  for (const entry of entries) {
+    const dir = path.join(root, entry.name);
+    // Stray files (and our own temp files) are not proposals; symlinked folders are suspicious.
+    if (entry.isSymbolicLink()) {
+      skipped.push({ name: entry.name, dir, reason: 'is a symlink' });
+      continue;
+    }
+    if (!entry.isDirectory()) continue;
+    try {
+      proposals.push(await summarise(dir, entry.name));
+    } catch (err) {
+      skipped.push({ name: entry.name, dir, reason: errorMessage(err) });
+    }
+  }
+  proposals.sort(newestFirst);
+  return { proposals, skipped };
+}
+
+/** The newest proposal of the project (staged or adopted), or null when there is none. */
+export async function latestProposal(projectDir: string): Promise<ProposalSummary | null> {
+  const { proposals } = await listProposals(projectDir);
+  return proposals[0] ?? null;
+}
+
+/** One proposal with its report and diff, for `status`. Throws InputError when it is missing or broken. */
+export async function readProposal(projectDir: string, id: string): Promise<ProposalDetails> {
+  assertProposalId(id);
+  const root = proposalsRootOf(projectDir);
+  const dir = path.join(root, id);
+  if (!(await checkProposalsRoot(root)) || !(await isRealDirectory(dir))) {
+    throw new InputError(`no proposal ${id} in ${path.resolve(projectDir)}`, 'no_proposal');
+  }
+  const manifest = await loadManifest(dir, id);
+  const adopted = await readAdoptedState(dir, id);
+  const report = await readJsonFile(path.join(dir, REPORT_JSON_FILE), z.unknown(), `proposal ${id}`);
+  const diff = await readTextFile(path.join(dir, DIFF_FILE), `proposal ${id}`);
+  return {
+    summary: toSummary(dir, manifest, adopted),
+    manifest,
+    report,
+    diff,
+    receipt: adopted.adopted ? adopted.record : null,
+  };
+}
+
+async function readTextFile(file: string, owner: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new InputError(
+      `${owner}: ${path.basename(file)} cannot be read (${errorCode(err) ?? errorMessage(err)})`,
+    );
+  }
+}
+
+/** A directory that is not a symlink. */
+export async function isRealDirectory(dir: string): Promise<boolean> {
+  try {
+    const stat = await lstat(dir);
+    return stat.isDirectory();
+  } catch (err) {
+    if (isMissingPathError(err)) return false;
+    throw err;
+  }
+}
+
+async function summarise(dir: string, id: string): Promise<ProposalSummary> {
+  const manifest = await loadManifest(dir, id);
+  return toSummary(dir, manifest, await readAdoptedState(dir, id));
+}
+
+function toSummary(dir: string, manifest: ProposalManifest, adopted: AdoptedState): ProposalSummary {
+  const summary: ProposalSummary = {
+    id: manifest.id,
+    dir,
+    night: manifest.night,
+    createdAt: manifest.createdAt,
+    status: adopted.adopted ? 'adopted' : 'staged',
+  };
+  if (adopted.adopted && adopted.record) summary.adoptedAt = adopted.record.adoptedAt;
+  return summary;
+}
+
+function newestFirst(a: ProposalSummary, b: ProposalSummary): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  // Numeric collation so a `-10` collision suffix sorts after `-9`.
+  return b.id.localeCompare(a.id, 'en', { numeric: true });
+}

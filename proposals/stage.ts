@@ -1,0 +1,428 @@
+/**
+ * Staging: write a night's proposal folder (proposed files, one unified diff, the reports) and
+ * publish it by writing `manifest.json` last. A half-written folder is removed.
+ */
+import { mkdir, realpath, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
+import { sha256Hex } from '../src/core/hash.js';
+import { errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
+import {
+  DIFF_FILE,
+  MANIFEST_FILE,
+  REPORT_JSON_FILE,
+  REPORT_MD_FILE,
+  checkProposalsRoot,
+  proposalsRootOf,
+} from './list.js';
+import { MANIFEST_SCHEMA, MANIFEST_VERSION } from './types.js';
+import type {
+  ManifestTarget,
+  ProposalManifest,
+  StageProposalOptions,
+  StageTarget,
+  StagedProposal,
+} from './types.js';
+
+/** How many `-2`, `-3`... suffixes we try before concluding something is wrong. */
+const MAX_ID_COLLISIONS = 1000;
+
+interface PlannedTarget {
+  input: StageTarget;
+  livePath: string;
+  /** The live path relative to the project, with `/` separators, for the diff headers. */
+  displayPath: string;
+  proposedFile: string;
+}
+
+export async function stageProposal(options: StageProposalOptions): Promise<StagedProposal> {
+  const project = path.resolve(options.projectDir);
+  assertNight(options.night);
+  const baseId = formatProposalId(options.now, options.night);
+  await assertDirectory(project);
+  const targets = await planTargets(project, options.targets);
+  const reportJsonText = serialiseReport(options.reportJson);
+  const diff = targets.map((t) => diffForTarget(t)).join('');
+
+  const root = proposalsRootOf(project);
+  await ensureProposalsRoot(root);
+  const { id, dir } = await createProposalDir(root, baseId);
+  const manifest: ProposalManifest = {
+    schema: MANIFEST_SCHEMA,
+    version: MANIFEST_VERSION,
+    id,
+    project,
+    night: options.night,
+    createdAt: options.now,
+    targets: targets.map(toManifestTarget),
+  };
+  try {
+    await mkdir(path.join(dir, 'files'));
+    for (const target of targets) {
+      await writeFileAtomic(path.join(dir, target.proposedFile), target.input.proposedText);
+    }
+    await writeFileAtomic(path.join(dir, DIFF_FILE), diff);
+    await writeFileAtomic(path.join(dir, REPORT_MD_FILE), options.reportMd);
+    await writeFileAtomic(path.join(dir, REPORT_JSON_FILE), reportJsonText);
+    // Last: a folder without a manifest is not a proposal, so readers never see a partial one.
+    await writeFileAtomic(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw new IoError(`cannot stage proposal ${id} in ${dir}: ${errorMessage(err)}`);
+  }
+  return { id, dir, manifest };
+}
+
+/** `YYYYMMDD-HHMMSS-<night>` in UTC. */
+export function formatProposalId(now: number, night: number): string {
+  assertEpochMs(now, 'staging time');
+  const iso = new Date(now).toISOString(); // 2025-01-02T03:04:05.678Z
+  return `${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 19).replaceAll(':', '')}-${night}`;
+}
+
+/** Times are stored as non-negative integer epoch ms (the manifest and receipt schemas insist). */
+export function assertEpochMs(value: number, what: string): void {
+  if (!Number.isSafeInteger(value) || value < 0 || Number.isNaN(new Date(value).getTime())) {
+    throw new InputError(`invalid ${what} ${String(value)}: expected integer epoch milliseconds`);
+  }
+}
+
+function assertNight(night: number): void {
+  if (!Number.isSafeInteger(night) || night < 0) {
+    throw new InputError(`invalid night ${String(night)}: expected a non-negative integer`);
+  }
+}
+
+async function assertDirectory(dir: string): Promise<void> {
+  try {
+    if ((await stat(dir)).isDirectory()) return;
+  } catch (err) {
+    if (!isMissingPathError(err)) throw new IoError(`cannot read ${dir}: ${errorMessage(err)}`);
+  }
+  throw new InputError(`project directory ${dir} does not exist or is not a directory`);
+}
+
+/**
+ * Resolve and check every target. Targets whose proposed text equals the live text are dropped:
+ * staging them would only make adoption rewrite (or create, when empty) an unchanged file.
+ */
+async function planTargets(project: string, inputs: readonly StageTarget[]): Promise<PlannedTarget[]> {
+  const realProject = await realpath(project);
+  const seen = new Map<string, string>();
+  const planned: PlannedTarget[] = [];
+  for (const input of inputs) {
+    const livePath = path.resolve(input.livePath);
+    await assertTargetAllowed(livePath, project, realProject, input.allowOutside === true);
+    const realLive = await resolveRealPath(livePath);
+    const earlier = seen.get(realLive);
+    if (earlier !== undefined) {
+      throw new InputError(`targets ${earlier} and ${livePath} are the same file`);
+    }
+    seen.set(realLive, livePath);
+    if (input.baseText === input.proposedText) continue;
+    const n = planned.length + 1;
+    planned.push({
+      input,
+      livePath,
+      displayPath: toPosix(path.relative(project, livePath)),
+      proposedFile: `files/${n}-${path.basename(livePath)}`,
+    });
+  }
+  if (planned.length === 0) {
+    throw new InputError('nothing to stage: no target changes its live file', 'nothing_to_stage');
+  }
+  return planned;
+}
+
+/**
+ * Live files must sit inside the project (both as written and after resolving symlinks) unless
+ * the caller explicitly allowed this target outside; never inside the proposal store itself.
+ */
+export async function assertTargetAllowed(
+  livePath: string,
+  project: string,
+  realProject: string,
+  allowOutside: boolean,
+): Promise<void> {
+  if (isInsideDir(livePath, proposalsRootOf(project))) {
+    throw new InputError(`target ${livePath} is inside the proposal store`);
+  }
+  if (allowOutside) return;
+  if (!isInsideDir(livePath, project) || !isInsideDir(await resolveRealPath(livePath), realProject)) {
+    throw new InputError(
+      `target ${livePath} is outside the project ${project}; pass allowOutside for this target to allow it`,
+    );
+  }
+}
+
+/** True when `child` is strictly below `parent` (both absolute). */
+export function isInsideDir(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/**
+ * The path with every symlink resolved, also for files that do not exist yet: the nearest existing
+ * ancestor is resolved and the missing tail appended.
+ */
+export async function resolveRealPath(target: string): Promise<string> {
+  const missing: string[] = [];
+  let current = target;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...missing.reverse());
+    } catch (err) {
+      const parent = path.dirname(current);
+      if (!isMissingPathError(err) || parent === current) {
+        throw new IoError(`cannot resolve ${target}: ${errorCode(err) ?? errorMessage(err)}`);
+      }
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+function serialiseReport(report: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(report, null, 2);
+  } catch (err) {
+    throw new InputError(`report.json is not serialisable: ${errorMessage(err)}`);
+  }
+  if (text === undefined) throw new InputError('report.json is not serialisable: nothing to write');
+  return `${text}\n`;
+}
+
+function toManifestTarget(target: PlannedTarget): ManifestTarget {
+  const { input } = target;
+  return {
+    kind: input.kind,
+    livePath: target.livePath,
+    proposedFile: target.proposedFile,
+    baseSha256: input.baseText == null ? '' : sha256Hex(input.baseText),
+    proposedSha256: sha256Hex(input.proposedText),
+    ...(input.allowOutside === true ? { allowOutside: true as const } : {}),
+  };
+}
+
+async function ensureProposalsRoot(root: string): Promise<void> {
+  // Check before mkdir too: mkdir -p would happily follow a symlinked root.
+  if (await checkProposalsRoot(root)) return;
+  try {
+    await mkdir(root, { recursive: true });
+  } catch (err) {
+    throw new IoError(`cannot create ${root}: ${errorMessage(err)}`);
+  }
+  await checkProposalsRoot(root);
+}
+
+/** mkdir without `recursive` fails with EEXIST, which is how a same-second collision is detected. */
+async function createProposalDir(root: string, baseId: string): Promise<{ id: string; dir: string }> {
+  for (let n = 1; n <= MAX_ID_COLLISIONS; n++) {
+    const id = n === 1 ? baseId : `${baseId}-${n}`;
+    const dir = path.join(root, id);
+    try {
+      await mkdir(dir);
+      return { id, dir };
+    } catch (err) {
+      if (errorCode(err) !== 'EEXIST') {
+        throw err instanceof SkilloptError ? err : new IoError(`cannot create ${dir}: ${errorMessage(err)}`);
+      }
+    }
+  }
+  throw new IoError(`cannot create a proposal folder for ${baseId}: ${MAX_ID_COLLISIONS} ids already taken`);
+}
+
+function diffForTarget(target: PlannedTarget): string {
+  const { baseText, proposedText } = target.input;
+  return unifiedDiff(baseText, proposedText, {
+    oldLabel: baseText == null ? '/dev/null' : `a/${target.displayPath}`,
+    newLabel: `b/${target.displayPath}`,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unified diff (Myers on lines). Files are small skill and memory documents, so a plain O((N+M)D)
+// Myers with a trimmed common prefix/suffix is plenty.
+
+export interface DiffLabels {
+  /** `a/<path>`, or `/dev/null` for a file being created. */
+  oldLabel: string;
+  newLabel: string;
+}
+
+type LineOp = { kind: ' ' | '-' | '+'; line: string };
+
+/**
+ * A unified diff from `oldText` (null = file absent) to `newText`, with `context` lines of context.
+ * Returns '' when nothing changes. Creating an empty file yields only the two header lines.
+ */
+export function unifiedDiff(
+  oldText: string | null,
+  newText: string,
+  labels: DiffLabels,
+  context = 3,
+): string {
+  if (oldText === newText) return '';
+  const ops = diffLines(splitLines(oldText ?? ''), splitLines(newText));
+  let out = `--- ${labels.oldLabel}\n+++ ${labels.newLabel}\n`;
+  for (const hunk of groupHunks(ops, context)) out += renderHunk(ops, hunk);
+  return out;
+}
+
+/** Lines keep their `\n`, so a last line without one differs from the same line with one. */
+function splitLines(text: string): string[] {
+  return text === '' ? [] : text.split(/(?<=\n)/);
+}
+
+function diffLines(a: readonly string[], b: readonly string[]): LineOp[] {
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  const equal = (line: string): LineOp => ({ kind: ' ', line });
+  return [
+    ...a.slice(0, prefix).map(equal),
+    ...deletionsFirst(myers(a.slice(prefix, a.length - suffix), b.slice(prefix, b.length - suffix))),
+    ...a.slice(a.length - suffix).map(equal),
+  ];
+}
+
+/** Within each run of changed lines, list removals before additions: the same patch, easier to read. */
+function deletionsFirst(ops: readonly LineOp[]): LineOp[] {
+  const out: LineOp[] = [];
+  let removed: LineOp[] = [];
+  let added: LineOp[] = [];
+  const flush = () => {
+    out.push(...removed, ...added);
+    removed = [];
+    added = [];
+  };
+  for (const op of ops) {
+    if (op.kind === '-') removed.push(op);
+    else if (op.kind === '+') added.push(op);
+    else {
+      flush();
+      out.push(op);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** Greedy Myers; `trace[d]` keeps the furthest x per diagonal k in [-d-1, d+1] before round d. */
+function myers(a: readonly string[], b: readonly string[]): LineOp[] {
+  const n = a.length;
+  const m = b.length;
+  if (n === 0) return b.map((line) => ({ kind: '+', line }));
+  if (m === 0) return a.map((line) => ({ kind: '-', line }));
+  const max = n + m;
+  const offset = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= max; d++) {
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
+    for (let k = -d; k <= d; k += 2) {
+      const down = k === -d || (k !== d && cell(v, offset + k - 1) < cell(v, offset + k + 1));
+      let x = down ? cell(v, offset + k + 1) : cell(v, offset + k - 1) + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) return backtrack(trace, a, b);
+    }
+  }
+  throw new Error('unreachable: Myers diff did not terminate');
+}
+
+function backtrack(trace: readonly Int32Array[], a: readonly string[], b: readonly string[]): LineOp[] {
+  const ops: LineOp[] = [];
+  let x = a.length;
+  let y = b.length;
+  for (let d = trace.length - 1; d >= 0; d--) {
+    const snapshot = trace[d];
+    if (snapshot === undefined) throw new Error('unreachable: missing Myers trace');
+    const at = (k: number): number => cell(snapshot, k + d + 1);
+    const k = x - y;
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
+    const prevK = down ? k + 1 : k - 1;
+    const prevX = at(prevK);
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      ops.push({ kind: ' ', line: lineAt(a, x - 1) });
+      x--;
+      y--;
+    }
+    if (d > 0) {
+      if (down) ops.push({ kind: '+', line: lineAt(b, y - 1) });
+      else ops.push({ kind: '-', line: lineAt(a, x - 1) });
+    }
+    x = prevX;
+    y = prevY;
+  }
+  return ops.reverse();
+}
+
+function cell(values: Int32Array, index: number): number {
+  return values[index] ?? 0;
+}
+
+function lineAt(lines: readonly string[], index: number): string {
+  const line = lines[index];
+  if (line === undefined) throw new Error(`unreachable: diff line ${index} out of range`);
+  return line;
+}
+
+interface HunkRange {
+  start: number;
+  end: number;
+}
+
+/** Changes closer than 2*context unchanged lines share a hunk (as GNU diff does). */
+function groupHunks(ops: readonly LineOp[], context: number): HunkRange[] {
+  const hunks: HunkRange[] = [];
+  ops.forEach((op, i) => {
+    if (op.kind === ' ') return;
+    const start = Math.max(0, i - context);
+    const end = Math.min(ops.length, i + 1 + context);
+    const last = hunks.at(-1);
+    if (last !== undefined && start <= last.end) last.end = Math.max(last.end, end);
+    else hunks.push({ start, end });
+  });
+  return hunks;
+}
+
+function renderHunk(ops: readonly LineOp[], hunk: HunkRange): string {
+  const before = ops.slice(0, hunk.start);
+  const body = ops.slice(hunk.start, hunk.end);
+  const oldStart = before.filter((op) => op.kind !== '+').length + 1;
+  const newStart = before.filter((op) => op.kind !== '-').length + 1;
+  const oldLength = body.filter((op) => op.kind !== '+').length;
+  const newLength = body.filter((op) => op.kind !== '-').length;
+  let out = `@@ -${hunkSpan(oldStart, oldLength)} +${hunkSpan(newStart, newLength)} @@\n`;
+  for (const op of body) {
+    out += op.line.endsWith('\n')
+      ? `${op.kind}${op.line}`
+      : `${op.kind}${op.line}\n\\ No newline at end of file\n`;
+  }
+  return out;
+}
+
+/** GNU style: `start` alone for one line; an empty range names the line before it (`0,0` at the top). */
+function hunkSpan(start: number, length: number): string {
+  if (length === 0) return `${start - 1},0`;
+  if (length === 1) return `${start}`;
+  return `${start},${length}`;
+}

@@ -1,0 +1,165 @@
+/**
+ * The deterministic offline backend. The target answers from the task's recorded first attempt (or, for
+ * the reference's persona tasks, from its reference answer) and follows the rules it can read in the
+ * skill; the optimizer reads failed checks and writes the rule that would fix them. Nothing leaves the
+ * machine and every run gives the same answers.
+ */
+import { evaluateCheck } from '../../replay/judges/rule-checks.js';
+import { keywordScore } from '../../replay/judges/exact.js';
+import { forbiddenTerm } from '../../core/negative-check.js';
+import { ruleChecks, type Check, type Edit, type TaskRecord } from '../../core/task.js';
+import type {
+  AttemptRequest,
+  AttemptResult,
+  Backend,
+  ReflectRequest,
+  ReflectResult,
+  RubricRequest,
+  Trajectory,
+  Usage,
+} from '../types.js';
+import { zeroUsage } from '../types.js';
+import {
+  applyGrammarRules,
+  formatRule,
+  parseGrammarRules,
+  RULE_TABLE,
+  type GrammarRule,
+} from './rule-grammar.js';
+import { scopeKeyword } from './scope-keyword.js';
+
+const HARMFUL = '__harmful__';
+const oneCall = (): Usage => ({ calls: 1, inputTokens: 0, outputTokens: 0 });
+const normalize = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** The `rule:<key>` tags of a task that the rule table knows. */
+function tableKeys(task: TaskRecord): string[] {
+  return task.tags
+    .filter((t) => t.startsWith('rule:'))
+    .map((t) => t.slice('rule:'.length))
+    .filter((k) => k in RULE_TABLE);
+}
+
+function nearMiss(reference: string): string {
+  return reference.length > 3
+    ? `approximately ${reference.slice(0, -2)} (format not applied)`
+    : 'approximately unknown (format not applied)';
+}
+
+function attemptText(task: TaskRecord, ctx: string): string {
+  const harmfulInContext = ctx.includes(RULE_TABLE[HARMFUL] ?? '\u0000');
+  const keys = tableKeys(task);
+  if (keys.includes(HARMFUL)) return "I'll just answer freely and skip the requested format.";
+  // A harmful rule really hurts: the target stops applying any format at all.
+  if (harmfulInContext) return task.reference ? nearMiss(task.reference) : task.attempted_solution;
+  if (keys.length > 0) {
+    const allKnown = keys.every((k) => ctx.includes(RULE_TABLE[k] ?? '\u0000'));
+    if (allKnown && task.reference) {
+      return keys.includes('wrap-answer')
+        ? `Here is the result. <answer>${task.reference}</answer>`
+        : task.reference;
+    }
+    return task.reference ? nearMiss(task.reference) : '(attempted, no checkable reference)';
+  }
+  const base =
+    task.attempted_solution ||
+    (task.reference ? nearMiss(task.reference) : '(attempted, no checkable reference)');
+  return applyGrammarRules(base, parseGrammarRules(ctx), task.intent);
+}
+
+/**
+ * The rule that would make a failed check pass. The miner writes "use X instead of Y" as a `contains X`
+ * check directly followed by the negative check for Y, so adjacency pairs them into one rule.
+ */
+function ruleForCheck(index: number, all: Check[]): GrammarRule | null {
+  const check = all[index];
+  if (!check) return null;
+  const next = all[index + 1];
+  const previous = all[index - 1];
+  if (check.op === 'contains' && typeof check.arg === 'string' && check.arg !== '') {
+    const pairedTerm = next ? forbiddenTerm(next) : null;
+    return pairedTerm
+      ? { kind: 'use-instead', use: check.arg, instead: pairedTerm, scope: '' }
+      : { kind: 'always', text: check.arg, scope: '' };
+  }
+  const forbidden =
+    forbiddenTerm(check) ?? (check.op === 'not_contains' && check.arg ? String(check.arg) : null);
+  if (!forbidden) return null;
+  if (previous?.op === 'contains' && typeof previous.arg === 'string' && forbiddenTerm(check) !== null) {
+    return { kind: 'use-instead', use: previous.arg, instead: forbidden, scope: '' };
+  }
+  return { kind: 'never', text: forbidden, scope: '' };
+}
+
+interface Proposal {
+  rule: GrammarRule;
+  tasks: TaskRecord[];
+  firstTaskId: string;
+  failedCheck: string;
+}
+
+function checkProposals(failures: Trajectory[]): Proposal[] {
+  const byRule = new Map<string, Proposal>();
+  for (const f of failures) {
+    const checks = ruleChecks(f.task);
+    for (const [index, check] of checks.entries()) {
+      if (evaluateCheck(check, f.response, []).pass) continue;
+      const rule = ruleForCheck(index, checks);
+      if (!rule) continue;
+      const key = formatRule(rule);
+      const existing = byRule.get(key);
+      if (existing) existing.tasks.push(f.task);
+      else
+        byRule.set(key, {
+          rule,
+          tasks: [f.task],
+          firstTaskId: f.task.id,
+          failedCheck: `${check.op}=${String(check.arg ?? '')}`,
+        });
+    }
+  }
+  return [...byRule.values()];
+}
+
+export class MockBackend implements Backend {
+  readonly name = 'mock';
+  readonly offline = true;
+
+  attempt(req: AttemptRequest): Promise<AttemptResult> {
+    const ctx = `${req.skill}\n${req.memory}`;
+    return Promise.resolve({ response: attemptText(req.task, ctx), toolsCalled: [], usage: oneCall() });
+  }
+
+  reflect(req: ReflectRequest): Promise<ReflectResult> {
+    const ctx = `${req.doc}\n${req.otherDoc}`;
+    const refused = new Set(req.rejected.filter((r) => r.delta < 0).map((r) => normalize(r.content)));
+    const edits: Edit[] = [];
+    const propose = (content: string, rationale: string): void => {
+      if (edits.length >= req.editBudget) return;
+      if (ctx.includes(content) || refused.has(normalize(content))) return;
+      if (edits.some((e) => e.content === content)) return;
+      edits.push({ target: req.target, op: 'add', content, anchor: '', rationale });
+    };
+    for (const f of req.failures) {
+      for (const key of tableKeys(f.task)) {
+        propose(RULE_TABLE[key] ?? '', `failed task ${f.task.id} requires rule '${key}'`);
+      }
+    }
+    for (const p of checkProposals(req.failures)) {
+      const scope = scopeKeyword(p.tasks.map((t) => t.intent));
+      const content = formatRule({ ...p.rule, scope });
+      propose(content, `failed check ${p.failedCheck} on ${p.tasks.length} task(s), first ${p.firstTaskId}`);
+    }
+    return Promise.resolve({ edits, usage: req.failures.length > 0 ? oneCall() : zeroUsage() });
+  }
+
+  judgeRubric(req: RubricRequest): Promise<{ hard: number; soft: number; rationale: string; usage: Usage }> {
+    const soft = keywordScore(req.rubric || req.task.intent, req.response);
+    return Promise.resolve({
+      hard: soft >= 0.8 ? 1 : 0,
+      soft,
+      rationale: `keyword score ${soft.toFixed(3)}`,
+      usage: oneCall(),
+    });
+  }
+}

@@ -1,0 +1,80 @@
+import type { Edit, EditTarget, Score, TaskRecord } from '../core/task.js';
+
+/** Token and call accounting for one model call (the mock reports zero tokens). */
+export interface Usage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface AttemptRequest {
+  task: TaskRecord;
+  skill: string;
+  memory: string;
+  /** Distinguishes repeated attempts of one task (salts caches on real models). */
+  sampleId: number;
+}
+
+export interface AttemptResult {
+  response: string;
+  toolsCalled: string[];
+  usage: Usage;
+}
+
+/** One judged replay of a task, as the optimizer sees it. */
+export interface Trajectory {
+  task: TaskRecord;
+  response: string;
+  score: Score;
+}
+
+/** An edit the gate refused earlier, shown to the optimizer so it does not propose it again. */
+export interface RejectedEditMemory {
+  target: EditTarget;
+  op: string;
+  content: string;
+  /** Gate score change the edit caused (negative = it hurt). */
+  delta: number;
+}
+
+export interface ReflectRequest {
+  target: EditTarget;
+  /** The document being trained (full text). */
+  doc: string;
+  /** The other document (memory when training the skill), read-only context. */
+  otherDoc: string;
+  failures: Trajectory[];
+  successes: Trajectory[];
+  editBudget: number;
+  rejected: RejectedEditMemory[];
+  preferences: string;
+}
+
+export interface ReflectResult {
+  edits: Edit[];
+  usage: Usage;
+}
+
+export interface RubricRequest {
+  task: TaskRecord;
+  response: string;
+  rubric: string;
+}
+
+/** A model backend. Roles: `attempt` is the target agent; `reflect` and `judgeRubric` are the optimizer. */
+export interface Backend {
+  readonly name: string;
+  /** True when nothing leaves the machine (the mock). Real backends refuse unreviewed tasks files. */
+  readonly offline: boolean;
+  attempt(req: AttemptRequest): Promise<AttemptResult>;
+  reflect(req: ReflectRequest): Promise<ReflectResult>;
+  judgeRubric(req: RubricRequest): Promise<Score & { usage: Usage }>;
+}
+
+export const zeroUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });
+
+export function addUsage(into: Usage, more: Usage): void {
+  into.calls += more.calls;
+  into.inputTokens += more.inputTokens;
+  into.outputTokens += more.outputTokens;
+}

@@ -1,0 +1,114 @@
+/** `run` and `dry-run`: one night for the project. */
+import { Command } from 'commander';
+import { createBackend } from '../../backends/factory.js';
+import { openStore } from '../../store/db.js';
+import { dbFile } from '../../config/paths.js';
+import { prepareDemo } from '../../night/demo.js';
+import type { NightReport } from '../../night/night-report.js';
+import { runNight } from '../../night/run-night.js';
+import { addCommonOptions, addNightOptions } from '../options.js';
+import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
+import { displayText, printJson, say } from '../output.js';
+import path from 'node:path';
+
+interface NightFlags extends CommonFlags {
+  tasksFile?: string;
+}
+
+const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+
+function renderHuman(r: NightReport): void {
+  const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
+  const recurring = r.n_clusters ? ` (${r.n_clusters} recurring)` : '';
+  say(
+    `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${r.n_tasks} tasks${recurring}; ${split}`,
+  );
+  say(
+    `[sleep] held-out ${score(r.baseline)} -> ${score(r.candidate)} => ${r.gate_action} (accepted=${String(r.accepted)})`,
+  );
+  for (const e of r.edits) say(`   + [${e.target}/${e.op}] ${displayText(e.content)}`);
+  if (r.rejected_edits.length > 0) {
+    say('[sleep] rejected by gate:');
+    for (const e of r.rejected_edits)
+      say(`   - [${e.target}/${e.op}] ${displayText(e.content)} (${displayText(e.reason)})`);
+  }
+  if (r.no_edits_reason) say(`[sleep] no edits: ${r.no_edits_reason}`);
+  if (r.test_score !== null) say(`[sleep] test score (never gated): ${score(r.test_score)}`);
+  for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
+  if (r.learned_rules.length > 0 && r.accepted) {
+    say('[sleep] learned rules:');
+    for (const rule of r.learned_rules) say(`   - ${displayText(rule)}`);
+  }
+  if (r.mode === 'dry-run') {
+    say(
+      '[sleep] dry-run: nothing was written into the project; `skillopt-sleep run` stages this as a proposal.',
+    );
+  } else if (r.staging_dir) {
+    say(`[sleep] staged: ${r.staging_dir}`);
+    say(`[sleep] review it, then: skillopt-sleep adopt --project ${JSON.stringify(r.project)}`);
+  }
+}
+
+function nightCommand(name: 'run' | 'dry-run', description: string): Command {
+  const cmd = new Command(name).description(description);
+  addCommonOptions(cmd);
+  addNightOptions(cmd);
+  cmd
+    .option('--tasks-file <file>', 'replay tasks from a JSON tasks file instead of harvesting transcripts')
+    .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)')
+    .action(async (flags: NightFlags, command: Command) => {
+      const ctx = cliContext(flags);
+      const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
+      try {
+        const project = demo ? demo.project : resolveProject(flags.project);
+        const { config } = projectConfig(ctx, project, command);
+        // The dry-run demo uses a throwaway store so it leaves no trace in the user's history.
+        const db = openStore(demo && name === 'dry-run' ? ':memory:' : dbFile(ctx.home));
+        try {
+          const report = await runNight(
+            {
+              project,
+              config,
+              mode: name,
+              ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
+              ...(demo
+                ? {
+                    ignoreLookback: true,
+                    harvestEnv: { ...ctx.env, ...demo.harvestEnv },
+                    mapCwd: demo.mapCwd,
+                  }
+                : {}),
+            },
+            {
+              home: ctx.home,
+              userHome: ctx.userHome,
+              env: ctx.env,
+              clock: ctx.clock,
+              db,
+              backend: createBackend(config.backend),
+              logger: ctx.logger,
+            },
+          );
+          if (ctx.json) printJson(report);
+          else renderHuman(report);
+        } finally {
+          db.close();
+        }
+      } finally {
+        demo?.cleanup();
+      }
+    });
+  return cmd;
+}
+
+export const runCommand = (): Command =>
+  nightCommand(
+    'run',
+    'Run one night: harvest transcripts, mine recurring tasks, train the skill behind the held-out gate, and stage a proposal under <project>/.skillopt-sleep/proposals/ (nothing live changes until you adopt it).',
+  );
+
+export const dryRunCommand = (): Command =>
+  nightCommand(
+    'dry-run',
+    'Compute a whole night and print what it would propose, writing nothing into the project and recording no night.',
+  );

@@ -1,0 +1,53 @@
+/** `status`: the latest proposal of the project and its night history. */
+import { Command } from 'commander';
+import { latestProposal } from '../../../proposals/index.js';
+import { demoProjectDir } from '../../night/demo.js';
+import { countNights, nightsForProject } from '../../store/nights-repo.js';
+import { addCommonOptions } from '../options.js';
+import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
+import { printJson, say } from '../output.js';
+
+const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+const iso = (ms: number | null): string =>
+  ms === null ? '' : new Date(ms).toISOString().replace('.000Z', 'Z');
+
+export const statusCommand = (): Command =>
+  addCommonOptions(new Command('status'))
+    .description("Show this project's latest staged proposal and its night history.")
+    .option('--demo', 'show the bundled demo project (after `run --demo`)')
+    .option('--limit <n>', 'how many past nights to list', '10')
+    .action(async (flags: CommonFlags & { limit: string }) => {
+      const ctx = cliContext(flags);
+      const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
+      const db = openDb(ctx);
+      try {
+        const nights = nightsForProject(db, project, Math.max(1, Number(flags.limit) || 10));
+        const latest = await latestProposal(project);
+        if (ctx.json) {
+          printJson({
+            project,
+            state_home: ctx.home,
+            n_nights: countNights(db, project),
+            latest_proposal: latest,
+            nights,
+          });
+          return;
+        }
+        say(`[sleep] project: ${project}`);
+        say(`[sleep] nights so far: ${countNights(db, project)}`);
+        if (latest) {
+          say(`[sleep] latest proposal: ${latest.id} (${latest.status}) ${latest.dir}`);
+          if (latest.status === 'staged')
+            say(`[sleep] adopt it with: skillopt-sleep adopt --project ${JSON.stringify(project)}`);
+        } else {
+          say('[sleep] no staged proposals yet.');
+        }
+        for (const n of nights) {
+          say(
+            `  ${iso(n.started_at)}  ${n.status.padEnd(9)} ${n.backend.padEnd(6)} held-out ${score(n.baseline)} -> ${score(n.candidate)}  ${n.gate_action || '-'}${n.proposal_id ? `  proposal ${n.proposal_id}` : ''}${n.error ? `  error: ${n.error}` : ''}`,
+          );
+        }
+      } finally {
+        db.close();
+      }
+    });

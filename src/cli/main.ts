@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/** The CLI entry: wires commands and is the one place that turns errors into exit codes. */
+import { Command, CommanderError } from 'commander';
+import { EXIT, SkilloptError } from '../core/errors.js';
+import { adoptCommand } from './commands/adopt.js';
+import { harvestCommand } from './commands/harvest.js';
+import { dryRunCommand, runCommand } from './commands/night.js';
+import { statusCommand } from './commands/status.js';
+import { printJson } from './output.js';
+
+function buildProgram(): Command {
+  const program = new Command('skillopt-sleep')
+    .description(
+      'A nightly "sleep" for coding agents: harvest local session logs, mine the tasks you repeat, train a skill document on them behind a held-out gate, and stage a proposal you review and adopt.\n\nTry it offline: skillopt-sleep dry-run --backend mock --demo',
+    )
+    .version('0.1.0')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const make of [runCommand, dryRunCommand, statusCommand, adoptCommand, harvestCommand]) {
+    program.addCommand(make().exitOverride());
+  }
+  return program;
+}
+
+function wantsJson(argv: string[]): boolean {
+  return argv.includes('--json');
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version end here too; commander already printed them.
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (err instanceof SkilloptError) {
+      process.stderr.write(`[sleep] error: ${err.message}\n`);
+      if (wantsJson(argv)) printJson({ ok: false, error: err.code, message: err.message });
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    const home = process.env.HOME;
+    process.stderr.write(
+      `[sleep] internal error (this is a bug, please report it):\n${home ? message.replaceAll(home, '~') : message}\n`,
+    );
+    if (wantsJson(argv))
+      printJson({ ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) });
+    return EXIT.runtime;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

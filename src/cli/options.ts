@@ -1,0 +1,130 @@
+/** Flags shared by commands, and the mapping from typed flags to config keys (only typed flags override). */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { BACKENDS, GATE_METRICS, type Config } from '../config/schema.js';
+
+const intArg =
+  (name: string, min = 0) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}`);
+    return n;
+  };
+
+const fractionArg =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0 || n > 1)
+      throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
+    return n;
+  };
+
+export function addCommonOptions(cmd: Command): Command {
+  return cmd
+    .option('--project <dir>', 'project folder (default: the current folder)')
+    .addOption(new Option('--backend <name>', 'model backend').choices([...BACKENDS]))
+    .option('--json', 'print one JSON object on stdout (logs stay on stderr)')
+    .option('--progress', 'print phase lines on stderr');
+}
+
+/** Each night option: its flag, the config key it sets, and how to parse it. */
+const NIGHT_OPTIONS: Array<{
+  flags: string;
+  key: keyof Config;
+  help: string;
+  parse?: (v: string) => unknown;
+}> = [
+  {
+    flags: '--edit-budget <n>',
+    key: 'edit_budget',
+    help: 'most edits the night may apply (default 4)',
+    parse: intArg('--edit-budget'),
+  },
+  {
+    flags: '--target-skill-path <file>',
+    key: 'target_skill_path',
+    help: 'skill file to train (relative to the project)',
+  },
+  {
+    flags: '--seed <n>',
+    key: 'seed',
+    help: 'seed of the train/val/test split (default 42)',
+    parse: intArg('--seed'),
+  },
+  {
+    flags: '--val-fraction <x>',
+    key: 'val_fraction',
+    help: 'share of tasks held out for the gate (default 0.34)',
+    parse: fractionArg('--val-fraction'),
+  },
+  {
+    flags: '--test-fraction <x>',
+    key: 'test_fraction',
+    help: 'share kept for a final test score (default 0)',
+    parse: fractionArg('--test-fraction'),
+  },
+  {
+    flags: '--gate-mixed-weight <x>',
+    key: 'gate_mixed_weight',
+    help: 'soft-score weight of the mixed metric (default 0.5)',
+    parse: fractionArg('--gate-mixed-weight'),
+  },
+  {
+    flags: '--gate-no-regression',
+    key: 'gate_no_regression',
+    help: 'refuse edits that make any held-out task worse',
+  },
+  {
+    flags: '--max-tasks <n>',
+    key: 'max_tasks_per_night',
+    help: 'most recurring tasks per night (default 40)',
+    parse: intArg('--max-tasks'),
+  },
+  {
+    flags: '--max-sessions <n>',
+    key: 'max_sessions_per_night',
+    help: 'most sessions mined per night (default 3 x max tasks)',
+    parse: intArg('--max-sessions'),
+  },
+  {
+    flags: '--lookback-hours <n>',
+    key: 'lookback_hours',
+    help: 'only sessions from the last N hours, 0 = all (default 72)',
+    parse: intArg('--lookback-hours'),
+  },
+  { flags: '--preferences <text>', key: 'preferences', help: 'house rules shown to the optimizer' },
+];
+
+export function addNightOptions(cmd: Command): Command {
+  for (const o of NIGHT_OPTIONS) {
+    const opt = new Option(o.flags, o.help);
+    if (o.parse) opt.argParser(o.parse);
+    cmd.addOption(opt);
+  }
+  cmd.addOption(
+    new Option('--gate-metric <metric>', 'score the gate compares (default mixed)').choices([
+      ...GATE_METRICS,
+    ]),
+  );
+  return cmd;
+}
+
+const attributeName = (flags: string): string =>
+  (flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? '')
+    .slice(2)
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The config overrides the user actually typed on the command line. */
+export function typedConfigFlags(cmd: Command): Partial<Config> {
+  const out: Record<string, unknown> = {};
+  const opts = cmd.opts<Record<string, unknown>>();
+  const typed = (attr: string): boolean => cmd.getOptionValueSource(attr) === 'cli';
+  if (typed('backend')) out.backend = opts.backend;
+  if (typed('gateMetric')) out.gate_metric = opts.gateMetric;
+  for (const o of NIGHT_OPTIONS) {
+    const attr = attributeName(o.flags);
+    if (cmd.options.some((opt) => opt.attributeName() === attr) && typed(attr)) out[o.key] = opts[attr];
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * Layered config: defaults < <home>/config.json < <project>/.skillopt-sleep/config.json < flags typed.
+ * Every problem names the file and the key; nothing is silently ignored.
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../core/errors.js';
+import { projectConfigFile, userConfigFile } from './paths.js';
+import { CONFIG_KEYS, configSchema, crossKeyProblems, type Config } from './schema.js';
+
+export type ConfigLayer = { source: string; values: Record<string, unknown> };
+
+export interface LoadedConfig {
+  config: Config;
+  /** Which layer each key's value came from ('default', a file path, or 'flag'). */
+  origins: Partial<Record<keyof Config, string>>;
+}
+
+/** Read one JSON config file; a missing file is an empty layer. */
+export function readConfigFile(file: string): ConfigLayer | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new ConfigError(`${file}: cannot read config file: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${file}: invalid JSON: ${(err as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError(`${file}: expected a JSON object like {"edit_budget": 4}`);
+  }
+  return { source: file, values: parsed as Record<string, unknown> };
+}
+
+function checkLayer(layer: ConfigLayer): void {
+  for (const [key, value] of Object.entries(layer.values)) {
+    if (!(CONFIG_KEYS as string[]).includes(key)) {
+      throw new ConfigError(`${layer.source}: unknown key "${key}" (known keys: ${CONFIG_KEYS.join(', ')})`);
+    }
+    const field = configSchema.shape[key as keyof Config];
+    const result = field.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new ConfigError(
+        `${layer.source}: key "${key}": ${issue?.message ?? 'invalid value'} (got ${JSON.stringify(value)})`,
+      );
+    }
+  }
+}
+
+export function mergeConfig(layers: ConfigLayer[]): LoadedConfig {
+  const merged: Record<string, unknown> = {};
+  const origins: LoadedConfig['origins'] = {};
+  for (const layer of layers) {
+    checkLayer(layer);
+    for (const [key, value] of Object.entries(layer.values)) {
+      if (value === undefined) continue;
+      merged[key] = value;
+      origins[key as keyof Config] = layer.source;
+    }
+  }
+  const config = configSchema.parse(merged);
+  for (const [key, message] of crossKeyProblems(config)) {
+    throw new ConfigError(`${origins[key] ?? 'defaults'}: key "${key}": ${message}`);
+  }
+  return { config, origins };
+}
+
+/** Load the full stack for a project; `flags` holds only the options the user actually typed. */
+export function loadConfig(home: string, project: string, flags: Record<string, unknown>): LoadedConfig {
+  const layers: ConfigLayer[] = [];
+  const user = readConfigFile(userConfigFile(home));
+  if (user) layers.push(user);
+  const proj = readConfigFile(projectConfigFile(project));
+  if (proj) layers.push(proj);
+  layers.push({ source: 'flag', values: flags });
+  return mergeConfig(layers);
+}

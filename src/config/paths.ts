@@ -1,0 +1,47 @@
+/**
+ * Every path the tool uses comes from here. The only module allowed to ask the OS for home or temp,
+ * so tests that set HOME and SKILLOPT_SLEEP_HOME never touch the real ones.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The user's home: $HOME when set (tests set it), else the OS's idea of it. */
+export function userHome(env: Env): string {
+  return env.HOME && env.HOME.trim() !== '' ? env.HOME : os.homedir();
+}
+
+export function systemTempDir(): string {
+  return os.tmpdir();
+}
+
+/** The state home: SKILLOPT_SLEEP_HOME, else ~/.skillopt-sleep. */
+export function stateHome(env: Env): string {
+  const override = env.SKILLOPT_SLEEP_HOME;
+  if (override && override.trim() !== '') return path.resolve(override);
+  return path.join(userHome(env), '.skillopt-sleep');
+}
+
+export const dbFile = (home: string): string => path.join(home, 'store.sqlite');
+export const userConfigFile = (home: string): string => path.join(home, 'config.json');
+export const locksDir = (home: string): string => path.join(home, 'locks');
+
+/** Per-project folder for project config and proposals. */
+export const projectStateDir = (project: string): string => path.join(project, '.skillopt-sleep');
+export const projectConfigFile = (project: string): string =>
+  path.join(projectStateDir(project), 'config.json');
+
+/** The live skill a night trains when no other target is configured. */
+export function defaultSkillPath(project: string, skillName: string): string {
+  return path.join(project, '.claude', 'skills', skillName, 'SKILL.md');
+}
+
+/** Where the bundled templates (demo, scaffolds) live, relative to this module in src or dist. */
+export function templatesDir(): string {
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  // src/config -> ../../templates ; dist/src/config -> ../../../templates
+  const fromSrc = path.resolve(here, '..', '..', 'templates');
+  const fromDist = path.resolve(here, '..', '..', '..', 'templates');
+  return here.split(path.sep).includes('dist') ? fromDist : fromSrc;
+}

@@ -1,0 +1,68 @@
+/**
+ * The one source of truth for configuration keys, their types, defaults and help text.
+ * Key names follow the reference (microsoft/SkillOpt's SkillOpt-Sleep) where they mean the same thing.
+ */
+import { z } from 'zod';
+
+export const BACKENDS = ['mock'] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
+export const GATE_METRICS = ['hard', 'soft', 'mixed'] as const;
+export type GateMetric = (typeof GATE_METRICS)[number];
+
+const fraction = z.number().min(0).max(1);
+const count = z.number().int().min(0);
+
+export const configSchema = z
+  .object({
+    backend: z.enum(BACKENDS).default('mock').describe('Model backend for replay and reflection.'),
+    model: z.string().default('').describe('Model name for the backend ("" = its default).'),
+    edit_budget: count.default(4).describe('Most edits a night may apply to the skill.'),
+    val_fraction: fraction.default(0.34).describe('Share of tasks held out to gate edits.'),
+    test_fraction: fraction.default(0).describe('Share of tasks held out for a final, never-gated score.'),
+    gate_metric: z
+      .enum(GATE_METRICS)
+      .default('mixed')
+      .describe('Score the gate compares: hard, soft or mixed.'),
+    gate_mixed_weight: fraction.default(0.5).describe('Weight of the soft score in the mixed metric.'),
+    gate_no_regression: z
+      .boolean()
+      .default(false)
+      .describe('Refuse edits that make any held-out task worse.'),
+    seed: z.number().int().default(42).describe('Seed of the stable train/val/test hash split.'),
+    max_tasks_per_night: count.default(40).describe('Most recurring tasks replayed per night.'),
+    max_sessions_per_night: count
+      .nullable()
+      .default(null)
+      .describe('Most sessions mined per night (null = 3 x max_tasks_per_night).'),
+    lookback_hours: count.default(72).describe('Only sessions that ended within this many hours (0 = all).'),
+    target_skill_path: z
+      .string()
+      .default('')
+      .describe('Skill file to train ("" = .claude/skills/<managed_skill_name>/SKILL.md).'),
+    managed_skill_name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a single folder name of letters, digits, . _ -')
+      .default('skillopt-sleep-learned')
+      .describe('Name of the skill the tool manages.'),
+    preferences: z.string().default('').describe('House rules shown to the optimizer when it reflects.'),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigKey = keyof Config;
+
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as ConfigKey[];
+
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}
+
+/** Check cross-key rules the per-key schema cannot express. Returns problems as [key, message]. */
+export function crossKeyProblems(config: Config): Array<[ConfigKey, string]> {
+  const problems: Array<[ConfigKey, string]> = [];
+  if (config.val_fraction + config.test_fraction >= 1) {
+    problems.push(['test_fraction', 'val_fraction + test_fraction must be below 1']);
+  }
+  return problems;
+}

@@ -1,0 +1,70 @@
+/**
+ * Typed errors. Core code throws these; only src/cli/main.ts turns them into exit codes.
+ * 0 done · 1 runtime failure (backend, auth, I/O) · 2 usage, bad config or input, refused adoption · 75 lock held.
+ */
+export const EXIT = { ok: 0, runtime: 1, usage: 2, lockHeld: 75 } as const;
+
+export class SkilloptError extends Error {
+  readonly exitCode: number;
+  /** A short machine-readable code for `--json` failure payloads. */
+  readonly code: string;
+  constructor(message: string, exitCode: number, code: string) {
+    super(message);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.code = code;
+  }
+}
+
+/** Bad flags or arguments. */
+export class UsageError extends SkilloptError {
+  constructor(message: string) {
+    super(message, EXIT.usage, 'usage');
+  }
+}
+
+/** A config file that does not parse or does not match the schema; names the file and the key. */
+export class ConfigError extends SkilloptError {
+  constructor(message: string) {
+    super(message, EXIT.usage, 'bad_config');
+  }
+}
+
+/** Input we were given (tasks file, proposal folder) that is malformed or not allowed. */
+export class InputError extends SkilloptError {
+  constructor(message: string, code = 'bad_input') {
+    super(message, EXIT.usage, code);
+  }
+}
+
+/** Adoption refused: live file changed, proposal already adopted, nothing to adopt... */
+export class AdoptRefusedError extends SkilloptError {
+  constructor(message: string, code = 'adoption_refused') {
+    super(message, EXIT.usage, code);
+  }
+}
+
+/** A model backend failed (network, auth, malformed answer). */
+export class BackendError extends SkilloptError {
+  constructor(message: string) {
+    super(message, EXIT.runtime, 'backend_failed');
+  }
+}
+
+/** Reading or writing files or the store failed. */
+export class IoError extends SkilloptError {
+  constructor(message: string) {
+    super(message, EXIT.runtime, 'io_failed');
+  }
+}
+
+/** Another night already holds this project's lock. */
+export class LockHeldError extends SkilloptError {
+  constructor(message: string) {
+    super(message, EXIT.lockHeld, 'lock_held');
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

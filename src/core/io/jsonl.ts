@@ -1,0 +1,129 @@
+/**
+ * Streaming JSONL reader with byte offsets, for transcripts that can be hundreds of MB and still
+ * being appended to. Works on Buffers and splits on 0x0A, which never occurs inside a multi-byte
+ * UTF-8 sequence, so characters split across chunk boundaries decode correctly.
+ */
+import { open } from 'node:fs/promises';
+
+export interface JsonlLine {
+  /** The parsed JSON value, or undefined when the line is bad. */
+  value: unknown;
+  /** Byte offset of the first byte of the line. */
+  offset: number;
+  /** Byte offset just past the line's terminating "\n" (a safe resume point). */
+  endOffset: number;
+  /** The line is not valid JSON (or is longer than `maxLineBytes`). */
+  bad: boolean;
+}
+
+export interface JsonlReadOptions {
+  /** Bytes per read; tests use tiny chunks to exercise boundaries. */
+  chunkSize?: number;
+  /** Longer lines are reported as bad without being buffered whole. */
+  maxLineBytes?: number;
+}
+
+const DEFAULT_CHUNK_SIZE = 1 << 20;
+const DEFAULT_MAX_LINE_BYTES = 64 << 20;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * Yields every complete line from `fromOffset` up to the file size seen at open. A trailing line
+ * without "\n" is not complete (a writer may still be appending it), so it is not yielded. Blank
+ * lines are skipped. Invalid JSON yields `bad: true`; content never throws. Opening or reading the
+ * file can reject (ENOENT, EACCES...).
+ */
+export async function* readJsonlLines(
+  filePath: string,
+  fromOffset = 0,
+  options: JsonlReadOptions = {},
+): AsyncGenerator<JsonlLine, void, undefined> {
+  const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const handle = await open(filePath, 'r');
+  try {
+    // Snapshot the size: bytes appended while we read belong to the next run.
+    const { size } = await handle.stat();
+    let position = Math.max(0, fromOffset);
+    let lineStart = position;
+    const pending = new PendingLine(maxLineBytes);
+
+    while (position < size) {
+      // A fresh buffer per chunk, so views kept in `pending` stay valid.
+      const chunk = Buffer.allocUnsafe(Math.min(chunkSize, size - position));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break; // The file shrank under us; stop at what we have.
+      const data = chunk.subarray(0, bytesRead);
+
+      let from = 0;
+      for (let nl = data.indexOf(NEWLINE, from); nl !== -1; nl = data.indexOf(NEWLINE, from)) {
+        pending.append(data.subarray(from, nl));
+        const endOffset = position + nl + 1;
+        const line = pending.take();
+        const parsed = line === undefined ? BAD : parseLine(line, lineStart === 0);
+        if (parsed !== BLANK) yield { ...parsed, offset: lineStart, endOffset };
+        lineStart = endOffset;
+        from = nl + 1;
+      }
+      pending.append(data.subarray(from));
+      position += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The bytes of the line being assembled; drops them once the line is over the cap. */
+class PendingLine {
+  private parts: Buffer[] = [];
+  private bytes = 0;
+  private oversized = false;
+  private readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  append(part: Buffer): void {
+    if (part.length === 0 || this.oversized) return;
+    this.bytes += part.length;
+    if (this.bytes > this.maxBytes) {
+      this.oversized = true;
+      this.parts = [];
+      return;
+    }
+    this.parts.push(part);
+  }
+
+  /** The complete line, or undefined when it was too long; resets for the next line. */
+  take(): Buffer | undefined {
+    const line = this.oversized
+      ? undefined
+      : this.parts.length === 1 && this.parts[0] !== undefined
+        ? this.parts[0]
+        : Buffer.concat(this.parts, this.bytes);
+    this.parts = [];
+    this.bytes = 0;
+    this.oversized = false;
+    return line;
+  }
+}
+
+type ParsedLine = Pick<JsonlLine, 'value' | 'bad'>;
+const BAD: ParsedLine = { value: undefined, bad: true };
+const BLANK: ParsedLine = { value: undefined, bad: false };
+
+function parseLine(line: Buffer, atFileStart: boolean): ParsedLine {
+  let bytes = line;
+  if (atFileStart && bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM)) bytes = bytes.subarray(3);
+  if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, -1);
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return BLANK;
+  try {
+    return { value: JSON.parse(text) as unknown, bad: false };
+  } catch {
+    return BAD;
+  }
+}

@@ -1,0 +1,104 @@
+/** Recursive file listing for harvesters: stat data included, symlinked directories never followed. */
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { IoError } from '../errors.js';
+
+export interface WalkedFile {
+  /** Absolute (or root-relative, if the root was relative) path of the file. */
+  path: string;
+  /** Path below the root, always with "/" separators (so `match` is the same on every OS). */
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+export interface WalkOptions {
+  /** Keep a file when this returns true for its "/"-separated path below the root. */
+  match: (relPath: string) => boolean;
+  /** Do not descend into directories with this name. */
+  skipDir?: (name: string) => boolean;
+}
+
+type EntryKind = 'dir' | 'file' | 'other';
+
+/**
+ * Lists the matching files under `root`, sorted by relPath. A missing root gives an empty list; an
+ * unreadable root rejects with an IoError naming it. Unreadable subdirectories and entries that vanish
+ * mid-walk are skipped (transcript folders change while agents run). Symlinks to files are listed;
+ * symlinks to directories are not followed (no cycles, no escaping the root).
+ */
+export async function walkFiles(root: string, options: WalkOptions): Promise<WalkedFile[]> {
+  const rootEntries = await readRootDir(root);
+  const found: WalkedFile[] = [];
+  const stack: { dir: string; rel: string; entries: Dirent[] }[] = [
+    { dir: root, rel: '', entries: rootEntries },
+  ];
+
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    for (const entry of next.entries) {
+      const full = path.join(next.dir, entry.name);
+      const rel = next.rel === '' ? entry.name : `${next.rel}/${entry.name}`;
+      const kind = await entryKind(entry, full);
+      if (kind === 'dir') {
+        if (options.skipDir?.(entry.name)) continue;
+        const entries = await readDirOrEmpty(full);
+        stack.push({ dir: full, rel, entries });
+      } else if (kind === 'file' && options.match(rel)) {
+        const stats = await statOrUndefined(full);
+        if (stats?.isFile()) found.push(toWalkedFile(full, rel, stats));
+      }
+    }
+  }
+  return found.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+}
+
+async function readRootDir(root: string): Promise<Dirent[]> {
+  try {
+    return await readdir(root, { withFileTypes: true });
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw new IoError(`Cannot list ${root}: ${code ?? String(err)}`);
+  }
+}
+
+async function readDirOrEmpty(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Directories are only real ones; a symlink counts as a file when it points at one. */
+async function entryKind(entry: Dirent, full: string): Promise<EntryKind> {
+  if (entry.isDirectory()) return 'dir';
+  if (entry.isFile()) return 'file';
+  if (entry.isSymbolicLink()) return (await statOrUndefined(full))?.isFile() ? 'file' : 'other';
+  // Some filesystems report no type in readdir; lstat so an untyped symlink is still not followed.
+  const stats = await lstat(full).catch(() => undefined);
+  if (stats?.isSymbolicLink()) return (await statOrUndefined(full))?.isFile() ? 'file' : 'other';
+  if (stats?.isDirectory()) return 'dir';
+  return stats?.isFile() ? 'file' : 'other';
+}
+
+async function statOrUndefined(full: string): Promise<Stats | undefined> {
+  try {
+    return await stat(full);
+  } catch {
+    return undefined;
+  }
+}
+
+function toWalkedFile(full: string, rel: string, stats: Stats): WalkedFile {
+  return { path: full, relPath: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err != null && 'code' in err && typeof err.code === 'string') {
+    return err.code;
+  }
+  return undefined;
+}

@@ -1,0 +1,37 @@
+/**
+ * The word-bounded "must not mention Y" check, written with the reference's `regex` op as a negative
+ * lookahead so tasks files stay readable by the reference: "pnpm" does not count as "npm".
+ */
+import type { Check } from './task.js';
+
+const PREFIX = '(?i)^(?![\\s\\S]*';
+const SUFFIX = ')';
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** `\b` only where the term starts or ends with a word character (so `dist/` still matches). */
+export function boundedPattern(term: string): string {
+  const head = /^\w/.test(term) ? '\\b' : '';
+  const tail = /\w$/.test(term) ? '\\b' : '';
+  return `${head}${escapeRegex(term)}${tail}`;
+}
+
+export function negativeWordCheck(term: string): Check {
+  return { op: 'regex', arg: `${PREFIX}${boundedPattern(term)}${SUFFIX}` };
+}
+
+/** The term a negative word check forbids, or null when the check is not of that form. */
+export function forbiddenTerm(check: Check): string | null {
+  if (check.op !== 'regex' || typeof check.arg !== 'string') return null;
+  const p = check.arg;
+  if (!p.startsWith(PREFIX) || !p.endsWith(SUFFIX)) return null;
+  let body = p.slice(PREFIX.length, p.length - SUFFIX.length);
+  if (body.startsWith('\\b')) body = body.slice(2);
+  if (body.endsWith('\\b') && !body.endsWith('\\\\b')) body = body.slice(0, -2);
+  return body.replace(/\\(.)/g, '$1');
+}
+
+/** True when `text` mentions `term` as a whole word (case-insensitive). */
+export function mentionsWord(text: string, term: string): boolean {
+  return new RegExp(boundedPattern(term), 'i').test(text);
+}

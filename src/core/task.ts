@@ -1,0 +1,82 @@
+/**
+ * The task record: one replayable task. Field names follow the reference's `skillopt_sleep.tasks.v1`
+ * format so tasks files carry across unchanged.
+ */
+export type Outcome = 'success' | 'fail' | 'mixed' | 'unknown';
+export type ReferenceKind = 'exact' | 'rubric' | 'rule' | 'none' | 'answer';
+export type Split = 'train' | 'val' | 'test';
+export type Origin = 'real' | 'dream';
+
+/** One rule check, e.g. `{ op: 'contains', arg: 'pnpm' }`. `arg` is absent for `no_refusal`. */
+export interface Check {
+  op: string;
+  arg?: string | number;
+}
+
+export interface RuleJudge {
+  kind: 'rule';
+  checks: Check[];
+}
+
+export interface TaskRecord {
+  id: string;
+  project: string;
+  intent: string;
+  context_excerpt: string;
+  system: string;
+  /** What the agent answered when it met this task (its first attempt, before any correction). */
+  attempted_solution: string;
+  outcome: Outcome;
+  reference_kind: ReferenceKind;
+  reference: string;
+  judge: RuleJudge | Record<string, never>;
+  tags: string[];
+  source_sessions: string[];
+  split: Split;
+  origin: Origin;
+  derived_from: string;
+  skill_hint: string;
+}
+
+/** Which edit-able document an edit targets. Only the skill is trained in this version. */
+export type EditTarget = 'skill' | 'memory';
+export type EditOp = 'add' | 'replace' | 'delete';
+
+export interface Edit {
+  target: EditTarget;
+  op: EditOp;
+  content: string;
+  anchor: string;
+  rationale: string;
+}
+
+/** A judged answer: `hard` is pass/fail (0 or 1), `soft` is partial credit in [0,1]. */
+export interface Score {
+  hard: number;
+  soft: number;
+  rationale: string;
+}
+
+export function emptyTask(overrides: Partial<TaskRecord> & Pick<TaskRecord, 'id' | 'intent'>): TaskRecord {
+  return {
+    project: '',
+    context_excerpt: '',
+    system: '',
+    attempted_solution: '',
+    outcome: 'unknown',
+    reference_kind: 'none',
+    reference: '',
+    judge: {},
+    tags: [],
+    source_sessions: [],
+    split: 'train',
+    origin: 'real',
+    derived_from: '',
+    skill_hint: '',
+    ...overrides,
+  };
+}
+
+export function ruleChecks(task: TaskRecord): Check[] {
+  return task.reference_kind === 'rule' && 'checks' in task.judge ? task.judge.checks : [];
+}

@@ -1,0 +1,240 @@
+/**
+ * The miner: screens harvested sessions, groups them into recurring tasks by normalised first
+ * intent, turns the user's corrections into checks, and emits one replayable task per session of
+ * the most recurrent clusters.
+ */
+import type { HarvestedSession } from '../../harvesters/types.js';
+import { sha256Hex } from '../core/hash.js';
+import type { Check, Outcome, TaskRecord } from '../core/task.js';
+import { correctionsToChecks, dedupeChecks } from './corrections.js';
+import { isReplayPrompt, normalizeIntent, userPrompts } from './normalize-intent.js';
+import { feedbackSignals, labelOutcome } from './outcome.js';
+import type {
+  Cluster,
+  CorrectionChecks,
+  DroppedCounts,
+  LabeledOutcome,
+  MinedNight,
+  MineOptions,
+  MinerSession,
+} from './types.js';
+
+const MIN_INTENT_CHARS = 8;
+const MAX_INTENT_CHARS = 800;
+const EXCERPT_PROMPT_CHARS = 200;
+const EXCERPT_TOTAL_CHARS = 600;
+const EXCERPT_HEADER = 'Follow-up constraints from the same session:';
+const MAX_TOOL_TAGS = 4;
+
+/** A session that passed screening, with everything the miner derives from it. */
+interface Observation {
+  session: MinerSession;
+  /** The first real prompt, trimmed and not yet truncated. */
+  intent: string;
+  normalized: string;
+  outcome: LabeledOutcome;
+  corrections: CorrectionChecks;
+}
+
+type Screening = { keep: true; intent: string } | { keep: false; reason: keyof DroppedCounts };
+
+export function mineSessions(sessions: readonly MinerSession[], opts: MineOptions): MinedNight {
+  const dropped: DroppedCounts = { meta: 0, short: 0, replay: 0 };
+  const observations: Observation[] = [];
+  for (const session of sessions) {
+    const screening = screenSession(session);
+    if (screening.keep) observations.push(observe(session, screening.intent));
+    else dropped[screening.reason] += 1;
+  }
+  const groups = groupByIntent(observations);
+  const clusters = [...groups.entries()]
+    .map(([normalized, members]) => buildCluster(opts.project, normalized, members))
+    .sort(compareClusters)
+    .slice(0, Math.max(0, opts.maxTasks));
+  const tasks = clusters.flatMap((cluster) =>
+    (groups.get(cluster.normalizedIntent) ?? []).map((member) => toTask(opts.project, cluster, member)),
+  );
+  return { clusters, tasks, dropped };
+}
+
+/** Drops our own replays first (they may also look short or meta), then prompt-less and tiny ones. */
+function screenSession(session: HarvestedSession): Screening {
+  const firstUserText = session.turns.find((turn) => turn.role === 'user' && turn.text.trim() !== '')?.text;
+  const prompt = userPrompts(session.turns)[0];
+  if ([firstUserText, prompt?.text].some((text) => text !== undefined && isReplayPrompt(text))) {
+    return { keep: false, reason: 'replay' };
+  }
+  if (prompt === undefined) return { keep: false, reason: 'meta' };
+  if (prompt.text.length < MIN_INTENT_CHARS) return { keep: false, reason: 'short' };
+  return { keep: true, intent: prompt.text };
+}
+
+function observe(session: MinerSession, intent: string): Observation {
+  const followUps = userPrompts(session.turns)
+    .slice(1)
+    .map((prompt) => prompt.text);
+  return {
+    session,
+    intent,
+    normalized: normalizeIntentOrFallback(intent),
+    outcome: labelOutcome(session),
+    corrections: mergeCorrections(followUps.map(correctionsToChecks)),
+  };
+}
+
+/** An intent made only of stop words must not merge with every other such intent. */
+function normalizeIntentOrFallback(intent: string): string {
+  const normalized = normalizeIntent(intent);
+  return normalized !== '' ? normalized : intent.toLowerCase().replace(/\s+/g, ' ');
+}
+
+function mergeCorrections(parts: readonly CorrectionChecks[]): CorrectionChecks {
+  return {
+    checks: dedupeChecks(parts.flatMap((part) => part.checks)),
+    corrections: unique(parts.flatMap((part) => part.corrections)),
+    unparsed: unique(parts.flatMap((part) => part.unparsed)),
+  };
+}
+
+/** Members of each group sorted oldest first (by start, then key, so the order is stable). */
+function groupByIntent(observations: readonly Observation[]): Map<string, Observation[]> {
+  const groups = new Map<string, Observation[]>();
+  for (const observation of observations) {
+    const group = groups.get(observation.normalized) ?? [];
+    group.push(observation);
+    groups.set(observation.normalized, group);
+  }
+  for (const group of groups.values()) group.sort(compareByStart);
+  return groups;
+}
+
+function compareByStart(a: Observation, b: Observation): number {
+  const timeA = sessionStart(a.session) ?? Number.NEGATIVE_INFINITY;
+  const timeB = sessionStart(b.session) ?? Number.NEGATIVE_INFINITY;
+  return timeA - timeB || compareText(a.session.key, b.session.key);
+}
+
+function buildCluster(project: string, normalized: string, members: readonly Observation[]): Cluster {
+  const starts = members.map((m) => sessionStart(m.session)).filter(isNumber);
+  const ends = members.map((m) => sessionEnd(m.session)).filter(isNumber);
+  const outcomes: Record<Outcome, number> = { success: 0, fail: 0, mixed: 0, unknown: 0 };
+  for (const member of members) outcomes[member.outcome.outcome] += 1;
+  return {
+    id: clusterId(project, normalized),
+    normalizedIntent: normalized,
+    intent: members.at(-1)?.intent ?? '',
+    members: members.map((m) => m.session.key),
+    occurrences: members.length,
+    firstSeen: starts.length > 0 ? Math.min(...starts) : null,
+    lastSeen: ends.length > 0 ? Math.max(...ends) : null,
+    outcomes,
+    checks: dedupeChecks(members.flatMap((m) => m.corrections.checks)),
+    corrections: unique(members.flatMap((m) => m.corrections.corrections)),
+  };
+}
+
+/** Most recurrent first, then most recent, then by id so equal clusters keep a stable order. */
+function compareClusters(a: Cluster, b: Cluster): number {
+  const lastA = a.lastSeen ?? Number.NEGATIVE_INFINITY;
+  const lastB = b.lastSeen ?? Number.NEGATIVE_INFINITY;
+  return b.occurrences - a.occurrences || lastB - lastA || compareText(a.id, b.id);
+}
+
+/** Stable across nights: the same project and normal form always give the same id. */
+export function clusterId(project: string, normalizedIntent: string): string {
+  return `task_${sha256Hex(`${project}::${normalizedIntent}`).slice(0, 12)}`;
+}
+
+export function instanceId(project: string, sessionKey: string): string {
+  return `inst_${sha256Hex(`${project}::${sessionKey}`).slice(0, 12)}`;
+}
+
+function toTask(project: string, cluster: Cluster, member: Observation): TaskRecord {
+  const { session } = member;
+  const checks: Check[] = cluster.checks.map((check) => ({ ...check }));
+  const tools = session.toolsUsed.slice(0, MAX_TOOL_TAGS);
+  const skills = unique(session.skillsUsed);
+  return {
+    id: instanceId(project, session.key),
+    project,
+    intent: truncateIntent(member.intent),
+    context_excerpt: contextExcerpt(session),
+    system: '',
+    attempted_solution: firstAttempt(session),
+    outcome: member.outcome.outcome,
+    reference_kind: checks.length > 0 ? 'rule' : 'none',
+    reference: '',
+    judge: checks.length > 0 ? { kind: 'rule', checks } : {},
+    tags: [`cluster:${cluster.id}`, ...(tools.length > 0 ? [`tools:${tools.join('+')}`] : [])],
+    source_sessions: [session.key],
+    split: 'train',
+    origin: 'real',
+    derived_from: cluster.id,
+    skill_hint: skills.length === 1 ? (skills[0] ?? '') : '',
+  };
+}
+
+function truncateIntent(intent: string): string {
+  return intent.length > MAX_INTENT_CHARS ? `${intent.slice(0, MAX_INTENT_CHARS)} …` : intent;
+}
+
+/** Prompts 2–4 of the session, as the reference shows them to the target. */
+function contextExcerpt(session: HarvestedSession): string {
+  const followUps = userPrompts(session.turns).slice(1, 4);
+  if (followUps.length === 0) return '';
+  const lines = followUps.map((prompt) => `- ${prompt.text.slice(0, EXCERPT_PROMPT_CHARS)}`);
+  return [EXCERPT_HEADER, ...lines].join('\n').slice(0, EXCERPT_TOTAL_CHARS);
+}
+
+/**
+ * The agent's answer to the task before the user corrected anything: its text between the first
+ * and the second prompt. When that is empty (only tool calls), the last text it wrote before the
+ * first correction. The mock target replays this, so later fixes never leak into the baseline.
+ */
+export function firstAttempt(session: HarvestedSession): string {
+  const prompts = userPrompts(session.turns);
+  const first = prompts[0];
+  if (first === undefined) return '';
+  const secondIndex = prompts[1]?.index ?? session.turns.length;
+  const direct = assistantTexts(session, first.index + 1, secondIndex);
+  if (direct.length > 0) return direct.join('\n');
+
+  const correction = prompts.slice(1).find((prompt) => isCorrection(prompt.text));
+  const before = assistantTexts(session, first.index + 1, correction?.index ?? session.turns.length);
+  return before.at(-1) ?? '';
+}
+
+function assistantTexts(session: HarvestedSession, from: number, to: number): string[] {
+  return session.turns
+    .slice(from, to)
+    .filter((turn) => turn.role === 'assistant')
+    .map((turn) => turn.text.trim())
+    .filter((text) => text !== '');
+}
+
+/** A follow-up that implies a check or carries negative feedback. */
+function isCorrection(text: string): boolean {
+  if (correctionsToChecks(text).checks.length > 0) return true;
+  return feedbackSignals(text).some((signal) => signal.startsWith('neg:'));
+}
+
+function sessionStart(session: HarvestedSession): number | null {
+  return session.startedAt ?? session.endedAt;
+}
+
+function sessionEnd(session: HarvestedSession): number | null {
+  return session.endedAt ?? session.startedAt;
+}
+
+function isNumber(value: number | null): value is number {
+  return value != null;
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** Code-unit order, independent of the locale the process runs in. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

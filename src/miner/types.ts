@@ -1,0 +1,75 @@
+/**
+ * Types shared by the miner: what goes in (harvested sessions plus a store key) and what comes out
+ * (clusters of recurring intents and one replayable task per member session).
+ */
+import type { HarvestedSession } from '../../harvesters/types.js';
+import type { Check, Outcome, TaskRecord } from '../core/task.js';
+
+/**
+ * Put into every replay prompt by the real backends. A session whose first prompt carries it was
+ * started by our own replay, so mining it would train the skill on its own output.
+ */
+export const REPLAY_MARKER = '<!-- skillopt-sleep:replay -->';
+
+/** A harvested session as the miner sees it: the store adds a unique key and the resolved project. */
+export type MinerSession = HarvestedSession & {
+  /** Unique store key of the session (stable across nights). */
+  key: string;
+  projectRoot: string;
+};
+
+export interface MineOptions {
+  /** Project identity used in cluster and task ids (usually the project root path). */
+  project: string;
+  /** Keep at most this many clusters (the most recurrent, then the most recent). */
+  maxTasks: number;
+}
+
+/** One recurring task: sessions whose first intents normalise to the same text. */
+export interface Cluster {
+  /** `task_` + 12 hex chars of sha256(project + '::' + normalizedIntent); stable across nights. */
+  id: string;
+  normalizedIntent: string;
+  /** The wording of the most recent member. */
+  intent: string;
+  /** Member session keys, oldest first. */
+  members: string[];
+  occurrences: number;
+  /** Earliest member start and latest member end (UTC epoch ms), null when no member had times. */
+  firstSeen: number | null;
+  lastSeen: number | null;
+  outcomes: Record<Outcome, number>;
+  /** Union of the checks derived from every member's corrections (deduplicated). */
+  checks: Check[];
+  /** The correction sentences the checks came from, in member order (deduplicated). */
+  corrections: string[];
+}
+
+export interface DroppedCounts {
+  /** No user prompt that is not a slash command, caveat, wrapped tag, ... */
+  meta: number;
+  /** First intent shorter than 8 characters. */
+  short: number;
+  /** Started by our own replays or graders. */
+  replay: number;
+}
+
+export interface MinedNight {
+  clusters: Cluster[];
+  tasks: TaskRecord[];
+  dropped: DroppedCounts;
+}
+
+export interface LabeledOutcome {
+  outcome: Outcome;
+  /** Evidence in session order: `neg:<phrase>`, `pos:<phrase>`, `tool_error`, `interrupt`. */
+  signals: string[];
+}
+
+export interface CorrectionChecks {
+  checks: Check[];
+  /** The sentences that produced checks. */
+  corrections: string[];
+  /** Sentences recognised as corrections ("always ...") that were too vague to check. */
+  unparsed: string[];
+}

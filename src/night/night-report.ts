@@ -1,0 +1,50 @@
+/** The result of one night, in the reference's `--json` shape plus what the reference left out. */
+import type { Edit } from '../core/task.js';
+import type { GateTrial, RejectedEdit } from '../trainer/epoch.js';
+
+export interface NightReport {
+  night: number;
+  mode: 'run' | 'dry-run';
+  project: string;
+  backend: string;
+  started_at: number;
+  ended_at: number;
+  accepted: boolean;
+  gate_action: string;
+  no_edits_reason: string;
+  /** Held-out (val) score before and after, in the gate metric; null when not finite. */
+  baseline: number | null;
+  candidate: number | null;
+  test_score: number | null;
+  holdout_leaked: boolean;
+  n_sessions: number;
+  n_tasks: number;
+  n_clusters: number;
+  n_train: number;
+  n_val: number;
+  n_test: number;
+  n_accepted_edits: number;
+  n_rejected_edits: number;
+  edits: Edit[];
+  rejected_edits: RejectedEdit[];
+  unmatched_edits: Edit[];
+  gate_metric: string;
+  gate_no_regression: boolean;
+  gate_trials: GateTrial[];
+  /** The learned rules of the skill after the night (accepted ones only). */
+  learned_rules: string[];
+  target_skill_path: string;
+  calls: number;
+  tokens_used: number;
+  /** '' when the night ran to its end; 'budget' when a spend limit stopped it. */
+  stopped: '' | 'budget';
+  staging_dir: string;
+  proposal_id: string;
+  notes: string[];
+  harvest: { files_seen: number; files_parsed: number; sessions_stored: number; bad_lines: number } | null;
+  tasks_file?: string;
+  tasks_reviewed?: boolean;
+}
+
+/** JSON cannot carry NaN or Infinity: they become null. */
+export const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);

@@ -1,0 +1,68 @@
+/** The human report staged with a proposal (report.md). */
+import type { NightReport } from './night-report.js';
+
+const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+/** Untrusted text (rules, intents) must not break the Markdown around it. */
+const escapeMd = (s: string): string => s.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+
+export function renderReportMd(r: NightReport): string {
+  const lines: string[] = [
+    `# skillopt-sleep — night ${r.night} report`,
+    '',
+    `- project: \`${r.project}\``,
+    `- backend: ${r.backend}`,
+    `- sessions harvested for this project: ${r.n_sessions}; tasks replayed: ${r.n_tasks} (${r.n_clusters} recurring) — train ${r.n_train}, val ${r.n_val}, test ${r.n_test}`,
+    `- held-out score (${r.gate_metric}): ${score(r.baseline)} -> ${score(r.candidate)}`,
+    `- gate: **${r.gate_action}** (accepted=${String(r.accepted)})${r.gate_no_regression ? ', no task may regress' : ''}`,
+    `- model calls: ${r.calls}, tokens: ${r.tokens_used}`,
+  ];
+  if (r.test_score !== null) lines.push(`- test score (never seen by the gate): ${score(r.test_score)}`);
+  if (r.no_edits_reason) lines.push(`- no edits: ${r.no_edits_reason}`);
+  if (r.holdout_leaked) {
+    lines.push('', '> **Not validated.** No task was held out, so the gate could not check these edits.');
+  }
+  if (r.edits.length > 0) {
+    lines.push('', '## Accepted edits', '');
+    for (const e of r.edits)
+      lines.push(`- [${e.target}/${e.op}] ${escapeMd(e.content)}`, `  _why: ${escapeMd(e.rationale)}_`);
+  }
+  if (r.rejected_edits.length > 0) {
+    lines.push('', '## Rejected by the gate (remembered; not proposed again if they hurt)', '');
+    for (const e of r.rejected_edits) {
+      lines.push(
+        `- [${e.target}/${e.op}] ${escapeMd(e.content)} — ${escapeMd(e.reason)} (Δ ${e.delta.toFixed(3)})`,
+      );
+    }
+  }
+  if (r.unmatched_edits.length > 0) {
+    lines.push('', '## Proposed but changed nothing', '');
+    for (const e of r.unmatched_edits) lines.push(`- [${e.target}/${e.op}] ${escapeMd(e.content)}`);
+  }
+  for (const trial of r.gate_trials) {
+    lines.push(
+      '',
+      `### Held-out tasks: candidate ${trial.accepted ? 'accepted' : 'rejected'} (${score(trial.baseline_score)} → ${score(trial.candidate_score)})`,
+      '',
+    );
+    lines.push('| Task | Baseline | Candidate | Change |', '| --- | --- | --- | --- |');
+    for (const d of trial.task_deltas) {
+      lines.push(
+        `| ${escapeMd(d.task_id)} | ${score(d.baseline_score)} | ${score(d.candidate_score)} | ${d.status} |`,
+      );
+    }
+  }
+  if (r.learned_rules.length > 0) {
+    lines.push('', '## Learned rules after this night', '');
+    for (const rule of r.learned_rules) lines.push(`- ${escapeMd(rule)}`);
+  }
+  if (r.notes.length > 0) {
+    lines.push('', '## Notes', '');
+    for (const n of r.notes) lines.push(`- ${escapeMd(n)}`);
+  }
+  lines.push(
+    '',
+    `Review \`proposal.diff\`, then run \`skillopt-sleep adopt --project ${JSON.stringify(r.project)}\`.`,
+    '',
+  );
+  return lines.join('\n');
+}

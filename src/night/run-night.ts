@@ -1,0 +1,311 @@
+/**
+ * One night, top to bottom: harvest → mine → split → train (replay, reflect, gate) → stage a proposal.
+ * `dry-run` computes the same night but records nothing and writes nothing into the project.
+ */
+import type { Backend } from '../backends/types.js';
+import type { Clock } from '../core/clock.js';
+import { InputError } from '../core/errors.js';
+import { sha256Hex } from '../core/hash.js';
+import type { Logger } from '../core/logger.js';
+import type { TaskRecord } from '../core/task.js';
+import type { Config } from '../config/schema.js';
+import type { Env } from '../config/paths.js';
+import { mineSessions } from '../miner/mine.js';
+import { assignSplitsWithinGroups } from '../miner/split.js';
+import { loadTasksFile } from '../miner/tasks-file.js';
+import type { Db } from '../store/db.js';
+import { rejectedEdits, recordRejectedEdit, upsertTasks } from '../store/learning-repo.js';
+import {
+  countNights,
+  failNight,
+  finishNight,
+  insertReplays,
+  setNightProposal,
+  startNight,
+} from '../store/nights-repo.js';
+import { recordProposal } from '../store/proposals-repo.js';
+import { sessionsForProject } from '../store/sessions-repo.js';
+import { runEpoch, type EpochResult } from '../trainer/epoch.js';
+import { learnedRules } from '../trainer/learned-block.js';
+import { stageProposal } from '../../proposals/index.js';
+import { harvest, type HarvestSummary } from './harvest.js';
+import { finiteOrNull, type NightReport } from './night-report.js';
+import { renderReportMd } from './render-report.js';
+import { loadSkillTarget } from './skill-target.js';
+import { lockProject } from './lock.js';
+
+export interface NightDeps {
+  home: string;
+  /** The user's home, where agents keep their transcripts. */
+  userHome: string;
+  env: Env;
+  clock: Clock;
+  db: Db;
+  backend: Backend;
+  logger: Logger;
+}
+
+export interface NightRequest {
+  project: string;
+  config: Config;
+  mode: 'run' | 'dry-run';
+  tasksFile?: string;
+  /** Ignore the lookback window (the bundled demo's transcripts are old). */
+  ignoreLookback?: boolean;
+  /** Harvest settings override (the demo harvests its bundled transcripts). */
+  harvestEnv?: Env;
+  mapCwd?: (cwd: string) => string;
+}
+
+interface TaskSet {
+  tasks: TaskRecord[];
+  nSessions: number;
+  nClusters: number;
+  harvest: HarvestSummary | null;
+  reviewed?: boolean;
+  notes: string[];
+  clusters: Parameters<typeof upsertTasks>[1];
+}
+
+const clusterOf = (t: TaskRecord): string =>
+  t.tags.find((tag) => tag.startsWith('cluster:'))?.slice(8) ?? t.id;
+
+async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskSet> {
+  const { config } = req;
+  const summary = await harvest({
+    db: deps.db,
+    ctx: { home: deps.userHome, env: req.harvestEnv ?? deps.env },
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(req.mapCwd ? { mapCwd: req.mapCwd } : {}),
+  });
+  deps.logger.progress(
+    `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`,
+  );
+  const since =
+    req.ignoreLookback || config.lookback_hours === 0
+      ? null
+      : deps.clock.now() - config.lookback_hours * 3_600_000;
+  const limit = config.max_sessions_per_night ?? config.max_tasks_per_night * 3;
+  const sessions = sessionsForProject(deps.db, req.project, since, limit);
+  const mined = mineSessions(sessions, { project: req.project, maxTasks: config.max_tasks_per_night });
+  const tasks = assignSplitsWithinGroups(mined.tasks, clusterOf, {
+    seed: config.seed,
+    valFraction: config.val_fraction,
+    testFraction: config.test_fraction,
+  });
+  const notes: string[] = [];
+  if (sessions.length === 0)
+    notes.push(
+      `no sessions found for ${req.project}${since === null ? '' : ` in the last ${config.lookback_hours} h`}`,
+    );
+  const clusters = mined.clusters.map((c) => ({
+    id: c.id,
+    project: req.project,
+    intent: c.intent,
+    occurrences: c.occurrences,
+    firstSeen: c.firstSeen,
+    lastSeen: c.lastSeen,
+    checks: c.checks,
+    outcomes: c.outcomes,
+  }));
+  return {
+    tasks,
+    nSessions: sessions.length,
+    nClusters: mined.clusters.length,
+    harvest: summary,
+    notes,
+    clusters,
+  };
+}
+
+function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): TaskSet {
+  const loaded = loadTasksFile(file, {
+    seed: req.config.seed,
+    valFraction: req.config.val_fraction,
+    testFraction: req.config.test_fraction,
+    warn: (m) => deps.logger.warn(m),
+  });
+  if (!deps.backend.offline && !loaded.reviewed) {
+    throw new InputError(
+      `refusing to send tasks from ${file} to the ${deps.backend.name} backend: the file is not marked "reviewed": true. Inspect and redact it, then set "reviewed": true`,
+      'unreviewed_tasks_file',
+    );
+  }
+  return {
+    tasks: loaded.tasks,
+    nSessions: 0,
+    nClusters: 0,
+    harvest: null,
+    reviewed: loaded.reviewed,
+    notes: [],
+    clusters: [],
+  };
+}
+
+export async function runNight(req: NightRequest, deps: NightDeps): Promise<NightReport> {
+  const started = deps.clock.now();
+  const record = req.mode === 'run';
+  const lock = record ? lockProject(deps.home, req.project, started) : null;
+  let nightId: number | null = null;
+  try {
+    const skill = loadSkillTarget(req.project, req.config);
+    const set = req.tasksFile ? loadFromTasksFile(req, deps, req.tasksFile) : await harvestAndMine(req, deps);
+    deps.logger.progress(
+      `mine: ${set.tasks.length} task instances${set.nClusters ? ` in ${set.nClusters} recurring tasks` : ''}`,
+    );
+    const nightNumber = countNights(deps.db, req.project) + 1;
+    if (record) nightId = startNight(deps.db, req.project, deps.backend.name, started);
+
+    const epoch = await runEpoch({
+      tasks: set.tasks,
+      skill: skill.workingText,
+      memory: '',
+      backend: deps.backend,
+      rejected: rejectedEdits(deps.db, req.project),
+      options: {
+        editBudget: req.config.edit_budget,
+        metric: { metric: req.config.gate_metric, mixedWeight: req.config.gate_mixed_weight },
+        noRegression: req.config.gate_no_regression,
+        preferences: req.config.preferences,
+      },
+      onReplay: (phase, doc, results) => {
+        deps.logger.progress(`replay ${phase}: ${results.length} tasks`);
+        if (nightId === null) return;
+        const docHash = sha256Hex(doc).slice(0, 16);
+        insertReplays(
+          deps.db,
+          nightId,
+          results.map((r) => ({
+            phase,
+            taskId: r.task.id,
+            split: r.task.split,
+            docHash,
+            sample: 0,
+            response: r.response,
+            hard: r.hard,
+            soft: r.soft,
+            rationale: r.rationale,
+            tokens: r.tokens,
+            latencyMs: r.latencyMs,
+          })),
+        );
+      },
+    });
+    deps.logger.progress(
+      `gate: ${epoch.baseline.toFixed(3)} -> ${epoch.candidate.toFixed(3)} (${epoch.gateAction})`,
+    );
+
+    const report = buildReport(req, deps, set, epoch, nightNumber, started, skill.livePath);
+    if (record && nightId !== null) {
+      const now = deps.clock.now();
+      for (const e of epoch.rejectedEdits) recordRejectedEdit(deps.db, req.project, e, e.delta, nightId, now);
+      upsertTasks(deps.db, set.clusters, now);
+      if (epoch.accepted && epoch.skill !== skill.workingText) {
+        const staged = await stageProposal({
+          projectDir: req.project,
+          night: nightNumber,
+          now,
+          targets: [
+            { kind: 'skill', livePath: skill.livePath, baseText: skill.liveText, proposedText: epoch.skill },
+          ],
+          reportMd: renderReportMd({ ...report, staging_dir: '(this folder)' }),
+          reportJson: report,
+        });
+        report.staging_dir = staged.dir;
+        report.proposal_id = staged.id;
+        recordProposal(deps.db, {
+          id: staged.id,
+          project: req.project,
+          nightId,
+          dir: staged.dir,
+          createdAt: now,
+          targets: [skill.livePath],
+        });
+        setNightProposal(deps.db, nightId, staged.id);
+      }
+      report.ended_at = deps.clock.now();
+      finishNight(
+        deps.db,
+        nightId,
+        {
+          nSessions: report.n_sessions,
+          nTasks: report.n_tasks,
+          baseline: report.baseline,
+          candidate: report.candidate,
+          accepted: report.accepted,
+          gateAction: report.gate_action,
+          stopped: report.stopped,
+          calls: report.calls,
+          tokens: report.tokens_used,
+        },
+        report.ended_at,
+      );
+    }
+    return report;
+  } catch (err) {
+    if (nightId !== null) failNight(deps.db, nightId, (err as Error).message, deps.clock.now());
+    throw err;
+  } finally {
+    lock?.release();
+  }
+}
+
+function buildReport(
+  req: NightRequest,
+  deps: NightDeps,
+  set: TaskSet,
+  epoch: EpochResult,
+  night: number,
+  started: number,
+  skillPath: string,
+): NightReport {
+  const notes = [...set.notes];
+  if (set.tasks.length === 0) notes.push('no tasks mined — nothing to train');
+  return {
+    night,
+    mode: req.mode,
+    project: req.project,
+    backend: deps.backend.name,
+    started_at: started,
+    ended_at: deps.clock.now(),
+    accepted: epoch.accepted,
+    gate_action: set.tasks.length === 0 ? 'no_tasks' : epoch.gateAction,
+    no_edits_reason: epoch.noEditsReason,
+    baseline: finiteOrNull(epoch.baseline),
+    candidate: finiteOrNull(epoch.candidate),
+    test_score: epoch.testScore === null ? null : finiteOrNull(epoch.testScore),
+    holdout_leaked: epoch.holdoutLeaked,
+    n_sessions: set.nSessions,
+    n_tasks: set.tasks.length,
+    n_clusters: set.nClusters,
+    n_train: epoch.counts.train,
+    n_val: epoch.counts.val,
+    n_test: epoch.counts.test,
+    n_accepted_edits: epoch.edits.length,
+    n_rejected_edits: epoch.rejectedEdits.length,
+    edits: epoch.edits,
+    rejected_edits: epoch.rejectedEdits,
+    unmatched_edits: epoch.unmatchedEdits,
+    gate_metric: req.config.gate_metric,
+    gate_no_regression: req.config.gate_no_regression,
+    gate_trials: epoch.trials,
+    learned_rules: learnedRules(epoch.skill),
+    target_skill_path: skillPath,
+    calls: epoch.usage.calls,
+    tokens_used: epoch.usage.inputTokens + epoch.usage.outputTokens,
+    stopped: '',
+    staging_dir: '',
+    proposal_id: '',
+    notes,
+    harvest: set.harvest
+      ? {
+          files_seen: set.harvest.filesSeen,
+          files_parsed: set.harvest.filesParsed,
+          sessions_stored: set.harvest.sessionsStored,
+          bad_lines: set.harvest.badLines,
+        }
+      : null,
+    ...(req.tasksFile ? { tasks_file: req.tasksFile, tasks_reviewed: set.reviewed ?? false } : {}),
+  };
+}

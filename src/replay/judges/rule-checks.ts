@@ -1,0 +1,315 @@
+/**
+ * The rule judge: scores a response locally against `{op, arg}` checks, with no model call.
+ * Semantics follow the spec's op table (§2.5); regex patterns are Python-style because tasks files
+ * come from the reference implementation.
+ */
+import type { Check, Score } from '../../core/task.js';
+
+export interface CheckResult {
+  pass: boolean;
+  /** Set when the check itself is malformed (bad regex, bad bound), not merely unmet. */
+  problem?: string;
+}
+
+/** Ops that only constrain formatting; a judge made only of these can be won by reformatting. */
+export const SHAPE_OPS: ReadonlySet<string> = new Set([
+  'section_present',
+  'section_contains',
+  'max_chars',
+  'min_chars',
+]);
+
+/** Ops whose `arg` must be a non-blank string. */
+export const TEXT_ARG_OPS: ReadonlySet<string> = new Set([
+  'regex',
+  'section_present',
+  'section_contains',
+  'contains',
+  'tool_called',
+  'not_contains',
+]);
+
+export const CHAR_BOUND_OPS: ReadonlySet<string> = new Set(['max_chars', 'min_chars']);
+
+export const KNOWN_OPS: ReadonlySet<string> = new Set([...TEXT_ARG_OPS, ...CHAR_BOUND_OPS, 'no_refusal']);
+
+const REFUSAL_PREFIXES = [
+  'cannot complete',
+  'i cannot',
+  "i can't",
+  "i'm unable",
+  'i am unable',
+  'unable to complete',
+  "sorry, i can't",
+  'sorry, i cannot',
+  'no can do',
+];
+const REFUSAL_HEAD_CHARS = 160;
+const REFUSAL_MAX_CHARS = 600;
+
+export function ruleJudge(checks: readonly Check[], response: string, toolsCalled: readonly string[]): Score {
+  if (checks.length === 0) return { hard: 0, soft: 0, rationale: 'no checks' };
+  let passed = 0;
+  const failures: string[] = [];
+  for (const check of checks) {
+    const result = evaluateCheck(check, response, toolsCalled);
+    if (result.pass) passed += 1;
+    else failures.push(describeFailure(check, result.problem));
+  }
+  const allPassed = passed === checks.length;
+  return {
+    hard: allPassed ? 1 : 0,
+    soft: passed / checks.length,
+    rationale: allPassed ? 'all checks passed' : `failed: ${failures.join(', ')}`,
+  };
+}
+
+function describeFailure(check: Check, problem: string | undefined): string {
+  const head = check.arg === undefined ? check.op : `${check.op}=${String(check.arg)}`;
+  return problem ? `${head} [${problem}]` : head;
+}
+
+export function evaluateCheck(check: Check, response: string, toolsCalled: readonly string[]): CheckResult {
+  const arg = check.arg === undefined ? '' : String(check.arg);
+  // A blank text arg would make contains/regex vacuous; fail loudly rather than pass everything.
+  if (TEXT_ARG_OPS.has(check.op) && arg.trim() === '') return { pass: false, problem: 'missing arg' };
+  switch (check.op) {
+    case 'section_present':
+      return { pass: hasSectionPresent(response, arg) };
+    case 'section_contains':
+      return { pass: hasHeadingContaining(response, arg) };
+    case 'regex':
+      return evaluateRegex(arg, response);
+    case 'max_chars':
+    case 'min_chars':
+      return evaluateCharBound(check.op, check.arg, response);
+    case 'contains':
+      return { pass: response.toLowerCase().includes(arg.toLowerCase()) };
+    case 'not_contains':
+      return { pass: !response.toLowerCase().includes(arg.toLowerCase()) };
+    case 'no_refusal':
+      return { pass: !isBareRefusal(response) };
+    case 'tool_called':
+      return { pass: wasToolCalled(arg, response, toolsCalled) };
+    default:
+      // Unknown ops never block; the validator warns about them instead.
+      return { pass: true };
+  }
+}
+
+/** Unicode casefold approximation: lower-case, plus the one common full folding (ß → ss). */
+export function casefold(text: string): string {
+  return text.toLowerCase().replaceAll('ß', 'ss');
+}
+
+/** Length in code points, as Python's `len(str)` counts, so bounds match the reference. */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _char of text) count += 1;
+  return count;
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A heading ending with the name, a bold line containing it, or a `Name:` label at line start. */
+function hasSectionPresent(response: string, name: string): boolean {
+  const n = escapeRegExp(name);
+  const headingOrBold = new RegExp(`^\\s{0,3}(?:#{1,6}\\s*.*${n}|\\*\\*.*${n}.*\\*\\*\\s*:?)\\s*$`, 'im');
+  const label = new RegExp(`^\\s*${n}\\s*:`, 'im');
+  return headingOrBold.test(response) || label.test(response);
+}
+
+const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]+(.*))?$/;
+
+/** Only real ATX headings count: body text, bold lines and labels do not. */
+function hasHeadingContaining(response: string, text: string): boolean {
+  const needle = casefold(text);
+  return response.split(/\r?\n/).some((line) => {
+    const match = ATX_HEADING.exec(line);
+    return match != null && casefold(match[1] ?? '').includes(needle);
+  });
+}
+
+function evaluateRegex(pattern: string, response: string): CheckResult {
+  const compiled = compilePythonRegex(pattern);
+  if (!compiled.ok) return { pass: false, problem: `invalid regex (${compiled.error})` };
+  return { pass: compiled.regex.test(response) };
+}
+
+function evaluateCharBound(op: string, arg: unknown, response: string): CheckResult {
+  const bound = parseCharBound(arg);
+  if (bound === undefined) return { pass: false, problem: 'invalid char bound' };
+  const length = codePointLength(response);
+  return { pass: op === 'max_chars' ? length <= bound : length >= bound };
+}
+
+/**
+ * Parses a `max_chars`/`min_chars` bound: integers, integral floats and integer strings.
+ * Booleans are refused (Python treats them as ints, which would silently become 0/1).
+ */
+export function parseCharBound(arg: unknown): number | undefined {
+  if (typeof arg === 'number') return Number.isInteger(arg) ? arg : undefined;
+  if (typeof arg === 'string' && /^[+-]?\d+$/.test(arg.trim())) return Number(arg.trim());
+  return undefined;
+}
+
+/** A terse abstention with no work reported; long answers that open with "I cannot" still explain. */
+function isBareRefusal(response: string): boolean {
+  const text = response.trim();
+  if (text === '') return true;
+  // Strip leading markdown markers first so a refusal cannot hide behind quotes, bullets or headings.
+  const content = text.replace(/^(?:[>\-*_#\s]|\d+[.)])+/, '');
+  const head = Array.from(content).slice(0, REFUSAL_HEAD_CHARS).join('').toLowerCase();
+  if (!REFUSAL_PREFIXES.some((prefix) => head.startsWith(prefix))) return false;
+  return codePointLength(content) < REFUSAL_MAX_CHARS;
+}
+
+function wasToolCalled(name: string, response: string, toolsCalled: readonly string[]): boolean {
+  const wanted = name.toLowerCase();
+  if (toolsCalled.some((tool) => tool.toLowerCase() === wanted)) return true;
+  // Single-shot backends cannot run tools; they self-report with a `TOOL_CALL: name` marker.
+  return new RegExp(`\\btool_call\\s*:\\s*${escapeRegExp(name)}\\b`, 'i').test(response);
+}
+
+export type CompiledRegex = { ok: true; regex: RegExp } | { ok: false; error: string };
+
+const INLINE_FLAG_GROUP = /^\(\?([a-zA-Z]+)\)/;
+
+/**
+ * Compiles a Python `re` pattern as a JS RegExp with `re.search` semantics.
+ * Leading inline flag groups (`(?i)`, `(?s)`, `(?m)`, `(?x)`, ...) become JS flags; Python-only
+ * syntax (`\A`, `\Z`, `(?P<name>...)`, `(?P=name)`, `(?#...)`, `$`, `.`) is rewritten. The `u`
+ * flag is used only when the pattern compiles with it, since Python accepts escapes JS `u` rejects.
+ */
+export function compilePythonRegex(pattern: string): CompiledRegex {
+  const flags = new Set<string>();
+  let body = pattern;
+  for (let match = INLINE_FLAG_GROUP.exec(body); match; match = INLINE_FLAG_GROUP.exec(body)) {
+    for (const flag of match[1] ?? '') {
+      if (!'aimsux'.includes(flag)) return { ok: false, error: `unknown inline flag '${flag}'` };
+      flags.add(flag);
+    }
+    body = body.slice(match[0].length);
+  }
+  let source: string;
+  try {
+    source = translatePythonSyntax(body, {
+      verbose: flags.has('x'),
+      multiline: flags.has('m'),
+      dotAll: flags.has('s'),
+    });
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+  const jsFlags = ['i', 'm', 's'].filter((flag) => flags.has(flag)).join('');
+  try {
+    return { ok: true, regex: new RegExp(source, `${jsFlags}u`) };
+  } catch {
+    try {
+      return { ok: true, regex: new RegExp(source, jsFlags) };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+}
+
+interface SyntaxMode {
+  verbose: boolean;
+  multiline: boolean;
+  dotAll: boolean;
+}
+
+const START_OF_INPUT = '(?<![\\s\\S])';
+const END_OF_INPUT = '(?![\\s\\S])';
+
+/** Rewrites the Python-only parts of a pattern, leaving everything else byte-for-byte. */
+function translatePythonSyntax(pattern: string, mode: SyntaxMode): string {
+  let out = '';
+  let i = 0;
+  while (i < pattern.length) {
+    const char = pattern.charAt(i);
+    if (char === '\\') {
+      const next = pattern.charAt(i + 1);
+      if (next === '') throw new Error('bad escape (end of pattern)');
+      out += translateEscape(next);
+      i += 2;
+    } else if (char === '[') {
+      const end = findClassEnd(pattern, i);
+      out += translateClass(pattern.slice(i, end + 1));
+      i = end + 1;
+    } else if (mode.verbose && /\s/.test(char)) {
+      i += 1;
+    } else if (mode.verbose && char === '#') {
+      const newline = pattern.indexOf('\n', i);
+      i = newline === -1 ? pattern.length : newline + 1;
+    } else if (pattern.startsWith('(?P<', i)) {
+      out += '(?<';
+      i += 4;
+    } else if (pattern.startsWith('(?P=', i)) {
+      const close = pattern.indexOf(')', i);
+      if (close === -1) throw new Error('missing ), unterminated name');
+      out += `\\k<${pattern.slice(i + 4, close)}>`;
+      i = close + 1;
+    } else if (pattern.startsWith('(?#', i)) {
+      const close = pattern.indexOf(')', i);
+      if (close === -1) throw new Error('missing ), unterminated comment');
+      i = close + 1;
+    } else if (char === '$') {
+      // Python's `$` also matches just before a final newline; with (?m) both agree on line ends.
+      out += mode.multiline ? '$' : `(?=\\n?${END_OF_INPUT})`;
+      i += 1;
+    } else if (char === '.') {
+      // Python's `.` only excludes `\n`; JS's also excludes `\r`, U+2028 and U+2029.
+      out += mode.dotAll ? '.' : '[^\\n]';
+      i += 1;
+    } else {
+      out += char;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+function translateEscape(next: string): string {
+  if (next === 'A') return START_OF_INPUT;
+  if (next === 'Z' || next === 'z') return END_OF_INPUT;
+  return `\\${next}`;
+}
+
+/** Index of the `]` closing the class opened at `start`; a `]` right after `[` or `[^` is literal. */
+function findClassEnd(pattern: string, start: number): number {
+  let i = start + 1;
+  if (pattern.charAt(i) === '^') i += 1;
+  if (pattern.charAt(i) === ']') i += 1;
+  while (i < pattern.length) {
+    const char = pattern.charAt(i);
+    if (char === '\\') i += 2;
+    else if (char === ']') return i;
+    else i += 1;
+  }
+  throw new Error(`unterminated character set at position ${start}`);
+}
+
+/** Escapes what JS reads differently inside a class: a leading literal `]` and a nested `[`. */
+function translateClass(cls: string): string {
+  const negated = cls.startsWith('[^');
+  let i = negated ? 2 : 1;
+  let out = negated ? '[^' : '[';
+  if (cls.charAt(i) === ']') {
+    out += '\\]';
+    i += 1;
+  }
+  while (i < cls.length - 1) {
+    const char = cls.charAt(i);
+    if (char === '\\') {
+      out += cls.slice(i, i + 2);
+      i += 2;
+    } else {
+      out += char === '[' ? '\\[' : char;
+      i += 1;
+    }
+  }
+  return `${out}]`;
+}

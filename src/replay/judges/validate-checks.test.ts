@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { validateJudge } from './validate-checks.js';
+
+function judgeOf(...checks: unknown[]): unknown {
+  return { kind: 'rule', checks };
+}
+
+describe('validateJudge: judge shape', () => {
+  it('accepts a missing judge as no checks', () => {
+    expect(validateJudge(undefined)).toEqual({ checks: [], errors: [], warnings: [] });
+    expect(validateJudge(null)).toEqual({ checks: [], errors: [], warnings: [] });
+    expect(validateJudge({})).toEqual({ checks: [], errors: [], warnings: [] });
+  });
+
+  it('rejects a judge that is not an object', () => {
+    expect(validateJudge('contains pnpm').errors).toEqual(['judge must be an object, got string']);
+    expect(validateJudge([{ op: 'contains', arg: 'x' }]).errors).toEqual([
+      'judge must be an object, got array',
+    ]);
+  });
+
+  it('rejects checks that are not an array', () => {
+    expect(validateJudge({ checks: { op: 'contains' } }).errors).toEqual([
+      'judge "checks" must be an array, got object',
+    ]);
+  });
+});
+
+describe('validateJudge: checks', () => {
+  it('keeps well-formed checks, normalised', () => {
+    const result = validateJudge(
+      judgeOf(
+        { op: 'contains', arg: 'pnpm' },
+        { op: 'regex', arg: '(?i)^fix' },
+        { op: 'max_chars', arg: '200' },
+        { op: 'min_chars', arg: 10.0 },
+        { op: 'no_refusal', arg: 'ignored' },
+        { op: 'tool_called', arg: 'search' },
+      ),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(result.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      { op: 'regex', arg: '(?i)^fix' },
+      { op: 'max_chars', arg: 200 },
+      { op: 'min_chars', arg: 10 },
+      { op: 'no_refusal' },
+      { op: 'tool_called', arg: 'search' },
+    ]);
+  });
+
+  it('rejects a check that is not an object, or has a missing or non-string op', () => {
+    expect(validateJudge(judgeOf('contains')).errors).toEqual(['check #0 is not an object (got string)']);
+    expect(validateJudge(judgeOf({ arg: 'x' })).errors).toEqual(['check #0 has no "op"']);
+    expect(validateJudge(judgeOf({ op: 3, arg: 'x' })).errors).toEqual([
+      'check #0 op must be a string, got number',
+    ]);
+  });
+
+  it.each(['regex', 'section_present', 'section_contains', 'contains', 'tool_called', 'not_contains'])(
+    'requires a non-blank arg for %s',
+    (op) => {
+      expect(validateJudge(judgeOf({ op })).errors).toEqual([`check #0 ${op} needs a non-empty arg`]);
+      expect(validateJudge(judgeOf({ op, arg: '   ' })).errors).toEqual([
+        `check #0 ${op} needs a non-empty arg`,
+      ]);
+    },
+  );
+
+  it('rejects a non-text arg for a text op', () => {
+    expect(validateJudge(judgeOf({ op: 'contains', arg: true })).errors).toEqual([
+      'check #0 contains arg must be a string, got boolean',
+    ]);
+  });
+
+  it('rejects a regex that does not compile', () => {
+    const { errors } = validateJudge(judgeOf({ op: 'regex', arg: '(unclosed' }));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^check #0 regex does not compile \(.+\): "\(unclosed"$/);
+  });
+
+  it.each([
+    [true, 'needs an integer arg, got true'],
+    [1.5, 'needs an integer arg, got 1.5'],
+    ['ten', 'needs an integer arg, got "ten"'],
+    [undefined, 'needs an integer arg, got nothing'],
+    [-1, 'cannot be negative, got -1'],
+    ['-4', 'cannot be negative, got -4'],
+  ])('rejects the char bound %j', (arg, message) => {
+    expect(validateJudge(judgeOf({ op: 'max_chars', arg })).errors).toEqual([
+      `check #0 max_chars ${message}`,
+    ]);
+  });
+
+  it('reports every bad check, by index', () => {
+    const { errors, checks } = validateJudge(
+      judgeOf({ op: 'contains', arg: 'ok' }, { op: 'contains' }, { op: 'min_chars', arg: false }),
+    );
+    expect(errors).toEqual([
+      'check #1 contains needs a non-empty arg',
+      'check #2 min_chars needs an integer arg, got false',
+    ]);
+    expect(checks).toEqual([{ op: 'contains', arg: 'ok' }]);
+  });
+});
+
+describe('validateJudge: warnings', () => {
+  it('warns that min_chars=0 always passes', () => {
+    const result = validateJudge(judgeOf({ op: 'min_chars', arg: 0 }, { op: 'contains', arg: 'x' }));
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual(['check #0 min_chars=0 always passes']);
+  });
+
+  it('warns about unknown ops and keeps them', () => {
+    const result = validateJudge(judgeOf({ op: 'contains', arg: 'x' }, { op: 'sounds_good', arg: 'y' }));
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual(["check #1 has unknown op 'sounds_good' — it always passes"]);
+    expect(result.checks[1]).toEqual({ op: 'sounds_good', arg: 'y' });
+  });
+
+  it('warns about a shape-only judge', () => {
+    const result = validateJudge(
+      judgeOf(
+        { op: 'section_present', arg: 'Summary' },
+        { op: 'section_contains', arg: 'Plan' },
+        { op: 'max_chars', arg: 50 },
+      ),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(/^judge is shape-only/);
+  });
+
+  it('does not call a judge with an outcome op shape-only', () => {
+    const result = validateJudge(judgeOf({ op: 'section_present', arg: 'Summary' }, { op: 'no_refusal' }));
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('skips the shape-only warning when there are errors', () => {
+    const result = validateJudge(judgeOf({ op: 'max_chars', arg: 'x' }, { op: 'min_chars', arg: 1 }));
+    expect(result.errors).toHaveLength(1);
+    expect(result.warnings).toEqual([]);
+  });
+});

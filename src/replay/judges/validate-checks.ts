@@ -1,0 +1,109 @@
+/**
+ * Validates a rule judge as found in a tasks file. An error means a check can never behave as
+ * written (a regex that does not compile scores 0 forever, indistinguishable from a model that never
+ * complies); a warning means the check is accepted but toothless.
+ */
+import type { Check } from '../../core/task.js';
+import {
+  CHAR_BOUND_OPS,
+  SHAPE_OPS,
+  TEXT_ARG_OPS,
+  compilePythonRegex,
+  parseCharBound,
+} from './rule-checks.js';
+
+export interface JudgeValidation {
+  /** The well-formed checks, normalised (char bounds as numbers, no arg for `no_refusal`). */
+  checks: Check[];
+  errors: string[];
+  warnings: string[];
+}
+
+type CheckOutcome = { check: Check; warning?: string } | { error: string };
+
+export function validateJudge(judge: unknown): JudgeValidation {
+  if (judge == null) return { checks: [], errors: [], warnings: [] };
+  if (!isPlainObject(judge)) {
+    return { checks: [], errors: [`judge must be an object, got ${describeType(judge)}`], warnings: [] };
+  }
+  const rawChecks = judge['checks'] ?? [];
+  if (!Array.isArray(rawChecks)) {
+    return {
+      checks: [],
+      errors: [`judge "checks" must be an array, got ${describeType(rawChecks)}`],
+      warnings: [],
+    };
+  }
+  const checks: Check[] = [];
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  rawChecks.forEach((raw: unknown, index) => {
+    const outcome = validateCheck(raw, index);
+    if ('error' in outcome) {
+      errors.push(outcome.error);
+      return;
+    }
+    checks.push(outcome.check);
+    if (outcome.warning) warnings.push(outcome.warning);
+  });
+  if (errors.length === 0 && isShapeOnly(checks)) {
+    warnings.push(
+      'judge is shape-only (formatting checks); it can be satisfied by reformatting rather than by a better answer',
+    );
+  }
+  return { checks, errors, warnings };
+}
+
+function validateCheck(raw: unknown, index: number): CheckOutcome {
+  const where = `check #${index}`;
+  if (!isPlainObject(raw)) return { error: `${where} is not an object (got ${describeType(raw)})` };
+  const op = raw['op'];
+  const arg = raw['arg'];
+  if (op === undefined) return { error: `${where} has no "op"` };
+  if (typeof op !== 'string') return { error: `${where} op must be a string, got ${describeType(op)}` };
+  if (TEXT_ARG_OPS.has(op)) return validateTextArg(where, op, arg);
+  if (CHAR_BOUND_OPS.has(op)) return validateCharBound(where, op, arg);
+  if (op === 'no_refusal') return { check: { op } };
+  const check: Check = typeof arg === 'string' || typeof arg === 'number' ? { op, arg } : { op };
+  return { check, warning: `${where} has unknown op '${op}' — it always passes` };
+}
+
+function validateTextArg(where: string, op: string, arg: unknown): CheckOutcome {
+  if (arg == null) return { error: `${where} ${op} needs a non-empty arg` };
+  if (typeof arg !== 'string' && typeof arg !== 'number') {
+    return { error: `${where} ${op} arg must be a string, got ${describeType(arg)}` };
+  }
+  const text = String(arg);
+  if (text.trim() === '') return { error: `${where} ${op} needs a non-empty arg` };
+  if (op === 'regex') {
+    const compiled = compilePythonRegex(text);
+    if (!compiled.ok)
+      return { error: `${where} regex does not compile (${compiled.error}): ${JSON.stringify(text)}` };
+  }
+  return { check: { op, arg: text } };
+}
+
+function validateCharBound(where: string, op: string, arg: unknown): CheckOutcome {
+  const bound = parseCharBound(arg);
+  if (bound === undefined) {
+    return { error: `${where} ${op} needs an integer arg, got ${JSON.stringify(arg) ?? 'nothing'}` };
+  }
+  if (bound < 0) return { error: `${where} ${op} cannot be negative, got ${bound}` };
+  const check: Check = { op, arg: bound };
+  if (op === 'min_chars' && bound === 0) return { check, warning: `${where} min_chars=0 always passes` };
+  return { check };
+}
+
+function isShapeOnly(checks: readonly Check[]): boolean {
+  return checks.length > 0 && checks.every((check) => SHAPE_OPS.has(check.op));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value != null && !Array.isArray(value);
+}
+
+function describeType(value: unknown): string {
+  if (value == null) return String(value);
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

@@ -1,0 +1,54 @@
+/** Replays tasks against candidate documents through a backend and judges the answers. */
+import type { Backend, Usage } from '../backends/types.js';
+import { addUsage } from '../backends/types.js';
+import type { Score, TaskRecord } from '../core/task.js';
+import { scoreAnswer } from './score.js';
+
+export interface ReplayResult extends Score {
+  task: TaskRecord;
+  response: string;
+  toolsCalled: string[];
+  latencyMs: number;
+  tokens: number;
+}
+
+export interface ReplayDocs {
+  skill: string;
+  memory: string;
+}
+
+/** Replay each task once, in order (deterministic for the mock; concurrency comes with real backends). */
+export async function replayTasks(
+  tasks: TaskRecord[],
+  docs: ReplayDocs,
+  backend: Backend,
+  usage: Usage,
+  sampleId = 0,
+): Promise<ReplayResult[]> {
+  const results: ReplayResult[] = [];
+  for (const task of tasks) {
+    const started = performance.now();
+    const attempt = await backend.attempt({ task, skill: docs.skill, memory: docs.memory, sampleId });
+    const score = await scoreAnswer(task, attempt.response, attempt.toolsCalled, backend);
+    addUsage(usage, attempt.usage);
+    addUsage(usage, score.usage);
+    results.push({
+      task,
+      response: attempt.response,
+      toolsCalled: attempt.toolsCalled,
+      hard: score.hard,
+      soft: score.soft,
+      rationale: score.rationale,
+      latencyMs: Math.round((performance.now() - started) * 10) / 10,
+      tokens: attempt.usage.inputTokens + attempt.usage.outputTokens,
+    });
+  }
+  return results;
+}
+
+export function meanScores(results: ReplayResult[]): { hard: number; soft: number } {
+  if (results.length === 0) return { hard: 0, soft: 0 };
+  const hard = results.reduce((s, r) => s + r.hard, 0) / results.length;
+  const soft = results.reduce((s, r) => s + r.soft, 0) / results.length;
+  return { hard, soft };
+}

@@ -1,0 +1,45 @@
+/** Opens the SQLite store (WAL) and brings its schema up to date. */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { IoError } from '../core/errors.js';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+export function openStore(file: string): Db {
+  let db: Db;
+  try {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    db = new Database(file);
+  } catch (err) {
+    throw new IoError(`cannot open store ${file}: ${(err as Error).message}`);
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Apply every migration newer than the store's user_version, each in its own transaction. */
+export function migrate(db: Db): void {
+  const current = schemaVersion(db);
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new IoError(
+      `the store was written by a newer skillopt-sleep (schema ${current} > ${latest}); upgrade the tool`,
+    );
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}

@@ -1,0 +1,79 @@
+/** What nights learn across runs: recurring tasks and the edits the gate refused. */
+import type { Check, EditTarget } from '../core/task.js';
+import type { Db } from './db.js';
+
+export interface TaskUpsert {
+  id: string;
+  project: string;
+  intent: string;
+  occurrences: number;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  checks: Check[];
+  outcomes: Record<string, number>;
+}
+
+export function upsertTasks(db: Db, tasks: TaskUpsert[], now: number): void {
+  const stmt = db.prepare(
+    `INSERT INTO tasks (id, project, intent, occurrences, first_seen, last_seen, checks, outcomes, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET intent = excluded.intent, occurrences = excluded.occurrences,
+       first_seen = MIN(COALESCE(tasks.first_seen, excluded.first_seen), COALESCE(excluded.first_seen, tasks.first_seen)),
+       last_seen = MAX(COALESCE(tasks.last_seen, 0), COALESCE(excluded.last_seen, 0)),
+       checks = excluded.checks, outcomes = excluded.outcomes, updated_at = excluded.updated_at`,
+  );
+  db.transaction(() => {
+    for (const t of tasks) {
+      stmt.run(
+        t.id,
+        t.project,
+        t.intent,
+        t.occurrences,
+        t.firstSeen,
+        t.lastSeen,
+        JSON.stringify(t.checks),
+        JSON.stringify(t.outcomes),
+        now,
+      );
+    }
+  })();
+}
+
+export function countTasks(db: Db, project: string): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM tasks WHERE project = ?').get(project) as { n: number }).n;
+}
+
+export interface RejectedEditRow {
+  target: EditTarget;
+  op: string;
+  content: string;
+  delta: number;
+  times: number;
+}
+
+/** Normalisation used to recognise the same edit again: case and whitespace do not matter. */
+export const normalizeEditContent = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+export function recordRejectedEdit(
+  db: Db,
+  project: string,
+  edit: { target: EditTarget; op: string; content: string },
+  delta: number,
+  nightId: number | null,
+  now: number,
+): void {
+  db.prepare(
+    `INSERT INTO rejected_edits (project, target, op, content_norm, content, night_id, delta, times, last_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+     ON CONFLICT (project, target, op, content_norm) DO UPDATE SET delta = MIN(rejected_edits.delta, excluded.delta),
+       times = rejected_edits.times + 1, night_id = excluded.night_id, last_at = excluded.last_at`,
+  ).run(project, edit.target, edit.op, normalizeEditContent(edit.content), edit.content, nightId, delta, now);
+}
+
+export function rejectedEdits(db: Db, project: string): RejectedEditRow[] {
+  return db
+    .prepare(
+      'SELECT target, op, content, delta, times FROM rejected_edits WHERE project = ? ORDER BY last_at DESC',
+    )
+    .all(project) as RejectedEditRow[];
+}

@@ -1,0 +1,123 @@
+/**
+ * Numbered schema migrations. Never edit a shipped migration: add the next number.
+ * All times are UTC epoch milliseconds.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `
+      CREATE TABLE source_files (
+        path TEXT PRIMARY KEY,
+        source TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        inode INTEGER NOT NULL,
+        parsed_offset INTEGER NOT NULL,
+        bad_lines INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE sessions (
+        key TEXT PRIMARY KEY,
+        source TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        project_root TEXT NOT NULL,
+        cwd TEXT NOT NULL,
+        branch TEXT NOT NULL,
+        model TEXT NOT NULL,
+        source_version TEXT NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER,
+        n_user_turns INTEGER NOT NULL,
+        n_assistant_turns INTEGER NOT NULL,
+        tools_used TEXT NOT NULL,
+        skills_used TEXT NOT NULL,
+        files_touched TEXT NOT NULL,
+        source_path TEXT NOT NULL,
+        harvested_at INTEGER NOT NULL
+      );
+      CREATE INDEX sessions_by_project ON sessions (project_root, ended_at);
+      CREATE TABLE turns (
+        session_key TEXT NOT NULL REFERENCES sessions(key) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+        text TEXT NOT NULL,
+        ts INTEGER,
+        tool_names TEXT NOT NULL,
+        tool_errors INTEGER NOT NULL,
+        interrupted INTEGER NOT NULL,
+        PRIMARY KEY (session_key, seq)
+      );
+      CREATE TABLE tasks (
+        id TEXT PRIMARY KEY,
+        project TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        occurrences INTEGER NOT NULL,
+        first_seen INTEGER,
+        last_seen INTEGER,
+        checks TEXT NOT NULL,
+        outcomes TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX tasks_by_project ON tasks (project);
+      CREATE TABLE nights (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed')),
+        backend TEXT NOT NULL,
+        n_sessions INTEGER NOT NULL DEFAULT 0,
+        n_tasks INTEGER NOT NULL DEFAULT 0,
+        baseline REAL,
+        candidate REAL,
+        accepted INTEGER NOT NULL DEFAULT 0,
+        gate_action TEXT NOT NULL DEFAULT '',
+        stopped TEXT NOT NULL DEFAULT '',
+        calls INTEGER NOT NULL DEFAULT 0,
+        tokens INTEGER NOT NULL DEFAULT 0,
+        proposal_id TEXT NOT NULL DEFAULT '',
+        error TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX nights_by_project ON nights (project, id);
+      CREATE TABLE replays (
+        night_id INTEGER NOT NULL REFERENCES nights(id) ON DELETE CASCADE,
+        phase TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        split TEXT NOT NULL,
+        doc_hash TEXT NOT NULL,
+        sample INTEGER NOT NULL,
+        response TEXT NOT NULL,
+        hard REAL NOT NULL,
+        soft REAL NOT NULL,
+        rationale TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        latency_ms REAL NOT NULL
+      );
+      CREATE INDEX replays_by_night ON replays (night_id);
+      CREATE TABLE proposals (
+        id TEXT NOT NULL,
+        project TEXT NOT NULL,
+        night_id INTEGER REFERENCES nights(id),
+        dir TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('staged', 'adopted', 'rejected', 'superseded', 'reverted')),
+        created_at INTEGER NOT NULL,
+        adopted_at INTEGER,
+        targets TEXT NOT NULL,
+        PRIMARY KEY (project, id)
+      );
+      CREATE TABLE rejected_edits (
+        project TEXT NOT NULL,
+        target TEXT NOT NULL,
+        op TEXT NOT NULL,
+        content_norm TEXT NOT NULL,
+        content TEXT NOT NULL,
+        night_id INTEGER,
+        delta REAL NOT NULL,
+        times INTEGER NOT NULL DEFAULT 1,
+        last_at INTEGER NOT NULL,
+        PRIMARY KEY (project, target, op, content_norm)
+      );
+    `,
+  },
+];

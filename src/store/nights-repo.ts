@@ -1,0 +1,123 @@
+/** Night history and the replays each night ran. */
+import type { Db } from './db.js';
+
+export interface NightRow {
+  id: number;
+  project: string;
+  started_at: number;
+  finished_at: number | null;
+  status: 'running' | 'completed' | 'failed';
+  backend: string;
+  n_sessions: number;
+  n_tasks: number;
+  baseline: number | null;
+  candidate: number | null;
+  accepted: number;
+  gate_action: string;
+  stopped: string;
+  calls: number;
+  tokens: number;
+  proposal_id: string;
+  error: string;
+}
+
+export function startNight(db: Db, project: string, backend: string, now: number): number {
+  const r = db
+    .prepare(`INSERT INTO nights (project, started_at, status, backend) VALUES (?, ?, 'running', ?)`)
+    .run(project, now, backend);
+  return Number(r.lastInsertRowid);
+}
+
+export interface NightOutcome {
+  nSessions: number;
+  nTasks: number;
+  baseline: number | null;
+  candidate: number | null;
+  accepted: boolean;
+  gateAction: string;
+  stopped: string;
+  calls: number;
+  tokens: number;
+}
+
+export function finishNight(db: Db, id: number, outcome: NightOutcome, now: number): void {
+  db.prepare(
+    `UPDATE nights SET finished_at = ?, status = 'completed', n_sessions = ?, n_tasks = ?, baseline = ?,
+       candidate = ?, accepted = ?, gate_action = ?, stopped = ?, calls = ?, tokens = ? WHERE id = ?`,
+  ).run(
+    now,
+    outcome.nSessions,
+    outcome.nTasks,
+    outcome.baseline,
+    outcome.candidate,
+    outcome.accepted ? 1 : 0,
+    outcome.gateAction,
+    outcome.stopped,
+    outcome.calls,
+    outcome.tokens,
+    id,
+  );
+}
+
+export function failNight(db: Db, id: number, error: string, now: number): void {
+  db.prepare(`UPDATE nights SET finished_at = ?, status = 'failed', error = ? WHERE id = ?`).run(
+    now,
+    error,
+    id,
+  );
+}
+
+export function setNightProposal(db: Db, id: number, proposalId: string): void {
+  db.prepare('UPDATE nights SET proposal_id = ? WHERE id = ?').run(proposalId, id);
+}
+
+/** This project's nights, newest first. */
+export function nightsForProject(db: Db, project: string, limit: number): NightRow[] {
+  return db
+    .prepare('SELECT * FROM nights WHERE project = ? ORDER BY id DESC LIMIT ?')
+    .all(project, limit) as NightRow[];
+}
+
+/** How many nights this project has had (the per-project night number; the reference's was global). */
+export function countNights(db: Db, project: string): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM nights WHERE project = ?').get(project) as { n: number }).n;
+}
+
+export interface ReplayRow {
+  phase: string;
+  taskId: string;
+  split: string;
+  docHash: string;
+  sample: number;
+  response: string;
+  hard: number;
+  soft: number;
+  rationale: string;
+  tokens: number;
+  latencyMs: number;
+}
+
+export function insertReplays(db: Db, nightId: number, rows: ReplayRow[]): void {
+  const stmt = db.prepare(
+    `INSERT INTO replays (night_id, phase, task_id, split, doc_hash, sample, response, hard, soft, rationale,
+       tokens, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  db.transaction(() => {
+    for (const r of rows) {
+      stmt.run(
+        nightId,
+        r.phase,
+        r.taskId,
+        r.split,
+        r.docHash,
+        r.sample,
+        r.response,
+        r.hard,
+        r.soft,
+        r.rationale,
+        r.tokens,
+        r.latencyMs,
+      );
+    }
+  })();
+}

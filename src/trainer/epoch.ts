@@ -1,0 +1,248 @@
+/**
+ * One training step of the shared trainer core, as a night runs it: replay train → reflect on failures →
+ * bounded edits in the learned block → gate on val → accept or roll back. Edits that did not earn their
+ * place (removing them does not lower the held-out score) are pruned before acceptance, so a harmful
+ * edit cannot ride along with a useful one.
+ */
+import type { Backend, RejectedEditMemory, Usage } from '../backends/types.js';
+import { zeroUsage } from '../backends/types.js';
+import type { Edit, TaskRecord } from '../core/task.js';
+import { replayTasks, type ReplayResult } from '../replay/replay.js';
+import type { GateMetricConfig } from '../replay/score.js';
+import { normalizeEditContent } from '../store/learning-repo.js';
+import { batchScore, judgeCandidate, type TaskDelta } from './gate.js';
+import { applyEdits } from './learned-block.js';
+
+export type GateAction = 'accept_new_best' | 'reject' | 'reject_unverified';
+
+export interface TrainerOptions {
+  editBudget: number;
+  metric: GateMetricConfig;
+  noRegression: boolean;
+  preferences: string;
+}
+
+export type ReplayPhase = 'baseline_val' | 'train' | 'gate_trial' | 'prune_trial' | 'final_test';
+
+export interface EpochInput {
+  tasks: TaskRecord[];
+  skill: string;
+  memory: string;
+  backend: Backend;
+  rejected: RejectedEditMemory[];
+  options: TrainerOptions;
+  /** Called after every replay batch (for the store and progress). */
+  onReplay?: (phase: ReplayPhase, doc: string, results: ReplayResult[]) => void;
+}
+
+export interface GateTrial {
+  target: 'skill';
+  edits: Edit[];
+  baseline_score: number;
+  candidate_score: number;
+  accepted: boolean;
+  blocked_by_regression: boolean;
+  task_deltas: TaskDelta[];
+}
+
+export interface RejectedEdit extends Edit {
+  /** Change in the held-out score the edit caused (≤ 0). */
+  delta: number;
+  reason: string;
+}
+
+export interface EpochResult {
+  accepted: boolean;
+  gateAction: GateAction;
+  noEditsReason: string;
+  baseline: number;
+  candidate: number;
+  holdoutLeaked: boolean;
+  skill: string;
+  edits: Edit[];
+  rejectedEdits: RejectedEdit[];
+  unmatchedEdits: Edit[];
+  trials: GateTrial[];
+  testScore: number | null;
+  counts: { train: number; val: number; test: number };
+  usage: Usage;
+}
+
+interface Partition {
+  train: TaskRecord[];
+  val: TaskRecord[];
+  test: TaskRecord[];
+  leaked: boolean;
+}
+
+/** Train drives reflection, val gates, test is never seen by either. An empty side borrows the other (leaked). */
+export function partition(tasks: TaskRecord[]): Partition {
+  const train = tasks.filter((t) => t.split === 'train');
+  const val = tasks.filter((t) => t.split === 'val');
+  const test = tasks.filter((t) => t.split === 'test');
+  if (val.length === 0 && train.length > 0) return { train, val: train, test, leaked: true };
+  if (train.length === 0 && val.length > 0) return { train: val, val, test, leaked: true };
+  return { train, val, test, leaked: false };
+}
+
+function withoutRefused(edits: Edit[], rejected: RejectedEditMemory[]): Edit[] {
+  const refused = new Set(
+    rejected.filter((r) => r.delta < 0).map((r) => `${r.target}|${r.op}|${normalizeEditContent(r.content)}`),
+  );
+  return edits.filter((e) => !refused.has(`${e.target}|${e.op}|${normalizeEditContent(e.content)}`));
+}
+
+export async function runEpoch(input: EpochInput): Promise<EpochResult> {
+  const { backend, options } = input;
+  const usage = zeroUsage();
+  const parts = partition(input.tasks);
+  const replay = async (phase: ReplayPhase, tasks: TaskRecord[], skill: string): Promise<ReplayResult[]> => {
+    const results = await replayTasks(tasks, { skill, memory: input.memory }, backend, usage);
+    input.onReplay?.(phase, skill, results);
+    return results;
+  };
+  const result: EpochResult = {
+    accepted: false,
+    gateAction: 'reject',
+    noEditsReason: '',
+    baseline: 0,
+    candidate: 0,
+    holdoutLeaked: parts.leaked,
+    skill: input.skill,
+    edits: [],
+    rejectedEdits: [],
+    unmatchedEdits: [],
+    trials: [],
+    testScore: null,
+    counts: { train: parts.train.length, val: parts.val.length, test: parts.test.length },
+    usage,
+  };
+  const finish = async (): Promise<EpochResult> => {
+    if (parts.test.length > 0)
+      result.testScore = batchScore(await replay('final_test', parts.test, result.skill), options.metric);
+    return result;
+  };
+
+  if (parts.val.length === 0) {
+    result.noEditsReason = 'no tasks to replay';
+    return finish();
+  }
+  const baselineResults = await replay('baseline_val', parts.val, input.skill);
+  result.baseline = batchScore(baselineResults, options.metric);
+  result.candidate = result.baseline;
+
+  const trainResults = await replay('train', parts.train, input.skill);
+  const failures = trainResults.filter((r) => r.hard < 1);
+  if (failures.length === 0) {
+    result.noEditsReason = 'every train task already passes';
+    return finish();
+  }
+  if (options.editBudget === 0) {
+    result.noEditsReason = 'edit_budget is 0';
+    return finish();
+  }
+
+  const reflected = await backend.reflect({
+    target: 'skill',
+    doc: input.skill,
+    otherDoc: input.memory,
+    failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+    successes: trainResults
+      .filter((r) => r.hard >= 1)
+      .map((r) => ({ task: r.task, response: r.response, score: r })),
+    editBudget: options.editBudget,
+    rejected: input.rejected,
+    preferences: options.preferences,
+  });
+  usage.calls += reflected.usage.calls;
+  usage.inputTokens += reflected.usage.inputTokens;
+  usage.outputTokens += reflected.usage.outputTokens;
+  const proposed = withoutRefused(reflected.edits, input.rejected).slice(0, options.editBudget);
+  const applied = applyEdits(input.skill, proposed);
+  result.unmatchedEdits = applied.unmatched;
+  if (applied.applied.length === 0) {
+    result.noEditsReason =
+      proposed.length === 0 ? 'the optimizer proposed no new edit' : 'no proposed edit changed the skill';
+    return finish();
+  }
+
+  const candidateResults = await replay('gate_trial', parts.val, applied.doc);
+  const verdict = judgeCandidate(baselineResults, candidateResults, options.metric, options.noRegression);
+  result.trials.push({
+    target: 'skill',
+    edits: applied.applied,
+    baseline_score: verdict.baseline,
+    candidate_score: verdict.candidate,
+    accepted: verdict.accepted,
+    blocked_by_regression: verdict.blockedByRegression,
+    task_deltas: verdict.deltas,
+  });
+  if (!verdict.accepted) {
+    const reason = verdict.blockedByRegression
+      ? 'a held-out task regressed'
+      : 'held-out score did not improve';
+    result.rejectedEdits = applied.applied.map((e) => ({
+      ...e,
+      delta: verdict.candidate - verdict.baseline,
+      reason,
+    }));
+    return finish();
+  }
+
+  const kept = await pruneFreeRiders(
+    applied.applied,
+    verdict.candidate,
+    baselineResults,
+    input,
+    replay,
+    result,
+  );
+  result.edits = kept.edits;
+  result.skill = kept.doc;
+  result.candidate = kept.score;
+  result.accepted = true;
+  result.gateAction = parts.leaked ? 'reject_unverified' : 'accept_new_best';
+  if (parts.leaked) {
+    // Nothing was held out, so the gain is unverified: report the edits, accept nothing.
+    result.accepted = false;
+    result.rejectedEdits.push(
+      ...kept.edits.map((e) => ({ ...e, delta: 0, reason: 'unverified: no held-out tasks' })),
+    );
+    result.edits = [];
+    result.skill = input.skill;
+  }
+  return finish();
+}
+
+/** Drop each accepted edit whose removal does not lower the held-out score (nor regress a task). */
+async function pruneFreeRiders(
+  edits: Edit[],
+  candidateScore: number,
+  baselineResults: ReplayResult[],
+  input: EpochInput,
+  replay: (phase: ReplayPhase, tasks: TaskRecord[], skill: string) => Promise<ReplayResult[]>,
+  result: EpochResult,
+): Promise<{ edits: Edit[]; doc: string; score: number }> {
+  const { metric, noRegression } = input.options;
+  const val = baselineResults.map((r) => r.task);
+  let kept = [...edits];
+  let score = candidateScore;
+  for (const edit of edits) {
+    if (kept.length <= 1) break;
+    const others = kept.filter((e) => e !== edit);
+    const doc = applyEdits(input.skill, others).doc;
+    const without = await replay('prune_trial', val, doc);
+    const withoutScore = batchScore(without, metric);
+    const stillBetter = judgeCandidate(baselineResults, without, metric, noRegression).accepted;
+    if (withoutScore >= score && stillBetter) {
+      result.rejectedEdits.push({
+        ...edit,
+        delta: score - withoutScore,
+        reason: 'did not help on held-out tasks',
+      });
+      kept = others;
+      score = withoutScore;
+    }
+  }
+  return { edits: kept, doc: applyEdits(input.skill, kept).doc, score };
+}

@@ -1,0 +1,121 @@
+/**
+ * The learned block: the only part of a skill document the trainer may change. Text outside the
+ * markers is kept byte for byte (the reference moved the block to the end and reflowed the file).
+ */
+import { InputError } from '../core/errors.js';
+import type { Edit } from '../core/task.js';
+
+export const BLOCK_START = '<!-- SKILLOPT-SLEEP:LEARNED START -->';
+export const BLOCK_END = '<!-- SKILLOPT-SLEEP:LEARNED END -->';
+const HEADING = '## Learned preferences & procedures';
+const NOTE =
+  '_This block is maintained by skillopt-sleep: rules here were kept only because they raised a held-out score. Hand-edits outside this block are never touched._';
+
+interface LocatedBlock {
+  /** Text before the START marker (untouched). */
+  before: string;
+  /** Text after the END marker (untouched). */
+  after: string;
+  rules: string[];
+  present: boolean;
+}
+
+const normalizeRule = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
+/** A rule is one line: newlines inside proposed content would break the bullet list. */
+const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
+
+function locate(doc: string, where: string): LocatedBlock {
+  const start = doc.indexOf(BLOCK_START);
+  if (start === -1) {
+    if (doc.includes(BLOCK_END)) throw new InputError(`${where}: learned block END marker without START`);
+    return { before: doc, after: '', rules: [], present: false };
+  }
+  if (doc.indexOf(BLOCK_START, start + BLOCK_START.length) !== -1) {
+    throw new InputError(`${where}: more than one learned block; keep exactly one ${BLOCK_START}`);
+  }
+  const end = doc.indexOf(BLOCK_END, start);
+  if (end === -1) {
+    // The reference truncated the rest of the file here; we refuse to touch it instead.
+    throw new InputError(
+      `${where}: learned block has ${BLOCK_START} but no ${BLOCK_END}; fix the file by hand`,
+    );
+  }
+  const inner = doc.slice(start + BLOCK_START.length, end);
+  const rules = inner
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2).trim())
+    .filter((r) => r !== '');
+  return { before: doc.slice(0, start), after: doc.slice(end + BLOCK_END.length), rules, present: true };
+}
+
+export function learnedRules(doc: string, where = 'skill'): string[] {
+  return locate(doc, where).rules;
+}
+
+function renderBlock(rules: string[]): string {
+  const lines = [BLOCK_START, HEADING, '', NOTE, ''];
+  for (const r of rules) lines.push(`- ${r}`);
+  lines.push(BLOCK_END);
+  return lines.join('\n');
+}
+
+function render(block: LocatedBlock, rules: string[]): string {
+  if (block.present) return block.before + renderBlock(rules) + block.after;
+  // First block: append after the existing text, separated by one blank line.
+  const base = block.before;
+  const sep = base === '' ? '' : base.endsWith('\n\n') ? '' : base.endsWith('\n') ? '\n' : '\n\n';
+  return `${base}${sep}${renderBlock(rules)}\n`;
+}
+
+export interface ApplyResult {
+  doc: string;
+  applied: Edit[];
+  /** Edits that would change nothing (duplicate add, anchor not found); never gated. */
+  unmatched: Edit[];
+}
+
+function applyOne(rules: string[], edit: Edit): boolean {
+  const content = oneLine(edit.content);
+  const key = normalizeRule(edit.anchor || edit.content);
+  switch (edit.op) {
+    case 'add': {
+      if (content === '' || rules.some((r) => normalizeRule(r) === normalizeRule(content))) return false;
+      rules.push(content);
+      return true;
+    }
+    case 'delete': {
+      if (key === '') return false;
+      const keep = rules.filter((r) => !normalizeRule(r).includes(key));
+      if (keep.length === rules.length) return false;
+      rules.splice(0, rules.length, ...keep);
+      return true;
+    }
+    case 'replace': {
+      if (content === '' || edit.anchor.trim() === '') return false;
+      // Prefer an exact match, else the first rule containing the anchor: one rule changes, never several.
+      const exact = rules.findIndex((r) => normalizeRule(r) === key);
+      const index = exact !== -1 ? exact : rules.findIndex((r) => normalizeRule(r).includes(key));
+      if (index === -1 || rules[index] === content) return false;
+      const duplicate = rules.some((r, i) => i !== index && normalizeRule(r) === normalizeRule(content));
+      if (duplicate) rules.splice(index, 1);
+      else rules[index] = content;
+      return true;
+    }
+    default: {
+      const never: never = edit.op;
+      return never;
+    }
+  }
+}
+
+/** Apply edits in order to the learned block of `doc`. */
+export function applyEdits(doc: string, edits: Edit[], where = 'skill'): ApplyResult {
+  const block = locate(doc, where);
+  const rules = [...block.rules];
+  const applied: Edit[] = [];
+  const unmatched: Edit[] = [];
+  for (const edit of edits) (applyOne(rules, edit) ? applied : unmatched).push(edit);
+  if (applied.length === 0) return { doc, applied, unmatched };
+  return { doc: render(block, rules), applied, unmatched };
+}

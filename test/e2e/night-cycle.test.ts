@@ -1,0 +1,147 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PERSONAS, runCli, sandbox } from './cli-helpers.js';
+
+const START = '<!-- SKILLOPT-SLEEP:LEARNED START -->';
+
+describe('the bundled demo', () => {
+  it('dry-run shows the held-out score rising and the learned rules', () => {
+    const box = sandbox();
+    const r = runCli(box, ['dry-run', '--backend', 'mock', '--demo', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json();
+    expect(out.accepted).toBe(true);
+    expect(Number(out.candidate)).toBeGreaterThan(Number(out.baseline));
+    expect((out.learned_rules as string[]).length).toBeGreaterThanOrEqual(2);
+    const human = runCli(box, ['dry-run', '--backend', 'mock', '--demo']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/held-out \d\.\d{3} -> \d\.\d{3} => accept_new_best/);
+    expect(human.stdout).toContain('pnpm');
+  });
+
+  it('run --demo stages a proposal that adopt --demo applies, once', () => {
+    const box = sandbox();
+    const run = runCli(box, ['run', '--demo', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = run.json();
+    expect(out.accepted).toBe(true);
+    expect(String(out.staging_dir)).toContain(path.join(box.stateHome, 'demo'));
+    const adopt = runCli(box, ['adopt', '--demo', '--json']);
+    expect(adopt.code, adopt.stderr).toBe(0);
+    const paths = adopt.json().updated_paths as string[];
+    expect(readFileSync(paths[0] ?? '', 'utf8')).toContain('pnpm');
+  });
+});
+
+describe('run → status → adopt on a project', () => {
+  it('puts the learned rules into the live skill and leaves hand-written text byte-identical', () => {
+    const box = sandbox();
+    const skill = path.join(box.project, '.claude', 'skills', 'skillopt-sleep-learned', 'SKILL.md');
+    mkdirSync(path.dirname(skill), { recursive: true });
+    const handWritten =
+      '---\nname: skillopt-sleep-learned\ndescription: mine\n---\n\n# Mine\n\nKeep  this\ttext   as is.\n\n\n';
+    writeFileSync(skill, handWritten);
+    const tasks = path.join(PERSONAS, 'researcher.tasks.json');
+
+    const run = runCli(box, ['run', '--json', '--tasks-file', tasks]);
+    expect(run.code, run.stderr).toBe(0);
+    const night = run.json();
+    expect(night.accepted).toBe(true);
+    expect(String(night.staging_dir)).toContain(path.join(box.project, '.skillopt-sleep', 'proposals'));
+    // Nothing live changed before adoption.
+    expect(readFileSync(skill, 'utf8')).toBe(handWritten);
+
+    const status = runCli(box, ['status', '--json']);
+    expect(status.code).toBe(0);
+    const st = status.json();
+    expect(st.n_nights).toBe(1);
+    expect((st.latest_proposal as { status: string }).status).toBe('staged');
+
+    const adopt = runCli(box, ['adopt', '--json']);
+    expect(adopt.code, adopt.stderr).toBe(0);
+    expect(adopt.json()).toMatchObject({ ok: true, updated_paths: [skill] });
+    const after = readFileSync(skill, 'utf8');
+    expect(after.startsWith(handWritten)).toBe(true);
+    expect(after.slice(handWritten.length)).toContain(START);
+    expect(after).toContain('- Always wrap the final answer in <answer>...</answer> tags.');
+
+    const again = runCli(box, ['adopt', '--json']);
+    expect(again.code).toBe(2);
+    expect(again.json()).toMatchObject({ ok: false, error: 'already_adopted' });
+
+    const statusAfter = runCli(box, ['status']);
+    expect(statusAfter.stdout).toContain('adopted');
+
+    // The next night starts from the adopted skill: nothing left to learn.
+    const second = runCli(box, ['run', '--json', '--tasks-file', tasks]);
+    expect(second.json()).toMatchObject({ accepted: false, baseline: 1 });
+  });
+
+  it('creates a missing live skill with front matter', () => {
+    const box = sandbox();
+    runCli(box, ['run', '--tasks-file', path.join(PERSONAS, 'programmer.tasks.json')]);
+    const adopt = runCli(box, ['adopt', '--json']);
+    expect(adopt.code, adopt.stderr).toBe(0);
+    const text = readFileSync((adopt.json().updated_paths as string[])[0] ?? '', 'utf8');
+    expect(text).toMatch(/^---\nname: skillopt-sleep-learned\ndescription: .+\n---\n/);
+    expect(text).toContain('Write git commit subjects in imperative mood');
+  });
+});
+
+describe('bad input', () => {
+  it('a broken config file gives exit 2 and names the key', () => {
+    const box = sandbox();
+    mkdirSync(path.join(box.project, '.skillopt-sleep'), { recursive: true });
+    writeFileSync(
+      path.join(box.project, '.skillopt-sleep', 'config.json'),
+      JSON.stringify({ edit_budget: -3 }),
+    );
+    const r = runCli(box, ['dry-run', '--demo']);
+    expect(r.code).toBe(0); // the demo has its own project; this project's config is not read
+    const bad = runCli(box, ['dry-run']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('config.json');
+    expect(bad.stderr).toContain('edit_budget');
+  });
+
+  it('invalid JSON in the user config and an unknown backend are exit 2', () => {
+    const box = sandbox();
+    mkdirSync(box.stateHome, { recursive: true });
+    writeFileSync(path.join(box.stateHome, 'config.json'), '{"seed": 4');
+    expect(runCli(box, ['status']).code).toBe(0); // status reads no config
+    const r = runCli(box, ['dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/config\.json: invalid JSON/);
+    writeFileSync(path.join(box.stateHome, 'config.json'), '{"backend": "gpt-magic"}');
+    const b = runCli(box, ['run']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('"backend"');
+  });
+
+  it('unknown flags, bad numbers and missing projects are usage errors', () => {
+    const box = sandbox();
+    expect(runCli(box, ['run', '--no-such-flag']).code).toBe(2);
+    expect(runCli(box, ['run', '--edit-budget', 'many']).code).toBe(2);
+    expect(runCli(box, ['run', '--backend', 'nope']).code).toBe(2);
+    const missing = runCli(box, ['run', '--project', path.join(box.root, 'nowhere')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('does not exist');
+  });
+
+  it('adopt with nothing staged is refused with exit 2', () => {
+    const box = sandbox();
+    const r = runCli(box, ['adopt', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json()).toMatchObject({ ok: false, error: 'no_proposal' });
+  });
+
+  it('a malformed tasks file is exit 2 with the reason', () => {
+    const box = sandbox();
+    const file = path.join(box.root, 'tasks.json');
+    writeFileSync(file, '{"format": "skillopt_sleep.tasks.v1", "tasks": [{"id": "a"}]}');
+    const r = runCli(box, ['dry-run', '--tasks-file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/intent/);
+  });
+});

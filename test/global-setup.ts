@@ -1,0 +1,7 @@
+// End-to-end tests spawn the built CLI, so build it once before the run (tsc only; a few seconds).
+import { execFileSync } from 'node:child_process';
+
+export default function setup(): void {
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync('node', ['scripts/postbuild.mjs'], { stdio: 'inherit' });
+}
