@@ -51,4 +51,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`| head`) is not an error worth a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  throw err;
+});
+
 process.exitCode = await main(process.argv.slice(2));

@@ -96,12 +96,15 @@ const NIGHT_OPTIONS: Array<{
   { flags: '--preferences <text>', key: 'preferences', help: 'house rules shown to the optimizer' },
 ];
 
-export function addNightOptions(cmd: Command): Command {
+/** Add the night options (all of them, or just `only`) to a command. */
+export function addNightOptions(cmd: Command, only?: ReadonlyArray<keyof Config>): Command {
   for (const o of NIGHT_OPTIONS) {
+    if (only && !only.includes(o.key)) continue;
     const opt = new Option(o.flags, o.help);
     if (o.parse) opt.argParser(o.parse);
     cmd.addOption(opt);
   }
+  if (only) return cmd;
   cmd.addOption(
     new Option('--gate-metric <metric>', 'score the gate compares (default mixed)').choices([
       ...GATE_METRICS,

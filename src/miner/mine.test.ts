@@ -200,7 +200,7 @@ describe('mineSessions: tasks', () => {
     ];
     expect(mined.tasks).toEqual([
       {
-        id: instanceId(PROJECT, 'dep-1'),
+        id: instanceId('dep-1'),
         project: PROJECT,
         intent: 'Add `zod` to the web app',
         context_excerpt: '',

@@ -145,8 +145,12 @@ export function clusterId(project: string, normalizedIntent: string): string {
   return `task_${sha256Hex(`${project}::${normalizedIntent}`).slice(0, 12)}`;
 }
 
-export function instanceId(project: string, sessionKey: string): string {
-  return `inst_${sha256Hex(`${project}::${sessionKey}`).slice(0, 12)}`;
+/**
+ * One replayable instance per session. Session keys are unique across projects, so the id (and with it
+ * the hash split) does not change when a project folder moves.
+ */
+export function instanceId(sessionKey: string): string {
+  return `inst_${sha256Hex(sessionKey).slice(0, 12)}`;
 }
 
 function toTask(project: string, cluster: Cluster, member: Observation): TaskRecord {
@@ -155,7 +159,7 @@ function toTask(project: string, cluster: Cluster, member: Observation): TaskRec
   const tools = session.toolsUsed.slice(0, MAX_TOOL_TAGS);
   const skills = unique(session.skillsUsed);
   return {
-    id: instanceId(project, session.key),
+    id: instanceId(session.key),
     project,
     intent: truncateIntent(member.intent),
     context_excerpt: contextExcerpt(session),

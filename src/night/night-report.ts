@@ -19,7 +19,9 @@ export interface NightReport {
   holdout_leaked: boolean;
   n_sessions: number;
   n_tasks: number;
+  /** Distinct tasks mined, and how many of them recurred (two or more sessions). */
   n_clusters: number;
+  n_recurring: number;
   n_train: number;
   n_val: number;
   n_test: number;

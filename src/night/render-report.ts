@@ -11,7 +11,7 @@ export function renderReportMd(r: NightReport): string {
     '',
     `- project: \`${r.project}\``,
     `- backend: ${r.backend}`,
-    `- sessions harvested for this project: ${r.n_sessions}; tasks replayed: ${r.n_tasks} (${r.n_clusters} recurring) — train ${r.n_train}, val ${r.n_val}, test ${r.n_test}`,
+    `- sessions harvested for this project: ${r.n_sessions}; tasks replayed: ${r.n_tasks} (${r.n_clusters} distinct, ${r.n_recurring} recurring) — train ${r.n_train}, val ${r.n_val}, test ${r.n_test}`,
     `- held-out score (${r.gate_metric}): ${score(r.baseline)} -> ${score(r.candidate)}`,
     `- gate: **${r.gate_action}** (accepted=${String(r.accepted)})${r.gate_no_regression ? ', no task may regress' : ''}`,
     `- model calls: ${r.calls}, tokens: ${r.tokens_used}`,

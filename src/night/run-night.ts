@@ -10,8 +10,6 @@ import type { Logger } from '../core/logger.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import type { Env } from '../config/paths.js';
-import { mineSessions } from '../miner/mine.js';
-import { assignSplitsWithinGroups } from '../miner/split.js';
 import { loadTasksFile } from '../miner/tasks-file.js';
 import type { Db } from '../store/db.js';
 import { rejectedEdits, recordRejectedEdit, upsertTasks } from '../store/learning-repo.js';
@@ -24,11 +22,11 @@ import {
   startNight,
 } from '../store/nights-repo.js';
 import { recordProposal } from '../store/proposals-repo.js';
-import { sessionsForProject } from '../store/sessions-repo.js';
 import { runEpoch, type EpochResult } from '../trainer/epoch.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { stageProposal } from '../../proposals/index.js';
 import { harvest, type HarvestSummary } from './harvest.js';
+import { mineProjectTasks } from './mine-project.js';
 import { finiteOrNull, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
@@ -61,14 +59,12 @@ interface TaskSet {
   tasks: TaskRecord[];
   nSessions: number;
   nClusters: number;
+  nRecurring: number;
   harvest: HarvestSummary | null;
   reviewed?: boolean;
   notes: string[];
   clusters: Parameters<typeof upsertTasks>[1];
 }
-
-const clusterOf = (t: TaskRecord): string =>
-  t.tags.find((tag) => tag.startsWith('cluster:'))?.slice(8) ?? t.id;
 
 async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskSet> {
   const { config } = req;
@@ -82,40 +78,26 @@ async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskS
   deps.logger.progress(
     `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`,
   );
-  const since =
-    req.ignoreLookback || config.lookback_hours === 0
-      ? null
-      : deps.clock.now() - config.lookback_hours * 3_600_000;
-  const limit = config.max_sessions_per_night ?? config.max_tasks_per_night * 3;
-  const sessions = sessionsForProject(deps.db, req.project, since, limit);
-  const mined = mineSessions(sessions, { project: req.project, maxTasks: config.max_tasks_per_night });
-  const tasks = assignSplitsWithinGroups(mined.tasks, clusterOf, {
-    seed: config.seed,
-    valFraction: config.val_fraction,
-    testFraction: config.test_fraction,
-  });
+  const { tasks, mined, nSessions, since } = mineProjectTasks(
+    deps.db,
+    req.project,
+    config,
+    deps.clock,
+    req.ignoreLookback,
+  );
   const notes: string[] = [];
-  if (sessions.length === 0)
-    notes.push(
-      `no sessions found for ${req.project}${since === null ? '' : ` in the last ${config.lookback_hours} h`}`,
-    );
-  const clusters = mined.clusters.map((c) => ({
-    id: c.id,
-    project: req.project,
-    intent: c.intent,
-    occurrences: c.occurrences,
-    firstSeen: c.firstSeen,
-    lastSeen: c.lastSeen,
-    checks: c.checks,
-    outcomes: c.outcomes,
-  }));
+  if (nSessions === 0) {
+    const window = since === null ? '' : ` in the last ${config.lookback_hours} h`;
+    notes.push(`no sessions found for ${req.project}${window}`);
+  }
   return {
     tasks,
-    nSessions: sessions.length,
+    nSessions,
     nClusters: mined.clusters.length,
+    nRecurring: mined.clusters.filter((c) => c.occurrences >= 2).length,
     harvest: summary,
     notes,
-    clusters,
+    clusters: mined.clusters.map((c) => ({ ...c, project: req.project })),
   };
 }
 
@@ -136,6 +118,7 @@ function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): Ta
     tasks: loaded.tasks,
     nSessions: 0,
     nClusters: 0,
+    nRecurring: 0,
     harvest: null,
     reviewed: loaded.reviewed,
     notes: [],
@@ -279,6 +262,7 @@ function buildReport(
     n_sessions: set.nSessions,
     n_tasks: set.tasks.length,
     n_clusters: set.nClusters,
+    n_recurring: set.nRecurring,
     n_train: epoch.counts.train,
     n_val: epoch.counts.val,
     n_test: epoch.counts.test,

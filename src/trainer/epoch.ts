@@ -10,7 +10,8 @@ import type { Edit, TaskRecord } from '../core/task.js';
 import { replayTasks, type ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
 import { normalizeEditContent } from '../store/learning-repo.js';
-import { batchScore, judgeCandidate, type TaskDelta } from './gate.js';
+import { batchScore, type TaskDelta } from './gate.js';
+import { selectEdits } from './select-edits.js';
 import { applyEdits } from './learned-block.js';
 
 export type GateAction = 'accept_new_best' | 'reject' | 'reject_unverified';
@@ -22,7 +23,8 @@ export interface TrainerOptions {
   preferences: string;
 }
 
-export type ReplayPhase = 'baseline_val' | 'train' | 'gate_trial' | 'prune_trial' | 'final_test';
+export type ReplayPhase =
+  'baseline_val' | 'train' | 'gate_trial' | 'selection_trial' | 'prune_trial' | 'final_test';
 
 export interface EpochInput {
   tasks: TaskRecord[];
@@ -166,83 +168,29 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
     return finish();
   }
 
-  const candidateResults = await replay('gate_trial', parts.val, applied.doc);
-  const verdict = judgeCandidate(baselineResults, candidateResults, options.metric, options.noRegression);
-  result.trials.push({
-    target: 'skill',
+  const selection = await selectEdits({
+    baseDoc: input.skill,
     edits: applied.applied,
-    baseline_score: verdict.baseline,
-    candidate_score: verdict.candidate,
-    accepted: verdict.accepted,
-    blocked_by_regression: verdict.blockedByRegression,
-    task_deltas: verdict.deltas,
-  });
-  if (!verdict.accepted) {
-    const reason = verdict.blockedByRegression
-      ? 'a held-out task regressed'
-      : 'held-out score did not improve';
-    result.rejectedEdits = applied.applied.map((e) => ({
-      ...e,
-      delta: verdict.candidate - verdict.baseline,
-      reason,
-    }));
-    return finish();
-  }
-
-  const kept = await pruneFreeRiders(
-    applied.applied,
-    verdict.candidate,
     baselineResults,
-    input,
+    metric: options.metric,
+    noRegression: options.noRegression,
     replay,
-    result,
-  );
-  result.edits = kept.edits;
-  result.skill = kept.doc;
-  result.candidate = kept.score;
-  result.accepted = true;
-  result.gateAction = parts.leaked ? 'reject_unverified' : 'accept_new_best';
+  });
+  result.trials = selection.trials;
+  result.rejectedEdits = selection.rejected;
+  if (!selection.accepted) return finish();
   if (parts.leaked) {
     // Nothing was held out, so the gain is unverified: report the edits, accept nothing.
-    result.accepted = false;
+    result.gateAction = 'reject_unverified';
     result.rejectedEdits.push(
-      ...kept.edits.map((e) => ({ ...e, delta: 0, reason: 'unverified: no held-out tasks' })),
+      ...selection.kept.map((e) => ({ ...e, delta: 0, reason: 'unverified: no held-out tasks' })),
     );
-    result.edits = [];
-    result.skill = input.skill;
+    return finish();
   }
+  result.accepted = true;
+  result.gateAction = 'accept_new_best';
+  result.edits = selection.kept;
+  result.skill = selection.doc;
+  result.candidate = selection.score;
   return finish();
-}
-
-/** Drop each accepted edit whose removal does not lower the held-out score (nor regress a task). */
-async function pruneFreeRiders(
-  edits: Edit[],
-  candidateScore: number,
-  baselineResults: ReplayResult[],
-  input: EpochInput,
-  replay: (phase: ReplayPhase, tasks: TaskRecord[], skill: string) => Promise<ReplayResult[]>,
-  result: EpochResult,
-): Promise<{ edits: Edit[]; doc: string; score: number }> {
-  const { metric, noRegression } = input.options;
-  const val = baselineResults.map((r) => r.task);
-  let kept = [...edits];
-  let score = candidateScore;
-  for (const edit of edits) {
-    if (kept.length <= 1) break;
-    const others = kept.filter((e) => e !== edit);
-    const doc = applyEdits(input.skill, others).doc;
-    const without = await replay('prune_trial', val, doc);
-    const withoutScore = batchScore(without, metric);
-    const stillBetter = judgeCandidate(baselineResults, without, metric, noRegression).accepted;
-    if (withoutScore >= score && stillBetter) {
-      result.rejectedEdits.push({
-        ...edit,
-        delta: score - withoutScore,
-        reason: 'did not help on held-out tasks',
-      });
-      kept = others;
-      score = withoutScore;
-    }
-  }
-  return { edits: kept, doc: applyEdits(input.skill, kept).doc, score };
 }

@@ -3,27 +3,33 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { IoError } from '../../core/errors.js';
-import { assignSplitsWithinGroups } from '../../miner/split.js';
-import { mineSessions } from '../../miner/mine.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
 import { harvest } from '../../night/harvest.js';
 import { prepareDemo } from '../../night/demo.js';
-import { sessionsForProject } from '../../store/sessions-repo.js';
+import { mineProjectTasks } from '../../night/mine-project.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
-import { addCommonOptions } from '../options.js';
+import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
 
+const HARVEST_KEYS = [
+  'seed',
+  'val_fraction',
+  'test_fraction',
+  'max_tasks_per_night',
+  'max_sessions_per_night',
+  'lookback_hours',
+] as const;
+
 export const harvestCommand = (): Command =>
-  addCommonOptions(new Command('harvest'))
+  addNightOptions(addCommonOptions(new Command('harvest')), HARVEST_KEYS)
     .description(
       'Read new agent transcripts into the local store and list the tasks a night would mine for this project. With --output, write them as a tasks file to review (marked "reviewed": false).',
     )
     .option('--output <file>', 'write the mined tasks as a skillopt_sleep.tasks.v1 file')
     .option('--demo', 'harvest the bundled demo transcripts')
-    .option('--lookback-hours <n>', 'only sessions from the last N hours, 0 = all (default: config)')
-    .action(async (flags: CommonFlags & { output?: string; lookbackHours?: string }, command: Command) => {
+    .action(async (flags: CommonFlags & { output?: string }, command: Command) => {
       const ctx = cliContext(flags);
       const demo = flags.demo ? prepareDemo(ctx.home, false) : null;
       const db = openStore(demo ? ':memory:' : dbFile(ctx.home));
@@ -37,25 +43,11 @@ export const harvestCommand = (): Command =>
           logger: ctx.logger,
           ...(demo ? { mapCwd: demo.mapCwd } : {}),
         });
-        const lookback =
-          flags.lookbackHours !== undefined ? Number(flags.lookbackHours) : config.lookback_hours;
-        const since = demo || lookback === 0 ? null : ctx.clock.now() - lookback * 3_600_000;
-        const sessions = sessionsForProject(
-          db,
-          project,
-          since,
-          config.max_sessions_per_night ?? config.max_tasks_per_night * 3,
-        );
-        const mined = mineSessions(sessions, { project, maxTasks: config.max_tasks_per_night });
-        const tasks = assignSplitsWithinGroups(mined.tasks, (t) => t.derived_from || t.id, {
-          seed: config.seed,
-          valFraction: config.val_fraction,
-          testFraction: config.test_fraction,
-        });
+        const { tasks, mined, nSessions } = mineProjectTasks(db, project, config, ctx.clock, demo !== null);
         const fileText = serializeTasksFile({
           project,
           transcriptSource: 'claude',
-          nSessions: sessions.length,
+          nSessions: nSessions,
           targetSkillPath: '',
           reviewed: false,
           tasks,
@@ -83,7 +75,7 @@ export const harvestCommand = (): Command =>
           return;
         }
         say(
-          `[sleep] ${sessions.length} sessions -> ${tasks.length} tasks in ${mined.clusters.length} recurring tasks (${summary.badLines} bad transcript lines skipped)`,
+          `[sleep] ${nSessions} sessions -> ${tasks.length} tasks in ${mined.clusters.length} recurring tasks (${summary.badLines} bad transcript lines skipped)`,
         );
         if (output) say(`[sleep] wrote reviewed-task draft: ${output}`);
         for (const c of mined.clusters) {

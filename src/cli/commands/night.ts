@@ -19,7 +19,7 @@ const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 
 function renderHuman(r: NightReport): void {
   const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
-  const recurring = r.n_clusters ? ` (${r.n_clusters} recurring)` : '';
+  const recurring = r.n_clusters ? ` (${r.n_clusters} distinct, ${r.n_recurring} recurring)` : '';
   say(
     `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${r.n_tasks} tasks${recurring}; ${split}`,
   );

@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
+
+/** A Claude Code transcript in the real record format, started in `cwd`. */
+function transcript(
+  cwd: string,
+  sessionId: string,
+  prompt: string,
+  answer: string,
+  correction: string,
+): string {
+  const base = { sessionId, cwd, gitBranch: 'main', version: '2.1.0', userType: 'external' };
+  const lines = [
+    {
+      ...base,
+      type: 'user',
+      uuid: `${sessionId}-1`,
+      parentUuid: null,
+      timestamp: '2026-11-28T10:00:00.000Z',
+      message: { role: 'user', content: prompt },
+    },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: `${sessionId}-2`,
+      parentUuid: `${sessionId}-1`,
+      timestamp: '2026-11-28T10:00:05.000Z',
+      message: {
+        id: `msg_${sessionId}_1`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: answer }],
+      },
+    },
+    {
+      ...base,
+      type: 'user',
+      uuid: `${sessionId}-3`,
+      parentUuid: `${sessionId}-2`,
+      timestamp: '2026-11-28T10:01:00.000Z',
+      message: { role: 'user', content: correction },
+    },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: `${sessionId}-4`,
+      parentUuid: `${sessionId}-3`,
+      timestamp: '2026-11-28T10:01:05.000Z',
+      message: {
+        id: `msg_${sessionId}_2`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'Done.' }],
+      },
+    },
+    {
+      ...base,
+      type: 'user',
+      uuid: `${sessionId}-5`,
+      parentUuid: `${sessionId}-4`,
+      timestamp: '2026-11-28T10:02:00.000Z',
+      message: { role: 'user', content: 'thanks, works now' },
+    },
+  ];
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+}
+
+function writeTranscripts(box: Sandbox, cwd: string): string {
+  const dir = path.join(box.home, '.claude', 'projects', cwd.replace(/[/.]/g, '-'));
+  mkdirSync(dir, { recursive: true });
+  const pkgs = ['zod', 'dayjs', 'clsx', 'nanoid'];
+  pkgs.forEach((pkg, i) => {
+    const id = `0000000${i}-aaaa-bbbb-cccc-dddddddddddd`;
+    let text = transcript(
+      cwd,
+      id,
+      `Add \`${pkg}\` to the web app`,
+      `Run npm install ${pkg}.`,
+      'use pnpm instead of npm',
+    );
+    if (i === 0) text = `{not json\n${text}[1,2]\n`;
+    writeFileSync(path.join(dir, `${id}.jsonl`), text);
+  });
+  return dir;
+}
+
+describe('harvest from Claude Code transcripts', () => {
+  it('matches sessions by cwd, skips and counts malformed lines, and mines the recurring task', () => {
+    const box = sandbox();
+    writeTranscripts(box, box.project);
+    writeTranscripts(box, path.join(box.root, 'elsewhere'));
+    const r = runCli(box, ['harvest', '--json', '--lookback-hours', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json();
+    expect(out.harvest).toMatchObject({ files_seen: 8, files_parsed: 8, sessions_stored: 8, bad_lines: 4 });
+    expect(out.n_sessions).toBe(4);
+    const tasks = out.tasks as Array<{
+      intent: string;
+      judge: { checks: Array<{ op: string; arg: string }> };
+      split: string;
+    }>;
+    expect(tasks).toHaveLength(4);
+    expect(tasks[0]?.judge.checks[0]).toEqual({ op: 'contains', arg: 'pnpm' });
+    expect(new Set(tasks.map((t) => t.split))).toEqual(new Set(['train', 'val']));
+    expect(out.reviewed).toBe(false);
+
+    // Harvesting again stores nothing twice.
+    const again = runCli(box, ['harvest', '--json', '--lookback-hours', '0']).json();
+    expect(again.harvest).toMatchObject({ files_parsed: 0, sessions_stored: 0 });
+    expect(again.n_sessions).toBe(4);
+  });
+
+  it('a night on harvested transcripts learns the correction', () => {
+    const box = sandbox();
+    writeTranscripts(box, box.project);
+    const r = runCli(box, ['dry-run', '--json', '--lookback-hours', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json();
+    expect(out.accepted).toBe(true);
+    expect(out.learned_rules).toEqual(['When the task mentions "add": Use "pnpm" instead of "npm".']);
+    // The transcripts are a day old relative to 2026-11-28; the default 72 h window may exclude them later,
+    // which is why this test widens it.
+  });
+});
+
+describe('one night at a time', () => {
+  it('exits 75 while another live night holds the project lock', () => {
+    const box = sandbox();
+    const locks = path.join(box.stateHome, 'locks');
+    mkdirSync(locks, { recursive: true });
+    const name = createHash('sha256').update(box.project).digest('hex').slice(0, 24);
+    writeFileSync(
+      path.join(locks, `${name}.lock`),
+      JSON.stringify({ pid: process.pid, startedAt: Date.now() }),
+    );
+    const r = runCli(box, ['run', '--json']);
+    expect(r.code).toBe(75);
+    expect(r.json()).toMatchObject({ ok: false, error: 'lock_held' });
+  });
+
+  it('takes over a stale lock whose process is gone', () => {
+    const box = sandbox();
+    const locks = path.join(box.stateHome, 'locks');
+    mkdirSync(locks, { recursive: true });
+    const name = createHash('sha256').update(box.project).digest('hex').slice(0, 24);
+    writeFileSync(path.join(locks, `${name}.lock`), JSON.stringify({ pid: 2 ** 22 + 7, startedAt: 0 }));
+    expect(runCli(box, ['run', '--json']).code).toBe(0);
+  });
+});
