@@ -218,7 +218,7 @@ describe('mineSessions: tasks', () => {
         skill_hint: '',
       },
       {
-        id: `inst_${sha256Hex(`${PROJECT}::dep-2`).slice(0, 12)}`,
+        id: instanceId('dep-2'),
         project: PROJECT,
         intent: 'Add `dayjs` to the web app',
         context_excerpt:
