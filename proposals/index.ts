@@ -2,8 +2,9 @@
  * The proposal store: stage a night's proposal as a folder, list and read proposals, adopt one.
  * The folder's manifest.json is the source of truth; callers mirror status into their database.
  */
-export { stageProposal, unifiedDiff, formatProposalId } from './stage.js';
-export type { DiffLabels } from './stage.js';
+export { stageProposal, formatProposalId } from './stage.js';
+export { unifiedDiff } from './diff.js';
+export type { DiffLabels } from './diff.js';
 export { adoptProposal, ADOPT_LOCK_FILE } from './adopt.js';
 export { listProposals, latestProposal, readProposal, proposalsRootOf } from './list.js';
 export { writeFileAtomic } from './atomic-write.js';

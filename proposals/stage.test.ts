@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/core/hash.js';
-import { formatProposalId, stageProposal, unifiedDiff } from './stage.js';
+import { unifiedDiff } from './diff.js';
+import { formatProposalId, stageProposal } from './stage.js';
 import type { StageProposalOptions } from './types.js';
 
 const NOW = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
