@@ -39,6 +39,7 @@ const FILE_PATH_KEYS = ['file_path', 'path', 'notebook_path'] as const;
 
 export const claude: Harvester = {
   id: 'claude',
+  incremental: true,
   roots: claudeProjectRoots,
   discover: discoverClaudeTranscripts,
   parse: parseClaudeTranscript,
@@ -109,6 +110,7 @@ async function parseClaudeTranscript(file: SourceFile, fromOffset: number): Prom
         draft = newDraft(sessionId);
         drafts.set(sessionId, draft);
       }
+      draft.recordOffset = line.offset;
       applyRecord(draft, record);
     }
   } catch (err) {
@@ -122,6 +124,7 @@ async function parseClaudeTranscript(file: SourceFile, fromOffset: number): Prom
 
 interface DraftTurn {
   role: 'user' | 'assistant';
+  offset: number;
   textParts: string[];
   ts: number | null;
   toolNames: string[];
@@ -137,6 +140,8 @@ interface SessionDraft {
   sourceVersion: string;
   startedAt: number | null;
   endedAt: number | null;
+  /** Byte offset of the record being applied; a turn remembers where it started. */
+  recordOffset: number;
   turns: DraftTurn[];
   /** Claude Code writes one record per content block; blocks of one API message share `message.id`. */
   assistantTurnsByMessageId: Map<string, DraftTurn>;
@@ -160,6 +165,7 @@ function newDraft(sessionId: string): SessionDraft {
     sourceVersion: '',
     startedAt: null,
     endedAt: null,
+    recordOffset: 0,
     turns: [],
     assistantTurnsByMessageId: new Map(),
     lastUserTurn: undefined,
@@ -232,6 +238,7 @@ function applyUserRecord(draft: SessionDraft, record: Record<string, unknown>): 
 function addUserTurn(draft: SessionDraft, text: string, ts: number | null): void {
   const turn: DraftTurn = {
     role: 'user',
+    offset: draft.recordOffset,
     textParts: [text],
     ts,
     toolNames: [],
@@ -332,6 +339,7 @@ function assistantTurnFor(
   if (existing) return existing;
   const turn: DraftTurn = {
     role: 'assistant',
+    offset: draft.recordOffset,
     textParts: [],
     ts: parseUtcMs(record['timestamp']),
     toolNames: [],
@@ -379,6 +387,7 @@ function finishSession(draft: SessionDraft, sourcePath: string): HarvestedSessio
       toolNames: t.toolNames,
       toolErrors: t.toolErrors,
       interrupted: t.interrupted,
+      offset: t.offset,
     }));
   if (turns.length === 0) return undefined;
   return {

@@ -4,7 +4,7 @@ import type { SourceId } from './types.js';
 
 describe('harvester registry', () => {
   it('lists exactly the known sources', () => {
-    expect(Object.keys(harvesters).sort()).toEqual(['claude']);
+    expect(Object.keys(harvesters).sort()).toEqual(['claude', 'codex', 'copilot', 'copilot-cli']);
   });
 
   it('maps each id to the harvester that reports that id', () => {

@@ -2,7 +2,7 @@
  * The harvester interface. A harvester only finds and normalises transcripts; it never touches
  * SQLite (the core stores what it yields). See harvesters/ARCHITECTURE.md.
  */
-export type SourceId = 'claude';
+export type SourceId = 'claude' | 'codex' | 'copilot' | 'copilot-cli';
 
 export interface HarvestContext {
   /** The user's home directory (injected; tests pass a temporary one). */
@@ -33,6 +33,12 @@ export interface HarvestedTurn {
   toolErrors: number;
   /** The user interrupted the assistant or rejected a tool call in this turn. */
   interrupted: boolean;
+  /**
+   * Byte offset of the first record of this turn in the source file (0 for formats that are not
+   * append-only). The core resumes an incremental parse from the last stored turn's offset, so that
+   * turn is re-read whole and newer lines are appended after it.
+   */
+  offset: number;
 }
 
 export interface HarvestedSession {
@@ -65,6 +71,11 @@ export interface FileParse {
 
 export interface Harvester {
   id: SourceId;
+  /**
+   * True when files only grow by appended lines and `parse(file, offset)` can resume from a turn's
+   * offset. False: a changed file is parsed again from the start and its sessions replaced.
+   */
+  incremental: boolean;
   /** Root folders this source reads, in the order they are searched. */
   roots(ctx: HarvestContext): string[];
   /** Transcript files under the roots (missing roots are not an error). */

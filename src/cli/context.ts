@@ -8,7 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
-import { normalizeProjectPath } from '../night/harvest.js';
+import { normalizeProjectPath } from '../core/project-path.js';
 import { typedConfigFlags } from './options.js';
 
 export interface CommonFlags {
@@ -50,7 +50,10 @@ export function cliContext(flags: CommonFlags): CliContext {
 
 /** The project folder: --project or the current folder; it must exist. */
 export function resolveProject(flag: string | undefined): string {
-  const project = normalizeProjectPath(path.resolve(flag ?? process.cwd()));
+  const project = normalizeProjectPath(path.resolve(flag ?? process.cwd()), {
+    home: userHome(process.env),
+    platform: process.platform,
+  });
   const isDir = statSync(project, { throwIfNoEntry: false })?.isDirectory() ?? false;
   if (!isDir) throw new UsageError(`project folder ${project} does not exist or is not a folder`);
   return project;

@@ -1,6 +1,6 @@
 /** Flags shared by commands, and the mapping from typed flags to config keys (only typed flags override). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { BACKENDS, GATE_METRICS, type Config } from '../config/schema.js';
+import { BACKENDS, GATE_METRICS, SCOPES, TRANSCRIPT_SOURCES, type Config } from '../config/schema.js';
 
 const intArg =
   (name: string, min = 0) =>
@@ -29,12 +29,32 @@ export function addCommonOptions(cmd: Command): Command {
 }
 
 /** Each night option: its flag, the config key it sets, and how to parse it. */
+const choiceArg =
+  (name: string, choices: readonly string[]) =>
+  (value: string): string => {
+    const v = value === 'copilot_cli' ? 'copilot-cli' : value;
+    if (!choices.includes(v)) throw new InvalidArgumentError(`${name} must be one of: ${choices.join(', ')}`);
+    return v;
+  };
+
 const NIGHT_OPTIONS: Array<{
   flags: string;
   key: keyof Config;
   help: string;
   parse?: (v: string) => unknown;
 }> = [
+  {
+    flags: '--source <name>',
+    key: 'transcript_source',
+    help: `agents to harvest: ${TRANSCRIPT_SOURCES.join(', ')} (default all)`,
+    parse: choiceArg('--source', TRANSCRIPT_SOURCES),
+  },
+  {
+    flags: '--scope <scope>',
+    key: 'scope',
+    help: 'sessions of this project folder and below (invoked, default) or of every folder (all)',
+    parse: choiceArg('--scope', SCOPES),
+  },
   {
     flags: '--edit-budget <n>',
     key: 'edit_budget',

@@ -7,6 +7,13 @@ import { z } from 'zod';
 export const BACKENDS = ['mock'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
+export const TRANSCRIPT_SOURCES = ['all', 'claude', 'codex', 'copilot', 'copilot-cli'] as const;
+export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
+export const SCOPES = ['invoked', 'all'] as const;
+
+/** The reference spells the Copilot CLI source `copilot_cli` and "every source" `auto`. */
+const sourceAlias = (v: unknown): unknown => (v === 'copilot_cli' ? 'copilot-cli' : v === 'auto' ? 'all' : v);
+
 export const GATE_METRICS = ['hard', 'soft', 'mixed'] as const;
 export type GateMetric = (typeof GATE_METRICS)[number];
 
@@ -35,7 +42,19 @@ export const configSchema = z
       .nullable()
       .default(null)
       .describe('Most sessions mined per night (null = 3 x max_tasks_per_night).'),
-    lookback_hours: count.default(72).describe('Only sessions that ended within this many hours (0 = all).'),
+    lookback_hours: count
+      .default(72)
+      .describe(
+        "On a project's first night, only tasks active within this many hours count as new (0 = all).",
+      ),
+    transcript_source: z
+      .preprocess(sourceAlias, z.enum(TRANSCRIPT_SOURCES))
+      .default('all')
+      .describe('Which agents to harvest: all, claude, codex, copilot or copilot-cli.'),
+    scope: z
+      .enum(SCOPES)
+      .default('invoked')
+      .describe('Sessions of the project folder and below (invoked) or of every folder (all).'),
     target_skill_path: z
       .string()
       .default('')

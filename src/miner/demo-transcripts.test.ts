@@ -71,6 +71,7 @@ function readDemoSession(file: string): MinerSession {
     }
     lastMessageId = message.id;
     turns.push({
+      offset: 0,
       seq: turns.length,
       role: record.type === 'assistant' ? 'assistant' : 'user',
       text,

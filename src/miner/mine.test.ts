@@ -15,7 +15,16 @@ type Turn = ['user' | 'assistant', string] | HarvestedTurn;
 function turns(...specs: Turn[]): HarvestedTurn[] {
   return specs.map((spec, seq) =>
     Array.isArray(spec)
-      ? { seq, role: spec[0], text: spec[1], ts: null, toolNames: [], toolErrors: 0, interrupted: false }
+      ? {
+          seq,
+          role: spec[0],
+          text: spec[1],
+          ts: null,
+          toolNames: [],
+          toolErrors: 0,
+          interrupted: false,
+          offset: 0,
+        }
       : { ...spec, seq },
   );
 }

@@ -124,6 +124,7 @@ describe('stripInterruptMarker', () => {
 describe('userPrompts', () => {
   const turn = (role: 'user' | 'assistant', text: string): HarvestedTurn => ({
     seq: 0,
+    offset: 0,
     role,
     text,
     ts: null,

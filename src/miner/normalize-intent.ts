@@ -3,7 +3,7 @@
  * for prompts that are not really the user asking for something, and the replay-marker test.
  */
 import type { HarvestedTurn } from '../../harvesters/types.js';
-import { REPLAY_MARKER } from './types.js';
+import { isReplayPrompt } from '../core/machine-sessions.js';
 
 /** Small on purpose: words that carry no task meaning in a request to a coding agent. */
 // prettier-ignore
@@ -107,17 +107,7 @@ export function isMetaPrompt(text: string): boolean {
   return interrupted && rest.trim() === '';
 }
 
-const REPLAY_SIGNATURES: readonly string[] = [
-  REPLAY_MARKER,
-  'You are SkillOpt-Sleep',
-  'You are a strict grader',
-  'You are driving **SkillOpt-Sleep**',
-];
-
-/** True when the prompt was written by our own replays or graders, not by a person. */
-export function isReplayPrompt(text: string): boolean {
-  return REPLAY_SIGNATURES.some((signature) => text.includes(signature));
-}
+export { isReplayPrompt };
 
 /** A user turn that carries a real prompt (interrupt marker removed, trimmed). */
 export interface UserPrompt {

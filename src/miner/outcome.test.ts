@@ -13,6 +13,7 @@ function session(...specs: TurnSpec[]): HarvestedSession {
     const role = s.role ?? 'user';
     turns.push({
       seq: turns.length,
+      offset: 0,
       role,
       text: s.text ?? '',
       ts: null,
@@ -23,6 +24,7 @@ function session(...specs: TurnSpec[]): HarvestedSession {
     if (role === 'user') {
       turns.push({
         seq: turns.length,
+        offset: 0,
         role: 'assistant',
         text: 'done',
         ts: null,

@@ -5,11 +5,7 @@
 import type { HarvestedSession } from '../../harvesters/types.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
 
-/**
- * Put into every replay prompt by the real backends. A session whose first prompt carries it was
- * started by our own replay, so mining it would train the skill on its own output.
- */
-export const REPLAY_MARKER = '<!-- skillopt-sleep:replay -->';
+export { REPLAY_MARKER } from '../core/machine-sessions.js';
 
 /** A harvested session as the miner sees it: the store adds a unique key and the resolved project. */
 export type MinerSession = HarvestedSession & {

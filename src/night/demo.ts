@@ -3,7 +3,7 @@
  * three tasks and carry the user's corrections. It never touches the user's cwd: `run --demo` keeps its
  * copy under the state home (so `adopt --demo` can apply it), `dry-run --demo` uses a temporary copy.
  */
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { systemTempDir, templatesDir } from '../config/paths.js';
 
@@ -33,6 +33,8 @@ export function prepareDemo(home: string, persistent: boolean): DemoSetup {
     cpSync(source, project, { recursive: true });
     cleanup = () => rmSync(tmp, { recursive: true, force: true });
   }
+  // The store compares resolved paths (a temp folder may sit behind a symlink, as on macOS).
+  project = realpathSync(project);
   return {
     project,
     harvestEnv: { CLAUDE_CONFIG_DIR: path.join(templatesDir(), 'demo', 'claude') },

@@ -1,14 +1,26 @@
 /**
- * Harvest: ask each source for its transcript files, parse the ones that changed, and store the
- * sessions. Harvesters only normalise; storage happens here.
+ * Harvest: ask each source for its transcript files, read what changed since the last harvest, redact
+ * secrets, and store the sessions. Harvesters only normalise; storing, redaction and the per-file cursor
+ * live here. Append-only sources resume from the last stored turn of each file, so a session still being
+ * written is updated, not duplicated; a truncated or replaced file is read again from the start.
  */
-import path from 'node:path';
-import { harvesters } from '../../harvesters/index.js';
-import type { HarvestContext, SourceId } from '../../harvesters/types.js';
+import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
+import type {
+  FileParse,
+  HarvestContext,
+  HarvestedSession,
+  Harvester,
+  SourceFile,
+  SourceId,
+} from '../../harvesters/types.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { agentMarkersFromEnv, isMachineSessionPrompt } from '../core/machine-sessions.js';
+import { cachedNormalizer } from '../core/project-path.js';
+import { redactSecrets } from '../core/redact.js';
 import type { Db } from '../store/db.js';
-import { getCursor, setCursor, upsertSession } from '../store/sessions-repo.js';
+import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
+import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
 
 export interface HarvestOptions {
   db: Db;
@@ -16,8 +28,22 @@ export interface HarvestOptions {
   clock: Clock;
   logger: Logger;
   sources?: SourceId[];
+  platform?: NodeJS.Platform;
   /** Rewrites a transcript's cwd before storing (the bundled demo maps its recorded cwd to the demo copy). */
   mapCwd?: (cwd: string) => string;
+  /** Called after each file, for progress display. */
+  onFile?: (done: number, total: number, bytes: number) => void;
+}
+
+export interface SourceStats {
+  files: number;
+  parsed: number;
+  new: number;
+  updated: number;
+  skipped_lines: number;
+  /** Sessions not stored because a machine started them (our replays, other memory tools). */
+  machine_sessions: number;
+  bytes_read: number;
 }
 
 export interface HarvestSummary {
@@ -25,15 +51,57 @@ export interface HarvestSummary {
   filesParsed: number;
   sessionsStored: number;
   badLines: number;
+  bySource: Partial<Record<SourceId, SourceStats>>;
   /** Files that could not be read at all (permissions...), with the reason. */
   unreadable: Array<{ path: string; error: string }>;
 }
 
-/** A path without trailing separators, so `/a/b/` and `/a/b` are the same project. */
-export function normalizeProjectPath(p: string): string {
-  if (p === '') return '';
-  const resolved = path.resolve(p);
-  return resolved.length > 1 ? resolved.replace(/[/\\]+$/, '') : resolved;
+/** Commit every this many bytes of parsed input: few fsyncs, bounded transaction size. */
+const BATCH_BYTES = 32 * 1024 * 1024;
+
+const emptyStats = (): SourceStats => ({
+  files: 0,
+  parsed: 0,
+  new: 0,
+  updated: 0,
+  skipped_lines: 0,
+  machine_sessions: 0,
+  bytes_read: 0,
+});
+
+type ReadPlan = { from: number; resume: boolean } | null;
+
+function hasUnknownSession(parsed: FileParse, writer: SessionWriter, filePath: string): boolean {
+  const stored = new Set(writer.sessionsOfFile(filePath).map((s) => s.key));
+  return parsed.sessions.some((s) => !stored.has(`${s.source}:${s.sessionId}`));
+}
+
+/** What to read of a file given its cursor: nothing, the appended part, or all of it. */
+function planRead(
+  harvester: Harvester,
+  file: SourceFile,
+  cursor: FileCursor | null,
+  writer: SessionWriter,
+): ReadPlan {
+  if (cursor === null) return { from: 0, resume: false };
+  const sameFile = cursor.inode === file.inode;
+  const unchanged = sameFile && cursor.size === file.size && cursor.mtimeMs === Math.trunc(file.mtimeMs);
+  if (unchanged) return null;
+  if (!harvester.incremental || !sameFile || file.size < cursor.parsedOffset)
+    return { from: 0, resume: false };
+  if (file.size === cursor.parsedOffset) return null; // touched, nothing appended
+  // Re-read the last stored turn of each session whole, so a message split across the cut stays one turn.
+  const offsets = writer.sessionsOfFile(file.path).map((s) => s.lastTurnOffset ?? cursor.parsedOffset);
+  const from = Math.min(cursor.parsedOffset, ...offsets);
+  return { from, resume: true };
+}
+
+function redactSession(s: HarvestedSession): HarvestedSession {
+  return { ...s, turns: s.turns.map((t) => ({ ...t, text: redactSecrets(t.text) })) };
+}
+
+function firstUserText(s: HarvestedSession): string {
+  return s.turns.find((t) => t.role === 'user')?.text ?? '';
 }
 
 export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
@@ -42,39 +110,85 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     filesParsed: 0,
     sessionsStored: 0,
     badLines: 0,
+    bySource: {},
     unreadable: [],
   };
-  const ids = opts.sources ?? (Object.keys(harvesters) as SourceId[]);
-  for (const id of ids) {
-    const harvester = harvesters[id];
-    const files = await harvester.discover(opts.ctx);
-    for (const file of files) {
-      summary.filesSeen++;
-      const cursor = getCursor(opts.db, file.path);
-      const unchanged =
-        cursor !== null &&
-        cursor.size === file.size &&
-        cursor.mtimeMs === Math.trunc(file.mtimeMs) &&
-        cursor.inode === file.inode &&
-        cursor.parsedOffset === file.size;
-      if (unchanged) continue;
-      try {
-        // Whole-file re-parse of a changed file; sessions are upserted, so nothing is stored twice.
-        const parsed = await harvester.parse(file, 0);
-        const now = opts.clock.now();
-        for (const session of parsed.sessions) {
-          const cwd = normalizeProjectPath(opts.mapCwd ? opts.mapCwd(session.cwd) : session.cwd);
-          upsertSession(opts.db, { ...session, cwd }, cwd, now);
-          summary.sessionsStored++;
+  const writer = sessionWriter(opts.db);
+  const cursors = fileCursors(opts.db);
+  const normalize = cachedNormalizer({ home: opts.ctx.home, platform: opts.platform ?? process.platform });
+  const extraMarkers = agentMarkersFromEnv(opts.ctx.env['SKILLOPT_SLEEP_AGENT_MARKERS']);
+  const ids = opts.sources ?? SOURCE_IDS;
+  const discovered = await Promise.all(
+    ids.map(async (id) => ({ id, files: await harvesters[id].discover(opts.ctx) })),
+  );
+  const total = discovered.reduce((n, d) => n + d.files.length, 0);
+  let done = 0;
+  let batchBytes = 0;
+  opts.db.exec('BEGIN');
+  try {
+    for (const { id, files } of discovered) {
+      const harvester = harvesters[id];
+      const stats = (summary.bySource[id] = emptyStats());
+      for (const file of files) {
+        stats.files++;
+        summary.filesSeen++;
+        const cursor = cursors.get(file.path);
+        const plan = planRead(harvester, file, cursor, writer);
+        if (plan !== null) {
+          let parsed: FileParse;
+          try {
+            parsed = await harvester.parse(file, plan.from);
+            if (plan.resume && hasUnknownSession(parsed, writer, file.path)) {
+              // A session we never stored (or dropped as a machine's) shows up mid-file: read it whole.
+              plan.from = 0;
+              plan.resume = false;
+              parsed = await harvester.parse(file, 0);
+            }
+          } catch (err) {
+            summary.unreadable.push({ path: file.path, error: (err as Error).message });
+            opts.logger.warn(`skipped unreadable transcript ${file.path}: ${(err as Error).message}`);
+            continue;
+          }
+          const now = opts.clock.now();
+          const keep = new Set<string>();
+          for (const session of parsed.sessions) {
+            keep.add(`${session.source}:${session.sessionId}`);
+            if (!plan.resume && isMachineSessionPrompt(firstUserText(session), extraMarkers)) {
+              stats.machine_sessions++;
+              continue;
+            }
+            const cwd = normalize(opts.mapCwd ? opts.mapCwd(session.cwd) : session.cwd);
+            const outcome = writer.write(redactSession(session), cwd, plan.resume ? plan.from : null, now);
+            stats[outcome]++;
+            summary.sessionsStored++;
+          }
+          if (!plan.resume) {
+            // A file read whole is the truth: sessions it no longer holds are gone.
+            for (const old of writer.sessionsOfFile(file.path))
+              if (!keep.has(old.key)) writer.deleteSession(old.key);
+          }
+          const badLines = (plan.resume ? (cursor?.badLines ?? 0) : 0) + parsed.badLines;
+          cursors.set(file, parsed.endOffset, badLines, now);
+          stats.parsed++;
+          stats.skipped_lines += parsed.badLines;
+          summary.filesParsed++;
+          summary.badLines += parsed.badLines;
+          const read = Math.max(0, file.size - plan.from);
+          stats.bytes_read += read;
+          batchBytes += read;
+          if (batchBytes >= BATCH_BYTES) {
+            opts.db.exec('COMMIT');
+            opts.db.exec('BEGIN');
+            batchBytes = 0;
+          }
         }
-        setCursor(opts.db, file, parsed.endOffset, parsed.badLines, now);
-        summary.filesParsed++;
-        summary.badLines += parsed.badLines;
-      } catch (err) {
-        summary.unreadable.push({ path: file.path, error: (err as Error).message });
-        opts.logger.warn(`skipped unreadable transcript ${file.path}: ${(err as Error).message}`);
+        opts.onFile?.(++done, total, stats.bytes_read);
       }
     }
+    opts.db.exec('COMMIT');
+  } catch (err) {
+    if (opts.db.inTransaction) opts.db.exec('ROLLBACK');
+    throw err;
   }
   return summary;
 }

@@ -4,20 +4,39 @@ import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { mineSessions } from '../miner/mine.js';
 import { assignSplitsWithinGroups } from '../miner/split.js';
-import type { MinedNight } from '../miner/types.js';
+import type { Cluster } from '../miner/types.js';
 import type { Db } from '../store/db.js';
-import { sessionsForProject } from '../store/sessions-repo.js';
+import { nightsForProject } from '../store/nights-repo.js';
+import { querySessions } from '../store/sessions-repo.js';
 
 export interface ProjectTasks {
   tasks: TaskRecord[];
-  mined: MinedNight;
+  clusters: Cluster[];
+  /** Sessions of the project considered (the whole stored history, newest first, capped). */
   nSessions: number;
-  /** Start of the lookback window (epoch ms), or null when every stored session counts. */
-  since: number | null;
+  /** Tasks count as active when a session of theirs ended at or after this time (null = all). */
+  activeSince: number | null;
 }
 
 /** Instances of one recurring task share its cluster id, so the split puts some in train and some in val. */
 const clusterOf = (t: TaskRecord): string => t.derived_from || t.id;
+
+/**
+ * New activity: since the previous completed night of the project, or within `lookback_hours` on its
+ * first night. Recurring tasks still draw their instances from the whole stored history.
+ */
+export function activeSince(
+  db: Db,
+  project: string,
+  config: Config,
+  clock: Clock,
+  ignoreLookback: boolean,
+): number | null {
+  if (ignoreLookback) return null;
+  const previous = nightsForProject(db, project, 20).find((n) => n.status === 'completed');
+  if (previous) return previous.started_at;
+  return config.lookback_hours === 0 ? null : clock.now() - config.lookback_hours * 3_600_000;
+}
 
 export function mineProjectTasks(
   db: Db,
@@ -26,15 +45,18 @@ export function mineProjectTasks(
   clock: Clock,
   ignoreLookback = false,
 ): ProjectTasks {
-  const since =
-    ignoreLookback || config.lookback_hours === 0 ? null : clock.now() - config.lookback_hours * 3_600_000;
+  const since = activeSince(db, project, config, clock, ignoreLookback);
   const limit = config.max_sessions_per_night ?? config.max_tasks_per_night * 3;
-  const sessions = sessionsForProject(db, project, since, limit);
-  const mined = mineSessions(sessions, { project, maxTasks: config.max_tasks_per_night });
-  const tasks = assignSplitsWithinGroups(mined.tasks, clusterOf, {
-    seed: config.seed,
-    valFraction: config.val_fraction,
-    testFraction: config.test_fraction,
-  });
-  return { tasks, mined, nSessions: sessions.length, since };
+  const sessions = querySessions(db, { project, scope: config.scope, sinceMs: null, limit });
+  const mined = mineSessions(sessions, { project, maxTasks: Number.MAX_SAFE_INTEGER });
+  const clusters = mined.clusters
+    .filter((c) => since === null || (c.lastSeen ?? 0) >= since)
+    .slice(0, config.max_tasks_per_night);
+  const kept = new Set(clusters.map((c) => c.id));
+  const tasks = assignSplitsWithinGroups(
+    mined.tasks.filter((t) => kept.has(clusterOf(t))),
+    clusterOf,
+    { seed: config.seed, valFraction: config.val_fraction, testFraction: config.test_fraction },
+  );
+  return { tasks, clusters, nSessions: sessions.length, activeSince: since };
 }

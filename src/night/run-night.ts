@@ -9,6 +9,7 @@ import { sha256Hex } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
+import type { SourceId } from '../../harvesters/types.js';
 import type { Env } from '../config/paths.js';
 import { loadTasksFile } from '../miner/tasks-file.js';
 import type { Db } from '../store/db.js';
@@ -66,6 +67,11 @@ interface TaskSet {
   clusters: Parameters<typeof upsertTasks>[1];
 }
 
+/** The sources a config selects. */
+export function selectedSources(config: Config): SourceId[] | undefined {
+  return config.transcript_source === 'all' ? undefined : [config.transcript_source];
+}
+
 async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskSet> {
   const { config } = req;
   const summary = await harvest({
@@ -73,26 +79,21 @@ async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskS
     ctx: { home: deps.userHome, env: req.harvestEnv ?? deps.env },
     clock: deps.clock,
     logger: deps.logger,
+    ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),
     ...(req.mapCwd ? { mapCwd: req.mapCwd } : {}),
   });
   deps.logger.progress(
     `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`,
   );
-  const { tasks, mined, nSessions, since } = mineProjectTasks(
-    deps.db,
-    req.project,
-    config,
-    deps.clock,
-    req.ignoreLookback,
-  );
+  const mined = mineProjectTasks(deps.db, req.project, config, deps.clock, req.ignoreLookback);
   const notes: string[] = [];
-  if (nSessions === 0) {
-    const window = since === null ? '' : ` in the last ${config.lookback_hours} h`;
-    notes.push(`no sessions found for ${req.project}${window}`);
+  if (mined.nSessions === 0) notes.push(`no sessions found for ${req.project}`);
+  else if (mined.tasks.length === 0 && mined.activeSince !== null) {
+    notes.push(`no task had new sessions since ${new Date(mined.activeSince).toISOString()}`);
   }
   return {
-    tasks,
-    nSessions,
+    tasks: mined.tasks,
+    nSessions: mined.nSessions,
     nClusters: mined.clusters.length,
     nRecurring: mined.clusters.filter((c) => c.occurrences >= 2).length,
     harvest: summary,

@@ -120,4 +120,18 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 2,
+    name: 'incremental harvest',
+    sql: `
+      ALTER TABLE turns ADD COLUMN offset INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX sessions_by_source_path ON sessions (source_path);
+      CREATE TABLE harvest_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER NOT NULL,
+        stats TEXT NOT NULL
+      );
+    `,
+  },
 ];

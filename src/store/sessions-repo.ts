@@ -10,63 +10,6 @@ export interface StoredSession extends HarvestedSession {
 
 export const sessionKey = (source: SourceId, sessionId: string): string => `${source}:${sessionId}`;
 
-/** Insert or replace a session and all its turns (a session still being written is updated, not duplicated). */
-export function upsertSession(db: Db, s: HarvestedSession, projectRoot: string, now: number): string {
-  const key = sessionKey(s.source, s.sessionId);
-  const write = db.transaction(() => {
-    db.prepare('DELETE FROM turns WHERE session_key = ?').run(key);
-    db.prepare(
-      `INSERT INTO sessions (key, source, session_id, project_root, cwd, branch, model, source_version,
-         started_at, ended_at, n_user_turns, n_assistant_turns, tools_used, skills_used, files_touched,
-         source_path, harvested_at)
-       VALUES (@key, @source, @sessionId, @projectRoot, @cwd, @branch, @model, @sourceVersion,
-         @startedAt, @endedAt, @nUser, @nAssistant, @tools, @skills, @files, @sourcePath, @now)
-       ON CONFLICT (key) DO UPDATE SET project_root = excluded.project_root, cwd = excluded.cwd,
-         branch = excluded.branch, model = excluded.model, source_version = excluded.source_version,
-         started_at = excluded.started_at, ended_at = excluded.ended_at, n_user_turns = excluded.n_user_turns,
-         n_assistant_turns = excluded.n_assistant_turns, tools_used = excluded.tools_used,
-         skills_used = excluded.skills_used, files_touched = excluded.files_touched,
-         source_path = excluded.source_path, harvested_at = excluded.harvested_at`,
-    ).run({
-      key,
-      source: s.source,
-      sessionId: s.sessionId,
-      projectRoot,
-      cwd: s.cwd,
-      branch: s.branch,
-      model: s.model,
-      sourceVersion: s.sourceVersion,
-      startedAt: s.startedAt,
-      endedAt: s.endedAt,
-      nUser: s.turns.filter((t) => t.role === 'user').length,
-      nAssistant: s.turns.filter((t) => t.role === 'assistant').length,
-      tools: JSON.stringify(s.toolsUsed),
-      skills: JSON.stringify(s.skillsUsed),
-      files: JSON.stringify(s.filesTouched),
-      sourcePath: s.sourcePath,
-      now,
-    });
-    const insertTurn = db.prepare(
-      `INSERT INTO turns (session_key, seq, role, text, ts, tool_names, tool_errors, interrupted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const t of s.turns) {
-      insertTurn.run(
-        key,
-        t.seq,
-        t.role,
-        t.text,
-        t.ts,
-        JSON.stringify(t.toolNames),
-        t.toolErrors,
-        t.interrupted ? 1 : 0,
-      );
-    }
-  });
-  write();
-  return key;
-}
-
 interface SessionRow {
   key: string;
   source: string;
@@ -85,6 +28,7 @@ interface SessionRow {
 }
 
 interface TurnRow {
+  offset: number;
   seq: number;
   role: 'user' | 'assistant';
   text: string;
@@ -97,7 +41,7 @@ interface TurnRow {
 function rowToSession(db: Db, row: SessionRow): StoredSession {
   const turns = db
     .prepare(
-      'SELECT seq, role, text, ts, tool_names, tool_errors, interrupted FROM turns WHERE session_key = ? ORDER BY seq',
+      'SELECT seq, role, text, ts, tool_names, tool_errors, interrupted, offset FROM turns WHERE session_key = ? ORDER BY seq',
     )
     .all(row.key) as TurnRow[];
   return {
@@ -123,30 +67,61 @@ function rowToSession(db: Db, row: SessionRow): StoredSession {
       toolNames: JSON.parse(t.tool_names) as string[],
       toolErrors: t.tool_errors,
       interrupted: t.interrupted === 1,
+      offset: t.offset,
     })),
   };
 }
 
-/** Sessions of one project that ended at or after `sinceMs` (null = all), newest first, at most `limit`. */
-export function sessionsForProject(
-  db: Db,
-  project: string,
-  sinceMs: number | null,
-  limit: number,
-): StoredSession[] {
+export type Scope = 'invoked' | 'all';
+
+export interface SessionQuery {
+  project: string;
+  /** 'invoked': the project folder and folders below it; 'all': every stored session. */
+  scope: Scope;
+  /** Only sessions that ended at or after this time (null = all). */
+  sinceMs: number | null;
+  limit: number;
+}
+
+/**
+ * Sessions that ran in the project (or below it, or anywhere with scope 'all'), newest first. Sessions
+ * started in an ancestor folder (e.g. the home folder) are not attributed to every project below it.
+ */
+export function querySessions(db: Db, q: SessionQuery): StoredSession[] {
   const rows = db
     .prepare(
-      `SELECT * FROM sessions WHERE project_root = ? AND (? IS NULL OR COALESCE(ended_at, started_at, 0) >= ?)
-       ORDER BY COALESCE(ended_at, started_at, 0) DESC, key LIMIT ?`,
+      `SELECT * FROM sessions
+       WHERE (@all = 1 OR project_root = @project OR substr(project_root, 1, length(@project) + 1) = @prefix)
+         AND (@since IS NULL OR COALESCE(ended_at, started_at, 0) >= @since)
+       ORDER BY COALESCE(ended_at, started_at, 0) DESC, key LIMIT @limit`,
     )
-    .all(project, sinceMs, sinceMs, limit) as SessionRow[];
+    .all({
+      all: q.scope === 'all' ? 1 : 0,
+      project: q.project,
+      prefix: q.project.endsWith('/') ? q.project : `${q.project}/`,
+      since: q.sinceMs,
+      limit: q.limit,
+    }) as SessionRow[];
   return rows.map((r) => rowToSession(db, r));
 }
 
-export function countSessions(db: Db, project: string): number {
-  return (
-    db.prepare('SELECT COUNT(*) AS n FROM sessions WHERE project_root = ?').get(project) as { n: number }
-  ).n;
+/** How many stored sessions of each source belong to the project. */
+export function countSessionsBySource(db: Db, project: string, scope: Scope): Record<string, number> {
+  const rows = db
+    .prepare(
+      `SELECT source, COUNT(*) AS n FROM sessions
+       WHERE (@all = 1 OR project_root = @project OR substr(project_root, 1, length(@project) + 1) = @prefix)
+       GROUP BY source`,
+    )
+    .all({
+      all: scope === 'all' ? 1 : 0,
+      project,
+      prefix: project.endsWith('/') ? project : `${project}/`,
+    }) as Array<{
+    source: string;
+    n: number;
+  }>;
+  return Object.fromEntries(rows.map((r) => [r.source, r.n]));
 }
 
 export interface FileCursor {
@@ -157,33 +132,47 @@ export interface FileCursor {
   badLines: number;
 }
 
-export function getCursor(db: Db, filePath: string): FileCursor | null {
-  const row = db
-    .prepare('SELECT size, mtime_ms, inode, parsed_offset, bad_lines FROM source_files WHERE path = ?')
-    .get(filePath) as
-    { size: number; mtime_ms: number; inode: number; parsed_offset: number; bad_lines: number } | undefined;
-  return row
-    ? {
-        size: row.size,
-        mtimeMs: row.mtime_ms,
-        inode: row.inode,
-        parsedOffset: row.parsed_offset,
-        badLines: row.bad_lines,
-      }
-    : null;
+export interface FileCursors {
+  get(filePath: string): FileCursor | null;
+  set(file: SourceFile, parsedOffset: number, badLines: number, now: number): void;
 }
 
-export function setCursor(
-  db: Db,
-  file: SourceFile,
-  parsedOffset: number,
-  badLines: number,
-  now: number,
-): void {
-  db.prepare(
+/** Every file cursor, loaded in one query (a harvest with nothing new only compares them). */
+export function fileCursors(db: Db): FileCursors {
+  const rows = db
+    .prepare('SELECT path, size, mtime_ms, inode, parsed_offset, bad_lines FROM source_files')
+    .all() as Array<{
+    path: string;
+    size: number;
+    mtime_ms: number;
+    inode: number;
+    parsed_offset: number;
+    bad_lines: number;
+  }>;
+  const cache = new Map<string, FileCursor>(
+    rows.map((r) => [
+      r.path,
+      {
+        size: r.size,
+        mtimeMs: r.mtime_ms,
+        inode: r.inode,
+        parsedOffset: r.parsed_offset,
+        badLines: r.bad_lines,
+      },
+    ]),
+  );
+  const upsert = db.prepare(
     `INSERT INTO source_files (path, source, size, mtime_ms, inode, parsed_offset, bad_lines, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, inode = excluded.inode,
        parsed_offset = excluded.parsed_offset, bad_lines = excluded.bad_lines, updated_at = excluded.updated_at`,
-  ).run(file.path, file.source, file.size, Math.trunc(file.mtimeMs), file.inode, parsedOffset, badLines, now);
+  );
+  return {
+    get: (filePath) => cache.get(filePath) ?? null,
+    set(file, parsedOffset, badLines, now) {
+      const mtimeMs = Math.trunc(file.mtimeMs);
+      upsert.run(file.path, file.source, file.size, mtimeMs, file.inode, parsedOffset, badLines, now);
+      cache.set(file.path, { size: file.size, mtimeMs, inode: file.inode, parsedOffset, badLines });
+    },
+  };
 }

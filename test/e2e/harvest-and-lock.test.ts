@@ -68,12 +68,12 @@ function transcript(
   return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
 }
 
-function writeTranscripts(box: Sandbox, cwd: string): string {
+function writeTranscripts(box: Sandbox, cwd: string, idPrefix = '0'): string {
   const dir = path.join(box.home, '.claude', 'projects', cwd.replace(/[/.]/g, '-'));
   mkdirSync(dir, { recursive: true });
   const pkgs = ['zod', 'dayjs', 'clsx', 'nanoid'];
   pkgs.forEach((pkg, i) => {
-    const id = `0000000${i}-aaaa-bbbb-cccc-dddddddddddd`;
+    const id = `${idPrefix}000000${i}-aaaa-bbbb-cccc-dddddddddddd`;
     let text = transcript(
       cwd,
       id,
@@ -91,11 +91,14 @@ describe('harvest from Claude Code transcripts', () => {
   it('matches sessions by cwd, skips and counts malformed lines, and mines the recurring task', () => {
     const box = sandbox();
     writeTranscripts(box, box.project);
-    writeTranscripts(box, path.join(box.root, 'elsewhere'));
+    writeTranscripts(box, path.join(box.root, 'elsewhere'), '1');
     const r = runCli(box, ['harvest', '--json', '--lookback-hours', '0']);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
-    expect(out.harvest).toMatchObject({ files_seen: 8, files_parsed: 8, sessions_stored: 8, bad_lines: 4 });
+    // Every session is ingested; only this project's count toward its tasks.
+    expect(out.sources).toMatchObject({
+      claude: { files: 8, sessions: 4, new: 8, updated: 0, skipped_lines: 4 },
+    });
     expect(out.n_sessions).toBe(4);
     const tasks = out.tasks as Array<{
       intent: string;
@@ -109,7 +112,7 @@ describe('harvest from Claude Code transcripts', () => {
 
     // Harvesting again stores nothing twice.
     const again = runCli(box, ['harvest', '--json', '--lookback-hours', '0']).json();
-    expect(again.harvest).toMatchObject({ files_parsed: 0, sessions_stored: 0 });
+    expect(again.sources).toMatchObject({ claude: { files: 8, sessions: 4, new: 0, updated: 0 } });
     expect(again.n_sessions).toBe(4);
   });
 

@@ -2,18 +2,26 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
+import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
-import { harvest } from '../../night/harvest.js';
+import { harvest, type HarvestSummary } from '../../night/harvest.js';
 import { prepareDemo } from '../../night/demo.js';
 import { mineProjectTasks } from '../../night/mine-project.js';
+import { selectedSources } from '../../night/run-night.js';
+import { countSessionsBySource } from '../../store/sessions-repo.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
+import type { Scope } from '../../store/sessions-repo.js';
+import type { Db } from '../../store/db.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
+import { progressBar } from '../progress-bar.js';
 
 const HARVEST_KEYS = [
+  'transcript_source',
+  'scope',
   'seed',
   'val_fraction',
   'test_fraction',
@@ -22,10 +30,30 @@ const HARVEST_KEYS = [
   'lookback_hours',
 ] as const;
 
+/** Per source: files scanned, this project's sessions in the store, sessions new/updated, lines skipped. */
+function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSummary) {
+  const counts = countSessionsBySource(db, project, scope);
+  return Object.fromEntries(
+    SOURCE_IDS.filter((id) => summary.bySource[id] !== undefined).map((id) => {
+      const s = summary.bySource[id];
+      return [
+        id,
+        {
+          files: s?.files ?? 0,
+          sessions: counts[id] ?? 0,
+          new: s?.new ?? 0,
+          updated: s?.updated ?? 0,
+          skipped_lines: s?.skipped_lines ?? 0,
+        },
+      ];
+    }),
+  );
+}
+
 export const harvestCommand = (): Command =>
   addNightOptions(addCommonOptions(new Command('harvest')), HARVEST_KEYS)
     .description(
-      'Read new agent transcripts into the local store and list the tasks a night would mine for this project. With --output, write them as a tasks file to review (marked "reviewed": false).',
+      'Read new agent transcripts into the local store (secrets redacted) and list the tasks a night would mine for this project. With --output, write them as a tasks file to review (marked "reviewed": false).',
     )
     .option('--output <file>', 'write the mined tasks as a skillopt_sleep.tasks.v1 file')
     .option('--demo', 'harvest the bundled demo transcripts')
@@ -36,18 +64,29 @@ export const harvestCommand = (): Command =>
       try {
         const project = demo ? demo.project : resolveProject(flags.project);
         const { config } = projectConfig(ctx, project, command);
+        const bar = progressBar(!ctx.json);
+        const sources = selectedSources(config);
         const summary = await harvest({
           db,
           ctx: { home: ctx.userHome, env: demo ? { ...ctx.env, ...demo.harvestEnv } : ctx.env },
           clock: ctx.clock,
           logger: ctx.logger,
+          ...(sources ? { sources } : {}),
           ...(demo ? { mapCwd: demo.mapCwd } : {}),
+          onFile: (done, total) => bar.update(done, total, 'transcript files'),
         });
-        const { tasks, mined, nSessions } = mineProjectTasks(db, project, config, ctx.clock, demo !== null);
+        bar.finish();
+        const { tasks, clusters, nSessions } = mineProjectTasks(
+          db,
+          project,
+          config,
+          ctx.clock,
+          demo !== null,
+        );
         const fileText = serializeTasksFile({
           project,
-          transcriptSource: 'claude',
-          nSessions: nSessions,
+          transcriptSource: config.transcript_source,
+          nSessions,
           targetSkillPath: '',
           reviewed: false,
           tasks,
@@ -61,27 +100,26 @@ export const harvestCommand = (): Command =>
             throw new IoError(`cannot write ${output}: ${(err as Error).message}`);
           }
         }
+        const bySource = sourceReport(db, project, config.scope, summary);
         if (ctx.json) {
           printJson({
             ...(JSON.parse(fileText) as object),
-            harvest: {
-              files_seen: summary.filesSeen,
-              files_parsed: summary.filesParsed,
-              sessions_stored: summary.sessionsStored,
-              bad_lines: summary.badLines,
-            },
+            n_sessions: nSessions,
+            sources: bySource,
             ...(output ? { output } : {}),
           });
           return;
         }
-        say(
-          `[sleep] ${nSessions} sessions -> ${tasks.length} tasks in ${mined.clusters.length} recurring tasks (${summary.badLines} bad transcript lines skipped)`,
-        );
-        if (output) say(`[sleep] wrote reviewed-task draft: ${output}`);
-        for (const c of mined.clusters) {
+        for (const [id, s] of Object.entries(bySource)) {
           say(
-            `  [x${c.occurrences}] ${displayText(c.intent).slice(0, 90)}${c.checks.length ? `  checks: ${c.checks.length}` : ''}`,
+            `[sleep] ${id}: ${s.files} files scanned, ${s.new} sessions new, ${s.updated} updated, ${s.skipped_lines} lines skipped; ${s.sessions} sessions of this project stored`,
           );
+        }
+        say(`[sleep] ${nSessions} sessions -> ${tasks.length} tasks in ${clusters.length} distinct tasks`);
+        if (output) say(`[sleep] wrote reviewed-task draft: ${output}`);
+        for (const c of clusters) {
+          const checks = c.checks.length ? `  checks: ${c.checks.length}` : '';
+          say(`  [x${c.occurrences}] ${displayText(c.intent).slice(0, 90)}${checks}`);
         }
       } finally {
         db.close();

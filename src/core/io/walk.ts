@@ -1,6 +1,10 @@
-/** Recursive file listing for harvesters: stat data included, symlinked directories never followed. */
+/**
+ * Recursive file listing for harvesters: stat data included, symlinked directories never followed.
+ * Synchronous system calls under an async signature: listing a few thousand local files through the
+ * thread pool cost a harvest with nothing new more than the rest of its work.
+ */
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { IoError } from '../errors.js';
 
@@ -29,8 +33,16 @@ type EntryKind = 'dir' | 'file' | 'other';
  * mid-walk are skipped (transcript folders change while agents run). Symlinks to files are listed;
  * symlinks to directories are not followed (no cycles, no escaping the root).
  */
-export async function walkFiles(root: string, options: WalkOptions): Promise<WalkedFile[]> {
-  const rootEntries = await readRootDir(root);
+export function walkFiles(root: string, options: WalkOptions): Promise<WalkedFile[]> {
+  try {
+    return Promise.resolve(walkFilesSync(root, options));
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+function walkFilesSync(root: string, options: WalkOptions): WalkedFile[] {
+  const rootEntries = readRootDir(root);
   const found: WalkedFile[] = [];
   const stack: { dir: string; rel: string; entries: Dirent[] }[] = [
     { dir: root, rel: '', entries: rootEntries },
@@ -40,13 +52,13 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<Wal
     for (const entry of next.entries) {
       const full = path.join(next.dir, entry.name);
       const rel = next.rel === '' ? entry.name : `${next.rel}/${entry.name}`;
-      const kind = await entryKind(entry, full);
+      const kind = entryKind(entry, full);
       if (kind === 'dir') {
         if (options.skipDir?.(entry.name)) continue;
-        const entries = await readDirOrEmpty(full);
+        const entries = readDirOrEmpty(full);
         stack.push({ dir: full, rel, entries });
       } else if (kind === 'file' && options.match(rel)) {
-        const stats = await statOrUndefined(full);
+        const stats = statOrUndefined(full);
         if (stats?.isFile()) found.push(toWalkedFile(full, rel, stats));
       }
     }
@@ -54,9 +66,9 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<Wal
   return found.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
 }
 
-async function readRootDir(root: string): Promise<Dirent[]> {
+function readRootDir(root: string): Dirent[] {
   try {
-    return await readdir(root, { withFileTypes: true });
+    return readdirSync(root, { withFileTypes: true });
   } catch (err) {
     const code = errorCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
@@ -64,29 +76,37 @@ async function readRootDir(root: string): Promise<Dirent[]> {
   }
 }
 
-async function readDirOrEmpty(dir: string): Promise<Dirent[]> {
+function readDirOrEmpty(dir: string): Dirent[] {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
 }
 
 /** Directories are only real ones; a symlink counts as a file when it points at one. */
-async function entryKind(entry: Dirent, full: string): Promise<EntryKind> {
+function entryKind(entry: Dirent, full: string): EntryKind {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
-  if (entry.isSymbolicLink()) return (await statOrUndefined(full))?.isFile() ? 'file' : 'other';
+  if (entry.isSymbolicLink()) return statOrUndefined(full)?.isFile() ? 'file' : 'other';
   // Some filesystems report no type in readdir; lstat so an untyped symlink is still not followed.
-  const stats = await lstat(full).catch(() => undefined);
-  if (stats?.isSymbolicLink()) return (await statOrUndefined(full))?.isFile() ? 'file' : 'other';
+  const stats = lstatOrUndefined(full);
+  if (stats?.isSymbolicLink()) return statOrUndefined(full)?.isFile() ? 'file' : 'other';
   if (stats?.isDirectory()) return 'dir';
   return stats?.isFile() ? 'file' : 'other';
 }
 
-async function statOrUndefined(full: string): Promise<Stats | undefined> {
+function lstatOrUndefined(full: string): Stats | undefined {
   try {
-    return await stat(full);
+    return lstatSync(full);
+  } catch {
+    return undefined;
+  }
+}
+
+function statOrUndefined(full: string): Stats | undefined {
+  try {
+    return statSync(full);
   } catch {
     return undefined;
   }

@@ -1,0 +1,495 @@
+/**
+ * Secret redaction, applied to every text before it is stored. A superset of the reference's kinds
+ * (sleep-spec §2.15, harvest-spec §6.5): a secret becomes `[REDACTED:<kind>]`; for named values
+ * (`password=…`, `Authorization: Bearer …`, `scheme://user:…@host`) only the value is replaced, so the
+ * name, quotes, user and host stay readable. Values already `[REDACTED…` are never touched, so redacting
+ * twice is the same as once.
+ *
+ * Speed: nothing scans the whole text with a big alternation. Rules are gated by `includes` on needles
+ * that start with a rare character, `prefix_`/`prefix-` token shapes are found by visiting each `_` and
+ * `-`, and keyword rules (assignments, headers, prose) run as sticky patterns only where `indexOf` on
+ * the lower-cased text finds their keyword. Every repetition is bounded or runs over one character class
+ * with a disjoint follower, so no pattern backtracks catastrophically.
+ */
+
+// prettier-ignore
+export const SECRET_KINDS = [
+  'private-key', 'jwt', 'anthropic-key', 'openai-key', 'github-token', 'gitlab-token', 'aws-access-key-id',
+  'aws-secret-key', 'slack-token', 'slack-webhook', 'google-api-key', 'google-oauth', 'stripe-key',
+  'huggingface-token', 'sendgrid-key', 'npm-token', 'pypi-token', 'url-password', 'authorization',
+  'bearer-token', 'azure-storage-key', 'azure-sas', 'db-password', 'password', 'token', 'api-key', 'secret',
+] as const;
+
+export type SecretKind = (typeof SECRET_KINDS)[number];
+
+export interface RedactionResult {
+  text: string;
+  /** Number of values replaced. */
+  count: number;
+  /** Replacements per kind (kinds with none are absent). */
+  kinds: Partial<Record<SecretKind, number>>;
+}
+
+/** Replace `[start, end)` by `head + [REDACTED:kind] + tail`. */
+interface Edit {
+  start: number;
+  end: number;
+  kind: SecretKind;
+  head: string;
+  tail: string;
+}
+type Plan = [SecretKind, string, string] | null;
+
+class Tally {
+  count = 0;
+  readonly kinds: Partial<Record<SecretKind, number>> = {};
+
+  mark(kind: SecretKind): string {
+    this.count += 1;
+    this.kinds[kind] = (this.kinds[kind] ?? 0) + 1;
+    return `[REDACTED:${kind}]`;
+  }
+
+  /** Apply edits in order of position; one overlapping an earlier edit is dropped (and not counted). */
+  apply(text: string, edits: Edit[]): string {
+    if (edits.length === 0) return text;
+    edits.sort((a, b) => a.start - b.start);
+    let out = '';
+    let cursor = 0;
+    for (const e of edits) {
+      if (e.start < cursor) continue;
+      out += text.slice(cursor, e.start) + e.head + this.mark(e.kind) + e.tail;
+      cursor = e.end;
+    }
+    return out + text.slice(cursor);
+  }
+}
+
+/** Run the sticky `re` at `at`; `plan` turns the groups into `[kind, head, tail]`, or null to keep. */
+function stickyEdit(re: RegExp, text: string, at: number, plan: (g: string[]) => Plan): Edit | null {
+  re.lastIndex = at;
+  const m = re.exec(text);
+  if (m === null) return null;
+  const p = plan(Array.from(m, (g) => g ?? ''));
+  return p === null ? null : { start: at, end: at + m[0].length, kind: p[0], head: p[1], tail: p[2] };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Value heuristics
+
+const isRedacted = (v: string): boolean => v.startsWith('[REDACTED');
+
+/** `$VAR`, `${VAR}`, `$(cmd)`, `%s`, `{{x}}`, `<your-key>`, `***`, `xxxx`, `...`, `your_api_key`. */
+const PLACEHOLDER_RE = /^(?:\$|%\(?[A-Za-z_]|\{\{|<[^>]*>?$|\*{3,}$|x{4,}$|\.\.\.|…|your[_-])/i;
+const isPlaceholder = (v: string): boolean => PLACEHOLDER_RE.test(v);
+
+/** Random-looking: letters and digits, or (no digit) at least 4 upper and 4 lower case letters. */
+function looksRandom(s: string): boolean {
+  const letters = /[A-Za-z]/.test(s);
+  if (/\d/.test(s)) return letters;
+  if (s.length < 20) return false;
+  const upper = s.replace(/[^A-Z]/g, '').length;
+  const lower = s.replace(/[^a-z]/g, '').length;
+  return upper >= 4 && lower >= 4;
+}
+
+/** Words that are code (types, literals, keywords) when they follow `name:` / `name =`. */
+const CODE_WORDS = new Set(
+  (
+    'null nil none undefined nan true false yes no on off string str number int integer float double ' +
+    'bool boolean bytes byte buffer any unknown object void never optional required secretstr text ' +
+    'varchar char env os self this new await function lambda typeof get set const let var return ' +
+    'if else def class static public private protected readonly default empty token secret password ' +
+    'passwd pwd pass key apikey credentials option maybe'
+  ).split(' '),
+);
+const STEM_RE = /pass|pwd|token|secret|key|cred|auth/i;
+const IDENT_RE = /^[A-Za-z_$][\w$]*$/;
+const DOTTED_RE = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
+
+interface ValueContext {
+  quoted: boolean;
+  braced: boolean;
+  /** `FOO_TOKEN=value`: shell/.env, where a bare word is a literal. */
+  envStyle: boolean;
+  /** `name: value⏎` with a bare value: YAML, where a bare word is a literal. */
+  yaml: boolean;
+  /** `;`-separated `k=v` list (connection string). */
+  semicolon: boolean;
+  colon: boolean;
+  passwordish: boolean;
+  next: string;
+}
+
+function shouldRedactValue(v: string, c: ValueContext): boolean {
+  if (v.length < 3 || isRedacted(v) || isPlaceholder(v)) return false;
+  if (c.quoted) return !/\s/.test(v) && !v.includes('${') && !/^\{[\w.]*\}$/.test(v);
+  if (c.braced) return c.semicolon;
+  if (/^[+-]?\d+(?:\.\d+)?$/.test(v)) return c.passwordish; // counts and limits, unless a PIN
+  if (CODE_WORDS.has(v.toLowerCase()) || DOTTED_RE.test(v)) return false;
+  if ('([<{'.includes(c.next) && c.next !== '') return false; // call, index, generic, JSX
+  if (IDENT_RE.test(v) && !/\d/.test(v) && !c.envStyle && !c.yaml) {
+    if (/[a-z][A-Z]/.test(v) || v.includes('_') || v.includes('$') || STEM_RE.test(v)) return false;
+    if (c.colon && (c.next === ' ' || c.next === '\t')) return false; // prose: "Token: the count…"
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Distinctive token shapes
+
+const NB = '(?<![A-Za-z0-9_-])'; // no token character before
+const PEM_LINE = String.raw`(?:\r?\n|\\r\\n|\\n)(?:[A-Za-z0-9+/=]{1,128}|(?:Proc-Type|DEK-Info|Comment):[^\r\n\\]{0,200})`;
+const PEM_END = String.raw`-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
+
+/** Rules run over the whole text when it includes a needle (each starts with a rare character). */
+const NEEDLE_RULES: readonly { kind: SecretKind; needles: readonly string[]; re: RegExp }[] = [
+  {
+    kind: 'private-key',
+    needles: ['-----'],
+    re: new RegExp(
+      String.raw`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,65536}?${PEM_END}|(?:${PEM_LINE})*)`,
+      'g',
+    ),
+  },
+  {
+    kind: 'jwt',
+    needles: ['yJ'],
+    re: new RegExp(`${NB}eyJ[A-Za-z0-9_-]{5,8192}\\.[A-Za-z0-9_-]{8,65536}\\.[A-Za-z0-9_-]{0,8192}`, 'g'),
+  },
+  {
+    kind: 'slack-token',
+    needles: ['xox', 'xapp'],
+    re: new RegExp(`${NB}(?:xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`, 'g'),
+  },
+  { kind: 'google-api-key', needles: ['Iza'], re: new RegExp(`${NB}AIza[0-9A-Za-z_-]{20,}`, 'g') },
+  {
+    kind: 'google-oauth',
+    needles: ['GOCSPX', '29.'],
+    re: new RegExp(`${NB}(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\\.[A-Za-z0-9_-]{20,})`, 'g'),
+  },
+  {
+    kind: 'sendgrid-key',
+    needles: ['SG.'],
+    re: new RegExp(`${NB}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}`, 'g'),
+  },
+];
+
+/** Rules tried (sticky) where one of their `stem_` / `stem-` prefixes occurs. */
+const STEM_RULES: readonly {
+  kind: SecretKind;
+  stems: readonly string[];
+  re: RegExp;
+  valid?: (m: string) => boolean;
+}[] = [
+  { kind: 'anthropic-key', stems: ['sk-ant-'], re: new RegExp(`${NB}sk-ant-[A-Za-z0-9_-]{20,}`, 'y') },
+  {
+    kind: 'openai-key',
+    stems: ['sk-'],
+    re: new RegExp(`${NB}sk-(?!ant-)[A-Za-z0-9_-]{20,}`, 'y'),
+    valid: (m) => looksRandom(m.slice(3)),
+  },
+  {
+    kind: 'github-token',
+    stems: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})/y,
+  },
+  {
+    kind: 'gitlab-token',
+    stems: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glcbt-', 'glft-', 'gloas-', 'glsoat-'],
+    re: new RegExp(`${NB}gl[a-z]{2,4}-[A-Za-z0-9_-]{20,255}(?:\\.[A-Za-z0-9_-]{2,64}){0,3}`, 'y'),
+  },
+  {
+    kind: 'stripe-key',
+    stems: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_', 'whsec_'],
+    re: /(?<![A-Za-z0-9_])(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})/y,
+  },
+  {
+    kind: 'huggingface-token',
+    stems: ['hf_'],
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,}/y,
+    valid: (m) => looksRandom(m.slice(3)),
+  },
+  { kind: 'npm-token', stems: ['npm_'], re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y },
+  { kind: 'pypi-token', stems: ['pypi-'], re: new RegExp(`${NB}pypi-AgE[A-Za-z0-9_-]{50,}`, 'y') },
+];
+
+/** Stems keyed by the two characters ending them, so visiting a `_`/`-` costs one map lookup. */
+const pairKey = (s: string, i: number): number => s.charCodeAt(i - 1) * 65536 + s.charCodeAt(i);
+const STEMS = new Map<number, { stem: string; rule: (typeof STEM_RULES)[number] }[]>();
+for (const rule of STEM_RULES) {
+  for (const stem of rule.stems) {
+    const key = pairKey(stem, stem.length - 1);
+    STEMS.set(key, [...(STEMS.get(key) ?? []), { stem, rule }]);
+  }
+}
+
+function redactShapes(text: string, t: Tally): string {
+  let out = text;
+  for (const { kind, needles, re } of NEEDLE_RULES) {
+    if (needles.some((n) => out.includes(n))) out = out.replace(re, () => t.mark(kind));
+  }
+  const edits: Edit[] = [];
+  for (const pivot of ['_', '-']) {
+    for (let i = out.indexOf(pivot, 1); i !== -1; i = out.indexOf(pivot, i + 1)) {
+      for (const { stem, rule } of STEMS.get(pairKey(out, i)) ?? []) {
+        const start = i + 1 - stem.length;
+        if (start < 0 || !out.startsWith(stem, start)) continue;
+        const e = stickyEdit(rule.re, out, start, ([m = '']) =>
+          rule.valid === undefined || rule.valid(m) ? [rule.kind, '', ''] : null,
+        );
+        if (e !== null) edits.push(e);
+      }
+    }
+  }
+  return t.apply(out, edits);
+}
+
+// AWS: key ids by shape; a secret key is a 40-char base64 run near a key id (or after a name, below).
+const AWS_ID_RE = /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g;
+const AWS_SECRET_RUN_RE = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+const isAwsSecretShape = (s: string): boolean => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[\d+/]/.test(s);
+
+function redactAwsPairs(text: string, t: Tally): string {
+  const ids = Array.from(text.matchAll(AWS_ID_RE), (m) => m.index);
+  if (ids.length === 0) return text;
+  const near = (at: number): boolean => ids.some((i) => Math.abs(i - at) <= 300);
+  const out = text.replace(AWS_SECRET_RUN_RE, (m: string, at: number) =>
+    near(at) && isAwsSecretShape(m) ? t.mark('aws-secret-key') : m,
+  );
+  return out.replace(AWS_ID_RE, () => t.mark('aws-access-key-id'));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// URLs and Azure SAS
+
+const URL_PASSWORD_RE = /(:\/\/[^\s:/?#@'"`<>]{0,128}:)([^\s/?#@'"`<>]{1,256})(?=@)/y;
+const SLACK_WEBHOOK_RE = /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]{20,}/g;
+const AZURE_SAS_RE = /(\bSharedAccessSignature[ \t]{0,3}=[ \t]{0,3})([^\s;"'`]{10,4096})/g;
+const SAS_SIG_RE = /((?<![A-Za-z0-9_.-])sig=)[A-Za-z0-9%+/_-]{10,512}={0,2}/g;
+
+function redactUrlsAndSas(text: string, t: Tally): string {
+  const edits: Edit[] = [];
+  for (let i = text.indexOf('://'); i !== -1; i = text.indexOf('://', i + 3)) {
+    const e = stickyEdit(URL_PASSWORD_RE, text, i, ([, head = '', pw = '']) =>
+      isRedacted(pw) || isPlaceholder(pw) ? null : ['url-password', head, ''],
+    );
+    if (e !== null) edits.push(e);
+  }
+  let out = t.apply(text, edits);
+  if (out.includes('hooks.slack.com')) {
+    out = out.replace(SLACK_WEBHOOK_RE, (_m: string, head: string) => head + t.mark('slack-webhook'));
+  }
+  if (out.includes('SharedAccessSignature')) {
+    out = out.replace(AZURE_SAS_RE, (m: string, head: string, v: string) =>
+      isRedacted(v) || isPlaceholder(v) ? m : head + t.mark('azure-sas'),
+    );
+  }
+  if (out.includes('g=') && out.includes('sig=')) {
+    out = out.replace(SAS_SIG_RE, (_m: string, head: string) => head + t.mark('azure-sas'));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Keyword-anchored values: headers, Azure keys, AWS named secrets, assignments, prose. Each pattern is
+// sticky and tried only where its keyword starts.
+
+const AUTH_SCHEMES = 'bearer|basic|token|digest|negotiate|ntlm|apikey|api-key|key|sso-key';
+const AUTH_HEADER_RE = new RegExp(
+  String.raw`(authorization\\?["']?[ \t]{0,3}[:=][ \t]{0,3}\\?["']?)((?:(?:${AUTH_SCHEMES})[ \t]{1,3})?)([^\s"'\x60<>\\,;]{4,8192})`,
+  'iy',
+);
+const AUTH_SCHEME_ONLY_RE = new RegExp(`^(?:${AUTH_SCHEMES})$`, 'i');
+const BEARER_RE = /(?<![A-Za-z0-9])(bearer[ \t]{1,3})([A-Za-z0-9._~+/-]{16,8192}=*)/iy;
+const AZURE_KEY_RE = /((?:AccountKey|SharedAccessKey)[ \t]{0,3}=[ \t]{0,3})[A-Za-z0-9+/]{16,}={0,2}/iy;
+const AWS_NAMED_SECRET_RE =
+  /((?:(?<=aws[_-]?)secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)\\?["']?[ \t]{0,3}[:=][ \t]{0,3}\\?["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/iy;
+const BARE: ValueContext = {
+  quoted: false,
+  braced: false,
+  envStyle: false,
+  yaml: false,
+  semicolon: false,
+  colon: false,
+  passwordish: false,
+  next: '',
+};
+
+function tryAuthHeader(all: string, at: number): Edit | null {
+  return stickyEdit(AUTH_HEADER_RE, all, at, ([, head = '', scheme = '', v = '']) => {
+    if (isRedacted(v) || isPlaceholder(v) || AUTH_SCHEME_ONLY_RE.test(v)) return null;
+    if (scheme === '' && !shouldRedactValue(v, { ...BARE, colon: true })) return null;
+    return ['authorization', head + scheme, ''];
+  });
+}
+
+/** `<name ending in key|token|secret|password…><quote?> <:|=|:=|=>> <value>`; the name is read backwards. */
+const NAMED_RE = new RegExp(
+  String.raw`(key|token|secret|passw(?:or)?d|passphrase|pass|pwd)(?![A-Za-z0-9])` +
+    String.raw`(\\?["']?[ \t]{0,3}(?::=|=>|=(?!=)|:(?![:/\\]))[ \t]{0,3})` +
+    String.raw`(\\?"[^"\\\n]{0,512}(?:\\?")?|'[^'\n]{0,512}'?|\x60[^\x60\n]{0,512}\x60?|\{[^}\n]{0,512}\}?|[^\s"'\x60,;\\()[\]{}<>]{1,512})`,
+  'iy',
+);
+const NAME_CHAR_RE = /[A-Za-z0-9_.$-]/;
+const SECRET_KEY_NAMES =
+  'apikey privatekey secretkey accesskey accountkey signingkey encryptionkey masterkey authkey sharedkey subscriptionkey appkey clientkey'.split(
+    ' ',
+  );
+
+function tryNamed(all: string, at: number): Edit | null {
+  NAMED_RE.lastIndex = at;
+  const match = NAMED_RE.exec(all);
+  if (match === null) return null;
+  const [m, kw = '', sep = '', raw = ''] = match;
+  let start = at;
+  while (start > 0 && at - start < 64 && NAME_CHAR_RE.test(all.charAt(start - 1))) start -= 1;
+  const name = all.slice(start, at) + kw;
+  const compact = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const k = kw.toLowerCase();
+  if (k === 'key' && !SECRET_KEY_NAMES.some((s) => compact.endsWith(s))) return null;
+  if ((k === 'pass' || k === 'pwd') && name !== kw && !'_-.'.includes(all.charAt(at - 1))) return null;
+  const after = all.charAt(at + m.length);
+  let prev = start - 1;
+  while (prev >= 0 && (all[prev] === ' ' || all[prev] === '\t')) prev -= 1;
+  const semicolon = all[prev] === ';' || after === ';';
+  if (name === 'PWD' && !semicolon) return null; // the shell's working directory
+  if (compact === 'pwd' && /^(?:~|\.{0,2}\/)/.test(raw)) return null; // a path, not a password
+  const passwordish = k.startsWith('pass') || k === 'pwd';
+
+  const open = /^\\?["'\x60{]/.exec(raw)?.[0] ?? '';
+  const q = open.slice(-1);
+  const closeQ = q === '{' ? '}' : q;
+  let inner = raw.slice(open.length);
+  let close = '';
+  if (q !== '' && inner.endsWith(closeQ)) {
+    close = open.length === 2 && inner.endsWith('\\' + closeQ) ? '\\' + closeQ : closeQ;
+    inner = inner.slice(0, inner.length - close.length);
+  }
+  const sepCore = sep.replace(/[\\"'\s]/g, '');
+  const ctx: ValueContext = {
+    quoted: q !== '' && q !== '{',
+    braced: q === '{',
+    envStyle: sep === '=' && /^[A-Z][A-Z0-9_]*$/.test(name),
+    yaml: sepCore === ':' && q === '' && (after === '' || after === '\n' || after === '\r'),
+    semicolon,
+    colon: sepCore === ':',
+    passwordish,
+    next: after,
+  };
+  if (!shouldRedactValue(inner, ctx)) return null;
+  let kind: SecretKind = 'secret';
+  if (passwordish)
+    kind = semicolon && (compact === 'password' || compact === 'pwd') ? 'db-password' : 'password';
+  else if (k === 'token') kind = 'token';
+  else if (k === 'key' && compact.endsWith('apikey')) kind = 'api-key';
+  return { start: at, end: at + m.length, kind, head: kw + sep + open, tail: close };
+}
+
+/** `token abc123`, `the password is hunter2`, `--api-key XYZ…`: a keyword, a blank, a secret-looking word. */
+const PROSE_RE =
+  /((?<=\b(?:access|auth)[ _-]?)token|\btoken|\bpassw(?:or)?d|\bpassphrase|\bsecret|(?<=\bapi[ _-]?)key)([ \t]{1,3}(?:(?:is|was)[ \t]{1,3})?["'\x60]?)([^\s"'\x60]{6,256})/iy;
+const NOT_SECRET_WORD_RE =
+  /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/|v?\d+(?:\.\d+)+|(?:gpt|claude|gemini|llama|mistral|o\d|cl\d|p50k|r50k|utf|sha|md5|base64|x86|arm64|win32|es20)[\w.-]*$)/i;
+
+function tryProse(all: string, at: number): Edit | null {
+  return stickyEdit(PROSE_RE, all, at, ([, kw = '', gap = '', raw = '']) => {
+    const trail = /[.,;:!?)\]}>]+$/.exec(raw)?.[0] ?? '';
+    const v = raw.slice(0, raw.length - trail.length);
+    if (v.length < 6 || isRedacted(v) || isPlaceholder(v) || NOT_SECRET_WORD_RE.test(v)) return null;
+    const mixed = /\d/.test(v) && /[A-Za-z]/.test(v) && !/^\d+(?:[kmgb]|ms|px)?(?:[-_.]|$)/i.test(v);
+    const named = /secret|passw|token/i.test(v) && /[-_.]/.test(v);
+    if (!mixed && !named && !looksRandom(v)) return null;
+    const k = kw.toLowerCase();
+    const kind: SecretKind = k.startsWith('pass')
+      ? 'password'
+      : k === 'key'
+        ? 'api-key'
+        : k === 'token'
+          ? 'token'
+          : 'secret';
+    return [kind, kw + gap, trail];
+  });
+}
+
+/**
+ * Needles searched in the lower-cased text: `back` is where the keyword starts relative to the needle
+ * (`ken` is rarer than `tok`, `zation` than `authori`), `word` the keyword checked there.
+ */
+const NEEDLES = [
+  { needle: 'key', back: 0, word: 'key' },
+  { needle: 'ken', back: 2, word: 'token' },
+  { needle: 'cret', back: 2, word: 'secret' },
+  { needle: 'pass', back: 0, word: 'pass' },
+  { needle: 'pwd', back: 0, word: 'pwd' },
+  { needle: 'zation', back: 7, word: 'authorization' },
+  { needle: 'bearer', back: 0, word: 'bearer' },
+] as const;
+const NAMED_FOLLOWERS = new Set([...'"\'\\ \t:='].map((c) => c.charCodeAt(0)));
+
+/** The edit for the keyword `word` starting at `at`, if any rule redacts there. */
+function attemptAt(all: string, lower: string, at: number, word: string): Edit | null {
+  if (word === 'authorization') return tryAuthHeader(all, at);
+  if (word === 'bearer') {
+    return stickyEdit(BEARER_RE, all, at, ([, head = '', v = '']) =>
+      looksRandom(v) && !isPlaceholder(v) ? ['bearer-token', head, ''] : null,
+    );
+  }
+  if (word === 'key') {
+    for (const prefix of ['account', 'sharedaccess']) {
+      if (!lower.startsWith(prefix, at - prefix.length)) continue;
+      return stickyEdit(AZURE_KEY_RE, all, at - prefix.length, ([, head = '']) => [
+        'azure-storage-key',
+        head,
+        '',
+      ]);
+    }
+  }
+  if (word === 'secret') {
+    const e = stickyEdit(AWS_NAMED_SECRET_RE, all, at, ([, head = '']) => ['aws-secret-key', head, '']);
+    if (e !== null) return e;
+  }
+  let end = at + word.length;
+  if (word === 'pass') end += lower.startsWith('word', end) ? 4 : lower.startsWith('wd', end) ? 2 : 0;
+  const c = lower.charCodeAt(end);
+  if (!NAMED_FOLLOWERS.has(c)) return null;
+  return tryNamed(all, at) ?? (c === 32 || c === 9 ? tryProse(all, at) : null);
+}
+
+function redactKeywords(text: string, t: Tally): string {
+  let lower = text.toLowerCase();
+  if (lower.length !== text.length) lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  const starts: number[] = [];
+  NEEDLES.forEach(({ needle, back, word }, k) => {
+    for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + needle.length)) {
+      if (i >= back && (back === 0 || lower.startsWith(word, i - back))) starts.push((i - back) * 8 + k);
+    }
+  });
+  starts.sort((a, b) => a - b);
+  const edits: Edit[] = [];
+  let cursor = 0;
+  for (const code of starts) {
+    const at = Math.floor(code / 8);
+    if (at < cursor) continue;
+    const e = attemptAt(text, lower, at, NEEDLES[code % 8]?.word ?? 'key');
+    if (e === null || e.start < cursor) continue;
+    edits.push(e);
+    cursor = e.end;
+  }
+  return t.apply(text, edits);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Entry points
+
+export function redactSecretsWithStats(text: string): RedactionResult {
+  const t = new Tally();
+  let out = redactShapes(text, t);
+  if (out.includes('KIA') || out.includes('SIA')) out = redactAwsPairs(out, t);
+  out = redactKeywords(redactUrlsAndSas(out, t), t);
+  return { text: out, count: t.count, kinds: t.kinds };
+}
+
+export function redactSecrets(text: string): string {
+  return redactSecretsWithStats(text).text;
+}
