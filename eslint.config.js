@@ -32,7 +32,7 @@ export default tseslint.config(
   {
     // The core never writes to the terminal or exits; the CLI renders and maps errors to exit codes.
     files: ['src/**/*.ts', 'harvesters/**/*.ts', 'proposals/**/*.ts'],
-    ignores: ['src/cli/**', '**/*.test.ts'],
+    ignores: ['src/cli/**', 'src/tools/**', '**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'commander', message: 'CLI only.' }] }],
       'no-restricted-properties': [
