@@ -163,3 +163,50 @@ describe('incremental harvest', () => {
     expect(texts).toContain('REDACTED');
   });
 });
+
+describe('tolerant parsing and scoping', () => {
+  it('survives invalid UTF-8, empty and binary files and a 50 MB line, counting what it skips', async () => {
+    const { dir, run, sessions } = setup();
+    const good = rec('g', 0, 'user', 'caf\u00e9 question') + rec('g', 1, 'assistant', 'answer');
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from(good),
+      Buffer.from(
+        '{"type":"user","sessionId":"g","cwd":"/work/acme","message":{"role":"user","content":"bad ',
+      ),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('"}}\n'),
+    ]);
+    writeFileSync(path.join(dir, 'g.jsonl'), invalidUtf8);
+    writeFileSync(path.join(dir, 'empty.jsonl'), '');
+    writeFileSync(
+      path.join(dir, 'binary.jsonl'),
+      Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256)),
+    );
+    const huge = `${JSON.stringify({ type: 'user', sessionId: 'h', cwd: PROJECT, message: { role: 'user', content: 'x'.repeat(50 * 1024 * 1024) } })}\n`;
+    writeFileSync(path.join(dir, 'h.jsonl'), huge + rec('h', 1, 'assistant', 'done'));
+    const r = await run();
+    expect(r.unreadable).toEqual([]);
+    expect(r.bySource.claude?.skipped_lines).toBeGreaterThan(0);
+    const g = sessions().find((s) => s.sessionId === 'g');
+    expect(g?.turns[0]?.text).toBe('caf\u00e9 question');
+    expect(g?.turns.at(-1)?.text).toContain('bad ');
+    expect(sessions().find((s) => s.sessionId === 'h')?.turns).toHaveLength(2);
+  });
+
+  it('attributes sessions to the project folder and below, not to ancestors or siblings', async () => {
+    const { dir, run, db } = setup();
+    const at = (id: string, cwd: string): string =>
+      [rec(id, 0, 'user', `task from ${cwd}`), rec(id, 1, 'assistant', 'ok')]
+        .map((l) => l.replace(/"cwd":"[^"]*"/, `"cwd":"${cwd}"`))
+        .join('');
+    writeFileSync(path.join(dir, 'a.jsonl'), at('a', '/work/acme/packages/web'));
+    writeFileSync(path.join(dir, 'b.jsonl'), at('b', '/work'));
+    writeFileSync(path.join(dir, 'c.jsonl'), at('c', '/work/acme-other'));
+    writeFileSync(path.join(dir, 'd.jsonl'), at('d', '/work/acme/'));
+    await run();
+    const invoked = querySessions(db, { project: PROJECT, scope: 'invoked', sinceMs: null, limit: 10 });
+    expect(invoked.map((s) => s.sessionId).sort()).toEqual(['a', 'd']);
+    const all = querySessions(db, { project: PROJECT, scope: 'all', sinceMs: null, limit: 10 });
+    expect(all).toHaveLength(4);
+  });
+});

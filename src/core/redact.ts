@@ -66,11 +66,11 @@ class Tally {
 }
 
 /** Run the sticky `re` at `at`; `plan` turns the groups into `[kind, head, tail]`, or null to keep. */
-function stickyEdit(re: RegExp, text: string, at: number, plan: (g: string[]) => Plan): Edit | null {
+function stickyEdit(re: RegExp, text: string, at: number, plan: (g: RegExpExecArray) => Plan): Edit | null {
   re.lastIndex = at;
   const m = re.exec(text);
   if (m === null) return null;
-  const p = plan(Array.from(m, (g) => g ?? ''));
+  const p = plan(m);
   return p === null ? null : { start: at, end: at + m[0].length, kind: p[0], head: p[1], tail: p[2] };
 }
 
@@ -145,29 +145,12 @@ const PEM_END = String.raw`-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
 /** Rules run over the whole text when it includes a needle (each starts with a rare character). */
 const NEEDLE_RULES: readonly { kind: SecretKind; needles: readonly string[]; re: RegExp }[] = [
   {
-    kind: 'private-key',
-    needles: ['-----'],
-    re: new RegExp(
-      String.raw`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,65536}?${PEM_END}|(?:${PEM_LINE})*)`,
-      'g',
-    ),
-  },
-  {
     kind: 'jwt',
     needles: ['yJ'],
     re: new RegExp(`${NB}eyJ[A-Za-z0-9_-]{5,8192}\\.[A-Za-z0-9_-]{8,65536}\\.[A-Za-z0-9_-]{0,8192}`, 'g'),
   },
-  {
-    kind: 'slack-token',
-    needles: ['xox', 'xapp'],
-    re: new RegExp(`${NB}(?:xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`, 'g'),
-  },
   { kind: 'google-api-key', needles: ['Iza'], re: new RegExp(`${NB}AIza[0-9A-Za-z_-]{20,}`, 'g') },
-  {
-    kind: 'google-oauth',
-    needles: ['GOCSPX', '29.'],
-    re: new RegExp(`${NB}(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\\.[A-Za-z0-9_-]{20,})`, 'g'),
-  },
+  { kind: 'google-oauth', needles: ['29.'], re: new RegExp(`${NB}ya29\\.[A-Za-z0-9_-]{20,}`, 'g') },
   {
     kind: 'sendgrid-key',
     needles: ['SG.'],
@@ -182,6 +165,20 @@ const STEM_RULES: readonly {
   re: RegExp;
   valid?: (m: string) => boolean;
 }[] = [
+  {
+    kind: 'private-key',
+    stems: ['-----'],
+    re: new RegExp(
+      String.raw`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,65536}?${PEM_END}|(?:${PEM_LINE})*)`,
+      'y',
+    ),
+  },
+  {
+    kind: 'slack-token',
+    stems: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-'],
+    re: new RegExp(`${NB}(?:xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`, 'y'),
+  },
+  { kind: 'google-oauth', stems: ['GOCSPX-'], re: new RegExp(`${NB}GOCSPX-[A-Za-z0-9_-]{20,}`, 'y') },
   { kind: 'anthropic-key', stems: ['sk-ant-'], re: new RegExp(`${NB}sk-ant-[A-Za-z0-9_-]{20,}`, 'y') },
   {
     kind: 'openai-key',
@@ -217,10 +214,12 @@ const STEM_RULES: readonly {
 /** Stems keyed by the two characters ending them, so visiting a `_`/`-` costs one map lookup. */
 const pairKey = (s: string, i: number): number => s.charCodeAt(i - 1) * 65536 + s.charCodeAt(i);
 const STEMS = new Map<number, { stem: string; rule: (typeof STEM_RULES)[number] }[]>();
+const STEM_ENDS = new Uint8Array(128); // characters that end a stem just before its `_`/`-`
 for (const rule of STEM_RULES) {
   for (const stem of rule.stems) {
     const key = pairKey(stem, stem.length - 1);
     STEMS.set(key, [...(STEMS.get(key) ?? []), { stem, rule }]);
+    STEM_ENDS[stem.charCodeAt(stem.length - 2)] = 1;
   }
 }
 
@@ -232,6 +231,7 @@ function redactShapes(text: string, t: Tally): string {
   const edits: Edit[] = [];
   for (const pivot of ['_', '-']) {
     for (let i = out.indexOf(pivot, 1); i !== -1; i = out.indexOf(pivot, i + 1)) {
+      if (STEM_ENDS[out.charCodeAt(i - 1)] !== 1) continue;
       for (const { stem, rule } of STEMS.get(pairKey(out, i)) ?? []) {
         const start = i + 1 - stem.length;
         if (start < 0 || !out.startsWith(stem, start)) continue;
@@ -264,28 +264,31 @@ function redactAwsPairs(text: string, t: Tally): string {
 // URLs and Azure SAS
 
 const URL_PASSWORD_RE = /(:\/\/[^\s:/?#@'"`<>]{0,128}:)([^\s/?#@'"`<>]{1,256})(?=@)/y;
-const SLACK_WEBHOOK_RE = /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]{20,}/g;
 const AZURE_SAS_RE = /(\bSharedAccessSignature[ \t]{0,3}=[ \t]{0,3})([^\s;"'`]{10,4096})/g;
 const SAS_SIG_RE = /((?<![A-Za-z0-9_.-])sig=)[A-Za-z0-9%+/_-]{10,512}={0,2}/g;
+
+const SLACK_WEBHOOK_RE = /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9_/-]{20,}/y;
 
 function redactUrlsAndSas(text: string, t: Tally): string {
   const edits: Edit[] = [];
   for (let i = text.indexOf('://'); i !== -1; i = text.indexOf('://', i + 3)) {
-    const e = stickyEdit(URL_PASSWORD_RE, text, i, ([, head = '', pw = '']) =>
-      isRedacted(pw) || isPlaceholder(pw) ? null : ['url-password', head, ''],
-    );
+    const slack = text.startsWith('hooks.slack.com/', i + 3);
+    const atSign = text.indexOf('@', i);
+    if (!slack && (atSign === -1 || atSign - i > 400)) continue;
+    const e = slack
+      ? stickyEdit(SLACK_WEBHOOK_RE, text, i + 3, ([, head = '']) => ['slack-webhook', head, ''])
+      : stickyEdit(URL_PASSWORD_RE, text, i, ([, head = '', pw = '']) =>
+          isRedacted(pw) || isPlaceholder(pw) ? null : ['url-password', head, ''],
+        );
     if (e !== null) edits.push(e);
   }
   let out = t.apply(text, edits);
-  if (out.includes('hooks.slack.com')) {
-    out = out.replace(SLACK_WEBHOOK_RE, (_m: string, head: string) => head + t.mark('slack-webhook'));
-  }
   if (out.includes('SharedAccessSignature')) {
     out = out.replace(AZURE_SAS_RE, (m: string, head: string, v: string) =>
       isRedacted(v) || isPlaceholder(v) ? m : head + t.mark('azure-sas'),
     );
   }
-  if (out.includes('g=') && out.includes('sig=')) {
+  if (out.includes('&sig=') || out.includes('?sig=') || out.startsWith('sig=')) {
     out = out.replace(SAS_SIG_RE, (_m: string, head: string) => head + t.mark('azure-sas'));
   }
   return out;
@@ -413,19 +416,46 @@ function tryProse(all: string, at: number): Edit | null {
 }
 
 /**
- * Needles searched in the lower-cased text: `back` is where the keyword starts relative to the needle
- * (`ken` is rarer than `tok`, `zation` than `authori`), `word` the keyword checked there.
+ * Where keywords can start. Needles are searched in the lower-cased text (`original`: as written);
+ * `back` is where the keyword starts relative to the needle (`ken` is rarer than `tok`, `zation` than
+ * `authori`). Lower-case "bearer" is left to the Authorization-header rule.
  */
 const NEEDLES = [
-  { needle: 'key', back: 0, word: 'key' },
-  { needle: 'ken', back: 2, word: 'token' },
-  { needle: 'cret', back: 2, word: 'secret' },
-  { needle: 'pass', back: 0, word: 'pass' },
-  { needle: 'pwd', back: 0, word: 'pwd' },
-  { needle: 'zation', back: 7, word: 'authorization' },
-  { needle: 'bearer', back: 0, word: 'bearer' },
+  { needle: 'key', back: 0, word: 'key', original: false },
+  { needle: 'ken', back: 2, word: 'token', original: false },
+  { needle: 'cret', back: 2, word: 'secret', original: false },
+  { needle: 'pass', back: 0, word: 'pass', original: false },
+  { needle: 'pwd', back: 0, word: 'pwd', original: false },
+  { needle: 'zation', back: 7, word: 'authorization', original: false },
+  { needle: 'Bearer', back: 0, word: 'bearer', original: true },
+  { needle: 'BEARER', back: 0, word: 'bearer', original: true },
 ] as const;
-const NAMED_FOLLOWERS = new Set([...'"\'\\ \t:='].map((c) => c.charCodeAt(0)));
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+
+/** After a keyword ending at `end`: `name` if `[\\]["'] [ \t]{0,3} [:=]` follows, `prose` if a word that could be a secret does. */
+function followerAt(s: string, end: number): 'name' | 'prose' | null {
+  let i = end;
+  if (s.charCodeAt(i) === 92) i += 1; // backslash before an escaped quote
+  const q = s.charCodeAt(i);
+  if (q === 34 || q === 39) i += 1;
+  const blanksFrom = i;
+  while (i - blanksFrom < 3 && isBlank(s.charCodeAt(i))) i += 1;
+  const c = s.charCodeAt(i);
+  if (c === 58 || c === 61) return 'name';
+  if (i === end || !isBlank(s.charCodeAt(end))) return null;
+  // Prose needs a word of 6+ characters with a digit, a separator, or 16+ characters.
+  let j = i;
+  if (s.startsWith('is ', j)) j += 3;
+  else if (s.startsWith('was ', j)) j += 4;
+  const from = j;
+  let marked = false;
+  for (; j < s.length && j - from < 256; j++) {
+    const d = s.charCodeAt(j);
+    if (d <= 32) break;
+    if ((d >= 48 && d <= 57) || d === 45 || d === 95 || d === 46) marked = true;
+  }
+  return j - from >= 6 && (marked || j - from >= 16) ? 'prose' : null;
+}
 
 /** The edit for the keyword `word` starting at `at`, if any rule redacts there. */
 function attemptAt(all: string, lower: string, at: number, word: string): Edit | null {
@@ -449,23 +479,38 @@ function attemptAt(all: string, lower: string, at: number, word: string): Edit |
     const e = stickyEdit(AWS_NAMED_SECRET_RE, all, at, ([, head = '']) => ['aws-secret-key', head, '']);
     if (e !== null) return e;
   }
-  let end = at + word.length;
-  if (word === 'pass') end += lower.startsWith('word', end) ? 4 : lower.startsWith('wd', end) ? 2 : 0;
-  const c = lower.charCodeAt(end);
-  if (!NAMED_FOLLOWERS.has(c)) return null;
-  return tryNamed(all, at) ?? (c === 32 || c === 9 ? tryProse(all, at) : null);
+  const next = followerAt(all, keywordEnd(lower, at, word));
+  if (next === null) return null;
+  return next === 'name' ? tryNamed(all, at) : tryProse(all, at);
+}
+
+/** Characters that may follow a keyword for some rule to apply (quote, backslash, blank, `:`, `=`). */
+const FOLLOWS = new Uint8Array(128);
+for (const c of '"\'\\ \t:=') FOLLOWS[c.charCodeAt(0)] = 1;
+
+function keywordEnd(lower: string, at: number, word: string): number {
+  const end = at + word.length;
+  if (word !== 'pass') return end;
+  for (const rest of ['word', 'wd', 'phrase']) if (lower.startsWith(rest, end)) return end + rest.length;
+  return end;
 }
 
 function redactKeywords(text: string, t: Tally): string {
   let lower = text.toLowerCase();
   if (lower.length !== text.length) lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-  const starts: number[] = [];
-  NEEDLES.forEach(({ needle, back, word }, k) => {
-    for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + needle.length)) {
-      if (i >= back && (back === 0 || lower.startsWith(word, i - back))) starts.push((i - back) * 8 + k);
+  const found: number[] = [];
+  for (let k = 0; k < NEEDLES.length; k++) {
+    const { needle, back, word, original } = NEEDLES[k] ?? NEEDLES[0];
+    const hay = original ? text : lower;
+    for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + needle.length)) {
+      const at = i - back;
+      if (at < 0 || (back !== 0 && !lower.startsWith(word, at))) continue;
+      const c = lower.charCodeAt(keywordEnd(lower, at, word));
+      // `secret_access_key` / `secret-key` continue with `_`/`-` (AWS named secret).
+      if (FOLLOWS[c] === 1 || (word === 'secret' && (c === 95 || c === 45))) found.push(at * 8 + k);
     }
-  });
-  starts.sort((a, b) => a - b);
+  }
+  const starts = Float64Array.from(found).sort(); // numeric, no comparator
   const edits: Edit[] = [];
   let cursor = 0;
   for (const code of starts) {
@@ -485,7 +530,7 @@ function redactKeywords(text: string, t: Tally): string {
 export function redactSecretsWithStats(text: string): RedactionResult {
   const t = new Tally();
   let out = redactShapes(text, t);
-  if (out.includes('KIA') || out.includes('SIA')) out = redactAwsPairs(out, t);
+  if (out.includes('IA')) out = redactAwsPairs(out, t);
   out = redactKeywords(redactUrlsAndSas(out, t), t);
   return { text: out, count: t.count, kinds: t.kinds };
 }
