@@ -1,15 +1,18 @@
 /**
- * Secret redaction, applied to every text before it is stored. A superset of the reference's kinds
- * (sleep-spec §2.15, harvest-spec §6.5): a secret becomes `[REDACTED:<kind>]`; for named values
+ * Secret redaction, applied to every text before it is stored: `redactSecrets(text)`, or
+ * `redactSecretsWithStats(text)` for `{ text, count, kinds }`. A superset of the reference's kinds
+ * (sleep-spec §2.15, harvest-spec §6.5). A secret becomes `[REDACTED:<kind>]`; for named values
  * (`password=…`, `Authorization: Bearer …`, `scheme://user:…@host`) only the value is replaced, so the
- * name, quotes, user and host stay readable. Values already `[REDACTED…` are never touched, so redacting
+ * name, quotes, user and host stay readable. Values already `[REDACTED…` are left alone, so redacting
  * twice is the same as once.
  *
- * Speed: nothing scans the whole text with a big alternation. Rules are gated by `includes` on needles
- * that start with a rare character, `prefix_`/`prefix-` token shapes are found by visiting each `_` and
- * `-`, and keyword rules (assignments, headers, prose) run as sticky patterns only where `indexOf` on
- * the lower-cased text finds their keyword. Every repetition is bounded or runs over one character class
- * with a disjoint follower, so no pattern backtracks catastrophically.
+ * Stages, most specific first: PEM blocks; token shapes (JWT, `sk-`, `ghp_`, `AKIA`…); AWS key pairs;
+ * URL passwords and Azure SAS; keyword-anchored values (headers, connection strings, assignments,
+ * prose). Speed: no stage runs a big alternation over the whole text. Shape rules are gated by
+ * `includes` on needles that start with a rare character, `stem_`/`stem-` shapes are found by visiting
+ * each `_` and `-`, and keyword rules run as sticky patterns only where `indexOf` finds their keyword
+ * followed by a plausible separator. Every repetition is bounded or runs over one character class with
+ * a disjoint follower, and overlapping attempts are not retried, so the cost stays linear.
  */
 
 // prettier-ignore
@@ -35,8 +38,8 @@ interface Edit {
   start: number;
   end: number;
   kind: SecretKind;
-  head: string;
-  tail: string;
+  head?: string;
+  tail?: string;
 }
 type Plan = [SecretKind, string, string] | null;
 
@@ -58,7 +61,7 @@ class Tally {
     let cursor = 0;
     for (const e of edits) {
       if (e.start < cursor) continue;
-      out += text.slice(cursor, e.start) + e.head + this.mark(e.kind) + e.tail;
+      out += text.slice(cursor, e.start) + (e.head ?? '') + this.mark(e.kind) + (e.tail ?? '');
       cursor = e.end;
     }
     return out + text.slice(cursor);
@@ -79,8 +82,8 @@ function stickyEdit(re: RegExp, text: string, at: number, plan: (g: RegExpExecAr
 
 const isRedacted = (v: string): boolean => v.startsWith('[REDACTED');
 
-/** `$VAR`, `${VAR}`, `$(cmd)`, `%s`, `{{x}}`, `<your-key>`, `***`, `xxxx`, `...`, `your_api_key`. */
-const PLACEHOLDER_RE = /^(?:\$|%\(?[A-Za-z_]|\{\{|<[^>]*>?$|\*{3,}$|x{4,}$|\.\.\.|…|your[_-])/i;
+/** `$VAR`, `${VAR}`, `$(cmd)`, `%s`, `{{x}}`, `<your-key>`, `***`, `xxxx`, `...`, `your_api_key`, `!Ref X`. */
+const PLACEHOLDER_RE = /^(?:\$|!|%\(?[A-Za-z_]|\{\{|<[^>]*>?$|\*{3,}$|x{4,}$|\.\.\.|…|your[_-])/i;
 const isPlaceholder = (v: string): boolean => PLACEHOLDER_RE.test(v);
 
 /** Random-looking: letters and digits, or (no digit) at least 4 upper and 4 lower case letters. */
@@ -100,38 +103,43 @@ const CODE_WORDS = new Set(
     'bool boolean bytes byte buffer any unknown object void never optional required secretstr text ' +
     'varchar char env os self this new await function lambda typeof get set const let var return ' +
     'if else def class static public private protected readonly default empty token secret password ' +
-    'passwd pwd pass key apikey credentials option maybe'
+    'passwd pwd pass key apikey credentials option maybe value example'
   ).split(' '),
 );
 const STEM_RE = /pass|pwd|token|secret|key|cred|auth/i;
 const IDENT_RE = /^[A-Za-z_$][\w$]*$/;
-const DOTTED_RE = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
+const DOTTED_RE = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/; // `process.env.X!`
+
+/** A path (`/etc/x/key.pem`, `~/.ssh/id`, `./secrets.json`) or a comment opener names a file, not a secret. */
+const PATH_RE = /^(?:(?:~|\.{1,2})?\/(?:[\w.-]+\/)+[\w.-]*|(?:~|\.{1,2})\/[\w.-]*|\/[/*].*)$/;
 
 interface ValueContext {
-  quoted: boolean;
-  braced: boolean;
-  /** `FOO_TOKEN=value`: shell/.env, where a bare word is a literal. */
-  envStyle: boolean;
-  /** `name: value⏎` with a bare value: YAML, where a bare word is a literal. */
-  yaml: boolean;
+  quoted?: boolean;
+  braced?: boolean;
+  /**
+   * Where a bare word is a literal rather than an identifier: `.env`/shell (`FOO_TOKEN=v`, `k=v` at a
+   * line start), YAML (`k: v⏎`), query strings (`?token=v`), flags (`--password=v`), `;` lists.
+   */
+  literal?: boolean;
   /** `;`-separated `k=v` list (connection string). */
-  semicolon: boolean;
-  colon: boolean;
-  passwordish: boolean;
-  next: string;
+  semicolon?: boolean;
+  passwordish?: boolean;
+  /** The character after the value. */
+  next?: string;
 }
 
 function shouldRedactValue(v: string, c: ValueContext): boolean {
-  if (v.length < 3 || isRedacted(v) || isPlaceholder(v)) return false;
-  if (c.quoted) return !/\s/.test(v) && !v.includes('${') && !/^\{[\w.]*\}$/.test(v);
-  if (c.braced) return c.semicolon;
-  if (/^[+-]?\d+(?:\.\d+)?$/.test(v)) return c.passwordish; // counts and limits, unless a PIN
-  if (CODE_WORDS.has(v.toLowerCase()) || DOTTED_RE.test(v)) return false;
-  if ('([<{'.includes(c.next) && c.next !== '') return false; // call, index, generic, JSX
-  if (IDENT_RE.test(v) && !/\d/.test(v) && !c.envStyle && !c.yaml) {
-    if (/[a-z][A-Z]/.test(v) || v.includes('_') || v.includes('$') || STEM_RE.test(v)) return false;
-    if (c.colon && (c.next === ' ' || c.next === '\t')) return false; // prose: "Token: the count…"
+  if (v.length < 3 || isRedacted(v) || isPlaceholder(v) || PATH_RE.test(v)) return false;
+  if (c.quoted === true) {
+    return !/\s/.test(v) && !v.includes('${') && !/^\{[\w.]*\}$/.test(v) && !CODE_WORDS.has(v.toLowerCase());
   }
+  if (c.braced === true) return c.semicolon === true;
+  if (/^[+-]?\d+(?:\.\d+)?$/.test(v)) return c.passwordish === true; // counts and limits, unless a PIN
+  if (CODE_WORDS.has(v.toLowerCase()) || DOTTED_RE.test(v)) return false;
+  const next = c.next ?? '';
+  if (next !== '' && '([<{'.includes(next)) return false; // call, index, generic, JSX
+  // In code a bare value is an identifier or expression (literal secrets are quoted there).
+  if (c.literal !== true && IDENT_RE.test(v)) return /\d/.test(v) && !v.includes('$') && !STEM_RE.test(v);
   return true;
 }
 
@@ -139,8 +147,39 @@ function shouldRedactValue(v: string, c: ValueContext): boolean {
 // Distinctive token shapes
 
 const NB = '(?<![A-Za-z0-9_-])'; // no token character before
-const PEM_LINE = String.raw`(?:\r?\n|\\r\\n|\\n)(?:[A-Za-z0-9+/=]{1,128}|(?:Proc-Type|DEK-Info|Comment):[^\r\n\\]{0,200})`;
-const PEM_END = String.raw`-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----`;
+const PEM_BEGIN_RE = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
+const PEM_END_RE = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
+/** Body lines of a PEM whose END line is missing (clipped text); newlines may be JSON-escaped. */
+const PEM_BODY_RE =
+  /(?:(?:\r?\n|\\r\\n|\\n)(?:[A-Za-z0-9+/=]{1,128}|(?:Proc-Type|DEK-Info|Comment):[^\r\n\\]{0,200}))*/y;
+
+/** `-----BEGIN … PRIVATE KEY-----` through its END line (at most 64 KiB on), or through its body lines. */
+function redactPem(text: string, t: Tally): string {
+  const edits: Edit[] = [];
+  let cursor = 0;
+  let end = -1; // the first `-----END` at or after the current BEGIN (only moves forward: linear)
+  for (
+    let i = text.indexOf('-----BEGIN');
+    i !== -1;
+    i = text.indexOf('-----BEGIN', Math.max(i + 1, cursor))
+  ) {
+    PEM_BEGIN_RE.lastIndex = i;
+    const begin = PEM_BEGIN_RE.exec(text);
+    if (begin === null) continue;
+    const from = i + begin[0].length;
+    if (end !== -2 && end < from) end = text.indexOf('-----END', from);
+    if (end === -1) end = -2; // none left
+    PEM_END_RE.lastIndex = end;
+    const close = end >= 0 && end - from <= 65536 ? PEM_END_RE.exec(text) : null;
+    if (close !== null) cursor = end + close[0].length;
+    else {
+      PEM_BODY_RE.lastIndex = from;
+      cursor = from + (PEM_BODY_RE.exec(text)?.[0].length ?? 0);
+    }
+    edits.push({ start: i, end: cursor, kind: 'private-key' });
+  }
+  return t.apply(text, edits);
+}
 
 /** Rules run over the whole text when it includes a needle (each starts with a rare character). */
 const NEEDLE_RULES: readonly { kind: SecretKind; needles: readonly string[]; re: RegExp }[] = [
@@ -166,14 +205,6 @@ const STEM_RULES: readonly {
   valid?: (m: string) => boolean;
 }[] = [
   {
-    kind: 'private-key',
-    stems: ['-----'],
-    re: new RegExp(
-      String.raw`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,65536}?${PEM_END}|(?:${PEM_LINE})*)`,
-      'y',
-    ),
-  },
-  {
     kind: 'slack-token',
     stems: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-'],
     re: new RegExp(`${NB}(?:xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`, 'y'),
@@ -184,7 +215,7 @@ const STEM_RULES: readonly {
     kind: 'openai-key',
     stems: ['sk-'],
     re: new RegExp(`${NB}sk-(?!ant-)[A-Za-z0-9_-]{20,}`, 'y'),
-    valid: (m) => looksRandom(m.slice(3)),
+    valid: (m) => looksRandom(m.slice(3)) && /[A-Za-z0-9_]{16}/.test(m), // not a `/sk-2024-report` slug
   },
   {
     kind: 'github-token',
@@ -224,7 +255,7 @@ for (const rule of STEM_RULES) {
 }
 
 function redactShapes(text: string, t: Tally): string {
-  let out = text;
+  let out = text.includes('-----BEGIN') ? redactPem(text, t) : text;
   for (const { kind, needles, re } of NEEDLE_RULES) {
     if (needles.some((n) => out.includes(n))) out = out.replace(re, () => t.mark(kind));
   }
@@ -245,25 +276,32 @@ function redactShapes(text: string, t: Tally): string {
   return t.apply(out, edits);
 }
 
-// AWS: key ids by shape; a secret key is a 40-char base64 run near a key id (or after a name, below).
+// AWS: key ids by shape; a secret key is a 40-char base64 run within 300 characters of a key id (or
+// after a secret-key name, see the named rule).
 const AWS_ID_RE = /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g;
 const AWS_SECRET_RUN_RE = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 const isAwsSecretShape = (s: string): boolean => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[\d+/]/.test(s);
 
 function redactAwsPairs(text: string, t: Tally): string {
-  const ids = Array.from(text.matchAll(AWS_ID_RE), (m) => m.index);
-  if (ids.length === 0) return text;
-  const near = (at: number): boolean => ids.some((i) => Math.abs(i - at) <= 300);
-  const out = text.replace(AWS_SECRET_RUN_RE, (m: string, at: number) =>
-    near(at) && isAwsSecretShape(m) ? t.mark('aws-secret-key') : m,
-  );
-  return out.replace(AWS_ID_RE, () => t.mark('aws-access-key-id'));
+  const edits: Edit[] = [];
+  let scanned = 0; // where the next window's scan may start: overlapping windows are scanned once
+  for (const id of text.matchAll(AWS_ID_RE)) {
+    edits.push({ start: id.index, end: id.index + id[0].length, kind: 'aws-access-key-id' });
+    AWS_SECRET_RUN_RE.lastIndex = Math.max(scanned, id.index - 300);
+    for (;;) {
+      const m = AWS_SECRET_RUN_RE.exec(text);
+      scanned = m === null ? text.length : m.index;
+      if (m === null || m.index > id.index + 300) break;
+      if (isAwsSecretShape(m[0])) edits.push({ start: m.index, end: m.index + 40, kind: 'aws-secret-key' });
+    }
+  }
+  return t.apply(text, edits);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // URLs and Azure SAS
 
-const URL_PASSWORD_RE = /(:\/\/[^\s:/?#@'"`<>]{0,128}:)([^\s/?#@'"`<>]{1,256})(?=@)/y;
+const URL_PASSWORD_RE = /(:\/\/[^\s:/?#@'"`<>[\]]{0,128}:)([^\s/?#@'"`<>]{1,256})(?=@)/y;
 const AZURE_SAS_RE = /(\bSharedAccessSignature[ \t]{0,3}=[ \t]{0,3})([^\s;"'`]{10,4096})/g;
 const SAS_SIG_RE = /((?<![A-Za-z0-9_.-])sig=)[A-Za-z0-9%+/_-]{10,512}={0,2}/g;
 
@@ -271,10 +309,12 @@ const SLACK_WEBHOOK_RE = /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)
 
 function redactUrlsAndSas(text: string, t: Tally): string {
   const edits: Edit[] = [];
+  let atSign = -1; // the first `@` after the current `://` (only moves forward: linear)
   for (let i = text.indexOf('://'); i !== -1; i = text.indexOf('://', i + 3)) {
     const slack = text.startsWith('hooks.slack.com/', i + 3);
-    const atSign = text.indexOf('@', i);
-    if (!slack && (atSign === -1 || atSign - i > 400)) continue;
+    if (atSign !== -2 && atSign < i) atSign = text.indexOf('@', i);
+    if (atSign === -1) atSign = -2; // none left
+    if (!slack && (atSign < 0 || atSign - i > 400)) continue;
     const e = slack
       ? stickyEdit(SLACK_WEBHOOK_RE, text, i + 3, ([, head = '']) => ['slack-webhook', head, ''])
       : stickyEdit(URL_PASSWORD_RE, text, i, ([, head = '', pw = '']) =>
@@ -300,29 +340,18 @@ function redactUrlsAndSas(text: string, t: Tally): string {
 
 const AUTH_SCHEMES = 'bearer|basic|token|digest|negotiate|ntlm|apikey|api-key|key|sso-key';
 const AUTH_HEADER_RE = new RegExp(
-  String.raw`(authorization\\?["']?[ \t]{0,3}[:=][ \t]{0,3}\\?["']?)((?:(?:${AUTH_SCHEMES})[ \t]{1,3})?)([^\s"'\x60<>\\,;]{4,8192})`,
+  String.raw`(authorization\\?["']?[ \t]{0,3}[:=][ \t]{0,3}\\?["']?)((?:(?:${AUTH_SCHEMES})[ \t]{1,3})?)([^\s"'\x60<>\\,;|]{4,8192})`,
   'iy',
 );
 const AUTH_SCHEME_ONLY_RE = new RegExp(`^(?:${AUTH_SCHEMES})$`, 'i');
 const BEARER_RE = /(?<![A-Za-z0-9])(bearer[ \t]{1,3})([A-Za-z0-9._~+/-]{16,8192}=*)/iy;
 const AZURE_KEY_RE = /((?:AccountKey|SharedAccessKey)[ \t]{0,3}=[ \t]{0,3})[A-Za-z0-9+/]{16,}={0,2}/iy;
-const AWS_NAMED_SECRET_RE =
-  /((?:(?<=aws[_-]?)secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)\\?["']?[ \t]{0,3}[:=][ \t]{0,3}\\?["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/iy;
-const BARE: ValueContext = {
-  quoted: false,
-  braced: false,
-  envStyle: false,
-  yaml: false,
-  semicolon: false,
-  colon: false,
-  passwordish: false,
-  next: '',
-};
+const azureKey = ([, head = '']: RegExpExecArray): Plan => ['azure-storage-key', head, ''];
 
 function tryAuthHeader(all: string, at: number): Edit | null {
   return stickyEdit(AUTH_HEADER_RE, all, at, ([, head = '', scheme = '', v = '']) => {
     if (isRedacted(v) || isPlaceholder(v) || AUTH_SCHEME_ONLY_RE.test(v)) return null;
-    if (scheme === '' && !shouldRedactValue(v, { ...BARE, colon: true })) return null;
+    if (scheme === '' && !shouldRedactValue(v, {})) return null;
     return ['authorization', head + scheme, ''];
   });
 }
@@ -330,15 +359,15 @@ function tryAuthHeader(all: string, at: number): Edit | null {
 /** `<name ending in key|token|secret|password…><quote?> <:|=|:=|=>> <value>`; the name is read backwards. */
 const NAMED_RE = new RegExp(
   String.raw`(key|token|secret|passw(?:or)?d|passphrase|pass|pwd)(?![A-Za-z0-9])` +
-    String.raw`(\\?["']?[ \t]{0,3}(?::=|=>|=(?!=)|:(?![:/\\]))[ \t]{0,3})` +
-    String.raw`(\\?"[^"\\\n]{0,512}(?:\\?")?|'[^'\n]{0,512}'?|\x60[^\x60\n]{0,512}\x60?|\{[^}\n]{0,512}\}?|[^\s"'\x60,;\\()[\]{}<>]{1,512})`,
+    String.raw`(\\?["']?[ \t]{0,3}(?::=|=>|=(?!=)|:(?![:/]))[ \t]{0,3})` +
+    String.raw`(\\?"[^"\\\n]{0,512}(?:\\?")?|'[^'\n]{0,512}'?|\x60[^\x60\n]{0,512}\x60?|\{[^}\n]{0,512}\}?|(?:[^\s"'\x60,;\\()[\]{}<>&]|&(?![A-Za-z_][\w.-]{0,64}=)){1,512})`,
   'iy',
 );
 const NAME_CHAR_RE = /[A-Za-z0-9_.$-]/;
-const SECRET_KEY_NAMES =
-  'apikey privatekey secretkey accesskey accountkey signingkey encryptionkey masterkey authkey sharedkey subscriptionkey appkey clientkey'.split(
-    ' ',
-  );
+const SECRET_KEY_NAMES = (
+  'apikey privatekey secretkey accesskey accountkey signingkey encryptionkey masterkey authkey sharedkey ' +
+  'subscriptionkey appkey clientkey'
+).split(' ');
 
 function tryNamed(all: string, at: number): Edit | null {
   NAMED_RE.lastIndex = at;
@@ -355,7 +384,9 @@ function tryNamed(all: string, at: number): Edit | null {
   const after = all.charAt(at + m.length);
   let prev = start - 1;
   while (prev >= 0 && (all[prev] === ' ' || all[prev] === '\t')) prev -= 1;
-  const semicolon = all[prev] === ';' || after === ';';
+  // A connection string's `k=v;k=v` (not a statement's `;`): `;` just before, or `;Next=` right after.
+  const semi = (all[start - 1] === ';' || (all[start - 1] === ' ' && all[start - 2] === ';')) && sep === '=';
+  const semicolon = semi || /^;[A-Za-z][A-Za-z ]{0,30}=/.test(all.slice(at + m.length, at + m.length + 34));
   if (name === 'PWD' && !semicolon) return null; // the shell's working directory
   if (compact === 'pwd' && /^(?:~|\.{0,2}\/)/.test(raw)) return null; // a path, not a password
   const passwordish = k.startsWith('pass') || k === 'pwd';
@@ -369,22 +400,22 @@ function tryNamed(all: string, at: number): Edit | null {
     close = open.length === 2 && inner.endsWith('\\' + closeQ) ? '\\' + closeQ : closeQ;
     inner = inner.slice(0, inner.length - close.length);
   }
-  const sepCore = sep.replace(/[\\"'\s]/g, '');
-  const ctx: ValueContext = {
-    quoted: q !== '' && q !== '{',
-    braced: q === '{',
-    envStyle: sep === '=' && /^[A-Z][A-Z0-9_]*$/.test(name),
-    yaml: sepCore === ':' && q === '' && (after === '' || after === '\n' || after === '\r'),
-    semicolon,
-    colon: sepCore === ':',
-    passwordish,
-    next: after,
-  };
+  const lineStart = prev < 0 || all[prev] === '\n' || all[prev] === '\r';
+  const literal =
+    semicolon ||
+    (sep === '=' && (lineStart || /^[A-Z][A-Z0-9_]*$/.test(name))) || // .env, shell, properties
+    (sep.trimEnd().endsWith(':') && (after === '' || after === '\n' || after === '\r')) || // YAML
+    all[start - 1] === '?' ||
+    all[start - 1] === '&' ||
+    name.startsWith('-');
+  const quoted = q !== '' && q !== '{';
+  const ctx = { quoted, braced: q === '{', literal, semicolon, passwordish, next: after };
   if (!shouldRedactValue(inner, ctx)) return null;
   let kind: SecretKind = 'secret';
   if (passwordish)
     kind = semicolon && (compact === 'password' || compact === 'pwd') ? 'db-password' : 'password';
   else if (k === 'token') kind = 'token';
+  else if (compact.endsWith('secretaccesskey') || /^aws.*secret/.test(compact)) kind = 'aws-secret-key';
   else if (k === 'key' && compact.endsWith('apikey')) kind = 'api-key';
   return { start: at, end: at + m.length, kind, head: kw + sep + open, tail: close };
 }
@@ -395,41 +426,46 @@ const PROSE_RE =
 const NOT_SECRET_WORD_RE =
   /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|[a-z][a-z0-9+.-]*:\/\/|v?\d+(?:\.\d+)+|(?:gpt|claude|gemini|llama|mistral|o\d|cl\d|p50k|r50k|utf|sha|md5|base64|x86|arm64|win32|es20)[\w.-]*$)/i;
 
+const PROSE_KINDS: Partial<Record<string, SecretKind>> = { key: 'api-key', token: 'token' };
+
 function tryProse(all: string, at: number): Edit | null {
   return stickyEdit(PROSE_RE, all, at, ([, kw = '', gap = '', raw = '']) => {
     const trail = /[.,;:!?)\]}>]+$/.exec(raw)?.[0] ?? '';
     const v = raw.slice(0, raw.length - trail.length);
     if (v.length < 6 || isRedacted(v) || isPlaceholder(v) || NOT_SECRET_WORD_RE.test(v)) return null;
+    if (/[<>()[\]{}$|]|=>/.test(v) || DOTTED_RE.test(v) || PATH_RE.test(v)) return null; // code
     const mixed = /\d/.test(v) && /[A-Za-z]/.test(v) && !/^\d+(?:[kmgb]|ms|px)?(?:[-_.]|$)/i.test(v);
-    const named = /secret|passw|token/i.test(v) && /[-_.]/.test(v);
+    const named = /secret|passw|token/i.test(v) && /^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(v); // `local-secret`
     if (!mixed && !named && !looksRandom(v)) return null;
     const k = kw.toLowerCase();
-    const kind: SecretKind = k.startsWith('pass')
-      ? 'password'
-      : k === 'key'
-        ? 'api-key'
-        : k === 'token'
-          ? 'token'
-          : 'secret';
+    const kind = k.startsWith('pass') ? 'password' : (PROSE_KINDS[k] ?? 'secret');
     return [kind, kw + gap, trail];
   });
 }
 
 /**
- * Where keywords can start. Needles are searched in the lower-cased text (`original`: as written);
- * `back` is where the keyword starts relative to the needle (`ken` is rarer than `tok`, `zation` than
- * `authori`). Lower-case "bearer" is left to the Authorization-header rule.
+ * Where keywords can start, searched as written (no lower-cased copy to allocate): each keyword in its
+ * lower, Capitalized and UPPER forms (camelCase `apiKey`, `accessToken` included). `back` is where the
+ * keyword starts relative to the needle (`ken` is rarer than `tok`, `zation` than `authori`). Lower-case
+ * "bearer" is left to the Authorization-header rule.
  */
-const NEEDLES = [
-  { needle: 'key', back: 0, word: 'key', original: false },
-  { needle: 'ken', back: 2, word: 'token', original: false },
-  { needle: 'cret', back: 2, word: 'secret', original: false },
-  { needle: 'pass', back: 0, word: 'pass', original: false },
-  { needle: 'pwd', back: 0, word: 'pwd', original: false },
-  { needle: 'zation', back: 7, word: 'authorization', original: false },
-  { needle: 'Bearer', back: 0, word: 'bearer', original: true },
-  { needle: 'BEARER', back: 0, word: 'bearer', original: true },
-] as const;
+const NEEDLES: readonly { needle: string; back: number; word: string }[] = [
+  ...['key', 'Key', 'KEY'].map((needle) => ({ needle, back: 0, word: 'key' })),
+  ...['ken', 'KEN'].map((needle) => ({ needle, back: 2, word: 'token' })),
+  ...['cret', 'CRET'].map((needle) => ({ needle, back: 2, word: 'secret' })),
+  ...['pass', 'Pass', 'PASS'].map((needle) => ({ needle, back: 0, word: 'pass' })),
+  ...['pwd', 'Pwd', 'PWD'].map((needle) => ({ needle, back: 0, word: 'pwd' })),
+  ...['zation', 'ZATION'].map((needle) => ({ needle, back: 7, word: 'authorization' })),
+  ...['Bearer', 'BEARER'].map((needle) => ({ needle, back: 0, word: 'bearer' })),
+];
+
+/** Whether `s` has the lower-case ASCII `word` at `at`, in any case. */
+function hasWordAt(s: string, word: string, at: number): boolean {
+  if (at < 0 || at + word.length > s.length) return false;
+  for (let i = 0; i < word.length; i++) if ((s.charCodeAt(at + i) | 32) !== word.charCodeAt(i)) return false;
+  return true;
+}
+
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 
 /** After a keyword ending at `end`: `name` if `[\\]["'] [ \t]{0,3} [:=]` follows, `prose` if a word that could be a secret does. */
@@ -458,28 +494,19 @@ function followerAt(s: string, end: number): 'name' | 'prose' | null {
 }
 
 /** The edit for the keyword `word` starting at `at`, if any rule redacts there. */
-function attemptAt(all: string, lower: string, at: number, word: string): Edit | null {
+function attemptAt(all: string, at: number, word: string): Edit | null {
   if (word === 'authorization') return tryAuthHeader(all, at);
   if (word === 'bearer') {
     return stickyEdit(BEARER_RE, all, at, ([, head = '', v = '']) =>
       looksRandom(v) && !isPlaceholder(v) ? ['bearer-token', head, ''] : null,
     );
   }
-  if (word === 'key') {
-    for (const prefix of ['account', 'sharedaccess']) {
-      if (!lower.startsWith(prefix, at - prefix.length)) continue;
-      return stickyEdit(AZURE_KEY_RE, all, at - prefix.length, ([, head = '']) => [
-        'azure-storage-key',
-        head,
-        '',
-      ]);
-    }
-  }
-  if (word === 'secret') {
-    const e = stickyEdit(AWS_NAMED_SECRET_RE, all, at, ([, head = '']) => ['aws-secret-key', head, '']);
+  for (const prefix of word === 'key' ? ['account', 'sharedaccess'] : []) {
+    const from = at - prefix.length;
+    const e = hasWordAt(all, prefix, from) ? stickyEdit(AZURE_KEY_RE, all, from, azureKey) : null;
     if (e !== null) return e;
   }
-  const next = followerAt(all, keywordEnd(lower, at, word));
+  const next = followerAt(all, keywordEnd(all, at, word));
   if (next === null) return null;
   return next === 'name' ? tryNamed(all, at) : tryProse(all, at);
 }
@@ -488,38 +515,27 @@ function attemptAt(all: string, lower: string, at: number, word: string): Edit |
 const FOLLOWS = new Uint8Array(128);
 for (const c of '"\'\\ \t:=') FOLLOWS[c.charCodeAt(0)] = 1;
 
-function keywordEnd(lower: string, at: number, word: string): number {
+function keywordEnd(s: string, at: number, word: string): number {
   const end = at + word.length;
   if (word !== 'pass') return end;
-  for (const rest of ['word', 'wd', 'phrase']) if (lower.startsWith(rest, end)) return end + rest.length;
+  for (const rest of ['word', 'wd', 'phrase']) if (hasWordAt(s, rest, end)) return end + rest.length;
   return end;
 }
 
 function redactKeywords(text: string, t: Tally): string {
-  let lower = text.toLowerCase();
-  if (lower.length !== text.length) lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-  const found: number[] = [];
-  for (let k = 0; k < NEEDLES.length; k++) {
-    const { needle, back, word, original } = NEEDLES[k] ?? NEEDLES[0];
-    const hay = original ? text : lower;
-    for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + needle.length)) {
-      const at = i - back;
-      if (at < 0 || (back !== 0 && !lower.startsWith(word, at))) continue;
-      const c = lower.charCodeAt(keywordEnd(lower, at, word));
-      // `secret_access_key` / `secret-key` continue with `_`/`-` (AWS named secret).
-      if (FOLLOWS[c] === 1 || (word === 'secret' && (c === 95 || c === 45))) found.push(at * 8 + k);
-    }
-  }
-  const starts = Float64Array.from(found).sort(); // numeric, no comparator
+  // Attempts run needle by needle; `apply` orders the edits and drops any overlapping an earlier one.
   const edits: Edit[] = [];
-  let cursor = 0;
-  for (const code of starts) {
-    const at = Math.floor(code / 8);
-    if (at < cursor) continue;
-    const e = attemptAt(text, lower, at, NEEDLES[code % 8]?.word ?? 'key');
-    if (e === null || e.start < cursor) continue;
-    edits.push(e);
-    cursor = e.end;
+  for (const { needle, back, word } of NEEDLES) {
+    let skip = 0; // within one needle, positions inside an edit are not retried (keeps it linear)
+    for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) {
+      const at = i - back;
+      if (at < skip || (back !== 0 && !hasWordAt(text, word, at))) continue;
+      if (FOLLOWS[text.charCodeAt(keywordEnd(text, at, word))] !== 1) continue;
+      const e = attemptAt(text, at, word);
+      if (e === null) continue;
+      edits.push(e);
+      skip = e.end;
+    }
   }
   return t.apply(text, edits);
 }

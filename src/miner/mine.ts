@@ -1,15 +1,17 @@
 /**
- * The miner: screens harvested sessions, groups them into recurring tasks by normalised first
- * intent, turns the user's corrections into checks, and emits one replayable task per session of
- * the most recurrent clusters.
+ * The miner: screens harvested sessions, clusters them into recurring tasks by what their first
+ * intents mean (`cluster.ts`), turns the user's corrections into checks (remembering the session and
+ * sentence of each), and emits one replayable task per session of the most recurrent clusters.
  */
 import type { HarvestedSession } from '../../harvesters/types.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
+import { clusterIntents } from './cluster.js';
 import { correctionsToChecks, dedupeChecks } from './corrections.js';
 import { isReplayPrompt, normalizeIntent, userPrompts } from './normalize-intent.js';
 import { feedbackSignals, labelOutcome } from './outcome.js';
 import type {
+  CheckSource,
   Cluster,
   CorrectionChecks,
   DroppedCounts,
@@ -34,6 +36,13 @@ interface Observation {
   normalized: string;
   outcome: LabeledOutcome;
   corrections: CorrectionChecks;
+  /** Each of `corrections.checks` once, with the sentence it was read from. */
+  sources: SourcedCheck[];
+}
+
+interface SourcedCheck {
+  check: Check;
+  sentence: string;
 }
 
 type Screening = { keep: true; intent: string } | { keep: false; reason: keyof DroppedCounts };
@@ -46,13 +55,18 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
     if (screening.keep) observations.push(observe(session, screening.intent));
     else dropped[screening.reason] += 1;
   }
-  const groups = groupByIntent(observations);
-  const clusters = [...groups.entries()]
-    .map(([normalized, members]) => buildCluster(opts.project, normalized, members))
+  const groups = groupBySimilarIntent(observations);
+  const membersById = new Map<string, Observation[]>();
+  const clusters = groups
+    .map((members) => {
+      const cluster = buildCluster(opts.project, members);
+      membersById.set(cluster.id, members);
+      return cluster;
+    })
     .sort(compareClusters)
     .slice(0, Math.max(0, opts.maxTasks));
   const tasks = clusters.flatMap((cluster) =>
-    (groups.get(cluster.normalizedIntent) ?? []).map((member) => toTask(opts.project, cluster, member)),
+    (membersById.get(cluster.id) ?? []).map((member) => toTask(opts.project, cluster, member)),
   );
   return { clusters, tasks, dropped };
 }
@@ -72,14 +86,48 @@ function screenSession(session: HarvestedSession): Screening {
 function observe(session: MinerSession, intent: string): Observation {
   const followUps = userPrompts(session.turns)
     .slice(1)
-    .map((prompt) => prompt.text);
+    .map((prompt) => correctionsToChecks(prompt.text));
+  const corrections = mergeCorrections(followUps);
   return {
     session,
     intent,
     normalized: normalizeIntentOrFallback(intent),
     outcome: labelOutcome(session),
-    corrections: mergeCorrections(followUps.map(correctionsToChecks)),
+    corrections,
+    sources: dedupeSources(followUps.flatMap(sourcedChecks)),
   };
+}
+
+/**
+ * Pairs each check of one message with its sentence: the parser's `evidence` when it gives one,
+ * else the first correction sentence that yields the check on its own.
+ */
+function sourcedChecks(result: CorrectionChecks): SourcedCheck[] {
+  const { checks, evidence } = result;
+  return checks.map((check, i) => ({
+    check,
+    sentence: evidence?.[i] ?? sentenceOf(check, result.corrections),
+  }));
+}
+
+function sentenceOf(check: Check, sentences: readonly string[]): string {
+  const key = checkKey(check);
+  return sentences.find((s) => correctionsToChecks(s).checks.some((c) => checkKey(c) === key)) ?? '';
+}
+
+function dedupeSources(sources: readonly SourcedCheck[]): SourcedCheck[] {
+  const seen = new Set<string>();
+  return sources.filter(({ check }) => {
+    const key = checkKey(check);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The identity `dedupeChecks` uses: same op and same argument. */
+function checkKey(check: Check): string {
+  return `${check.op}\u0000${String(check.arg ?? '')}`;
 }
 
 /** An intent made only of stop words must not merge with every other such intent. */
@@ -96,16 +144,11 @@ function mergeCorrections(parts: readonly CorrectionChecks[]): CorrectionChecks 
   };
 }
 
-/** Members of each group sorted oldest first (by start, then key, so the order is stable). */
-function groupByIntent(observations: readonly Observation[]): Map<string, Observation[]> {
-  const groups = new Map<string, Observation[]>();
-  for (const observation of observations) {
-    const group = groups.get(observation.normalized) ?? [];
-    group.push(observation);
-    groups.set(observation.normalized, group);
-  }
-  for (const group of groups.values()) group.sort(compareByStart);
-  return groups;
+/** Clusters of observations whose intents mean the same task, members sorted oldest first. */
+function groupBySimilarIntent(observations: readonly Observation[]): Observation[][] {
+  return clusterIntents(observations.map((o) => o.normalized)).map((indices) =>
+    indices.flatMap((i) => observations[i] ?? []).sort(compareByStart),
+  );
 }
 
 function compareByStart(a: Observation, b: Observation): number {
@@ -114,22 +157,37 @@ function compareByStart(a: Observation, b: Observation): number {
   return timeA - timeB || compareText(a.session.key, b.session.key);
 }
 
-function buildCluster(project: string, normalized: string, members: readonly Observation[]): Cluster {
-  const starts = members.map((m) => sessionStart(m.session)).filter(isNumber);
-  const ends = members.map((m) => sessionEnd(m.session)).filter(isNumber);
+/**
+ * The id and normal form come from the earliest member, so sessions added on later nights keep the
+ * id; the shown intent is the most recent member's wording.
+ */
+function buildCluster(project: string, members: readonly Observation[]): Cluster {
+  const normalized = members[0]?.normalized ?? '';
   const outcomes: Record<Outcome, number> = { success: 0, fail: 0, mixed: 0, unknown: 0 };
-  for (const member of members) outcomes[member.outcome.outcome] += 1;
+  let firstSeen: number | null = null;
+  let lastSeen: number | null = null;
+  for (const member of members) {
+    outcomes[member.outcome.outcome] += 1;
+    const start = sessionStart(member.session);
+    const end = sessionEnd(member.session);
+    if (start != null && (firstSeen == null || start < firstSeen)) firstSeen = start;
+    if (end != null && (lastSeen == null || end > lastSeen)) lastSeen = end;
+  }
+  const checkSources: CheckSource[] = members.flatMap((m) =>
+    m.sources.map(({ check, sentence }) => ({ check: { ...check }, sessionKey: m.session.key, sentence })),
+  );
   return {
     id: clusterId(project, normalized),
     normalizedIntent: normalized,
     intent: members.at(-1)?.intent ?? '',
     members: members.map((m) => m.session.key),
     occurrences: members.length,
-    firstSeen: starts.length > 0 ? Math.min(...starts) : null,
-    lastSeen: ends.length > 0 ? Math.max(...ends) : null,
+    firstSeen,
+    lastSeen,
     outcomes,
     checks: dedupeChecks(members.flatMap((m) => m.corrections.checks)),
     corrections: unique(members.flatMap((m) => m.corrections.corrections)),
+    checkSources,
   };
 }
 
@@ -140,7 +198,10 @@ function compareClusters(a: Cluster, b: Cluster): number {
   return b.occurrences - a.occurrences || lastB - lastA || compareText(a.id, b.id);
 }
 
-/** Stable across nights: the same project and normal form always give the same id. */
+/**
+ * Stable across nights: the same project and normal form always give the same id. A cluster's id
+ * uses the normal form of its earliest member.
+ */
 export function clusterId(project: string, normalizedIntent: string): string {
   return `task_${sha256Hex(`${project}::${normalizedIntent}`).slice(0, 12)}`;
 }
@@ -228,10 +289,6 @@ function sessionStart(session: HarvestedSession): number | null {
 
 function sessionEnd(session: HarvestedSession): number | null {
   return session.endedAt ?? session.startedAt;
-}
-
-function isNumber(value: number | null): value is number {
-  return value != null;
 }
 
 function unique<T>(values: readonly T[]): T[] {

@@ -21,10 +21,27 @@ export interface MineOptions {
   maxTasks: number;
 }
 
-/** One recurring task: sessions whose first intents normalise to the same text. */
+/** Where a check came from: the session whose follow-up said it, and the sentence. */
+export interface CheckSource {
+  check: Check;
+  /** Store key of the session. */
+  sessionKey: string;
+  /** The correction sentence the check was read from ('' when the parser did not say). */
+  sentence: string;
+}
+
+/**
+ * One recurring task: sessions whose first intents mean the same task (see `cluster.ts` and
+ * `similarity.ts`: features of the normalised intent, MinHash + LSH candidates, weighted Jaccard,
+ * union-find).
+ */
 export interface Cluster {
-  /** `task_` + 12 hex chars of sha256(project + '::' + normalizedIntent); stable across nights. */
+  /**
+   * `task_` + 12 hex chars of sha256(project + '::' + normalizedIntent); stable across nights, since
+   * newer sessions never change which member is the earliest.
+   */
   id: string;
+  /** The normal form of the earliest member's intent (by start, then session key). */
   normalizedIntent: string;
   /** The wording of the most recent member. */
   intent: string;
@@ -39,6 +56,8 @@ export interface Cluster {
   checks: Check[];
   /** The correction sentences the checks came from, in member order (deduplicated). */
   corrections: string[];
+  /** One entry per (check, session) in member order: which session and sentence each check came from. */
+  checkSources: CheckSource[];
 }
 
 export interface DroppedCounts {
@@ -64,6 +83,8 @@ export interface LabeledOutcome {
 
 export interface CorrectionChecks {
   checks: Check[];
+  /** When the parser provides it: the sentence each check came from (same length and order as `checks`). */
+  evidence?: string[];
   /** The sentences that produced checks. */
   corrections: string[];
   /** Sentences recognised as corrections ("always ...") that were too vague to check. */

@@ -30,6 +30,8 @@ export interface NightReport {
   edits: Edit[];
   rejected_edits: RejectedEdit[];
   unmatched_edits: Edit[];
+  /** Edits that tied (no gain, no harm); the next night re-tests them together with its new edits. */
+  pending_edits: Edit[];
   gate_metric: string;
   gate_no_regression: boolean;
   gate_trials: GateTrial[];

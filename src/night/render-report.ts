@@ -34,6 +34,10 @@ export function renderReportMd(r: NightReport): string {
       );
     }
   }
+  if (r.pending_edits.length > 0) {
+    lines.push('', "## Pending (no gain yet, no harm; re-tested with the next night's edits)", '');
+    for (const e of r.pending_edits) lines.push(`- [${e.target}/${e.op}] ${escapeMd(e.content)}`);
+  }
   if (r.unmatched_edits.length > 0) {
     lines.push('', '## Proposed but changed nothing', '');
     for (const e of r.unmatched_edits) lines.push(`- [${e.target}/${e.op}] ${escapeMd(e.content)}`);

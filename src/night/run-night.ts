@@ -13,7 +13,13 @@ import type { SourceId } from '../../harvesters/types.js';
 import type { Env } from '../config/paths.js';
 import { loadTasksFile } from '../miner/tasks-file.js';
 import type { Db } from '../store/db.js';
-import { rejectedEdits, recordRejectedEdit, upsertTasks } from '../store/learning-repo.js';
+import {
+  pendingEdits,
+  rejectedEdits,
+  recordRejectedEdit,
+  savePendingEdits,
+  upsertTasks,
+} from '../store/learning-repo.js';
 import {
   countNights,
   failNight,
@@ -147,6 +153,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       memory: '',
       backend: deps.backend,
       rejected: rejectedEdits(deps.db, req.project),
+      pending: pendingEdits(deps.db, req.project),
       options: {
         editBudget: req.config.edit_budget,
         metric: { metric: req.config.gate_metric, mixedWeight: req.config.gate_mixed_weight },
@@ -184,6 +191,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     if (record && nightId !== null) {
       const now = deps.clock.now();
       for (const e of epoch.rejectedEdits) recordRejectedEdit(deps.db, req.project, e, e.delta, nightId, now);
+      savePendingEdits(deps.db, req.project, epoch.pendingEdits, now);
       upsertTasks(deps.db, set.clusters, now);
       if (epoch.accepted && epoch.skill !== skill.workingText) {
         const staged = await stageProposal({
@@ -272,6 +280,7 @@ function buildReport(
     edits: epoch.edits,
     rejected_edits: epoch.rejectedEdits,
     unmatched_edits: epoch.unmatchedEdits,
+    pending_edits: epoch.pendingEdits,
     gate_metric: req.config.gate_metric,
     gate_no_regression: req.config.gate_no_regression,
     gate_trials: epoch.trials,

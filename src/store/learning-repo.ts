@@ -1,5 +1,5 @@
 /** What nights learn across runs: recurring tasks and the edits the gate refused. */
-import type { Check, EditTarget } from '../core/task.js';
+import type { Check, Edit, EditTarget } from '../core/task.js';
 import type { Db } from './db.js';
 
 export interface TaskUpsert {
@@ -76,4 +76,43 @@ export function rejectedEdits(db: Db, project: string): RejectedEditRow[] {
       'SELECT target, op, content, delta, times FROM rejected_edits WHERE project = ? ORDER BY last_at DESC',
     )
     .all(project) as RejectedEditRow[];
+}
+
+/** Edits that tied (no gain, no harm) are re-tested with later nights' edits, a few times at most. */
+export const MAX_PENDING_TRIES = 3;
+
+export function pendingEdits(db: Db, project: string): Edit[] {
+  return db
+    .prepare(
+      'SELECT target, op, content, anchor, rationale FROM pending_edits WHERE project = ? ORDER BY updated_at, rowid',
+    )
+    .all(project) as Edit[];
+}
+
+/** Replace the project's pending edits with `edits`, counting how often each was tried. */
+export function savePendingEdits(db: Db, project: string, edits: Edit[], now: number): void {
+  db.transaction(() => {
+    const tries = new Map(
+      (
+        db
+          .prepare('SELECT target, op, content, tries FROM pending_edits WHERE project = ?')
+          .all(project) as Array<{
+          target: string;
+          op: string;
+          content: string;
+          tries: number;
+        }>
+      ).map((r) => [`${r.target}|${r.op}|${r.content}`, r.tries]),
+    );
+    db.prepare('DELETE FROM pending_edits WHERE project = ?').run(project);
+    const insert = db.prepare(
+      `INSERT OR IGNORE INTO pending_edits (project, target, op, content, anchor, rationale, tries, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const e of edits) {
+      const n = (tries.get(`${e.target}|${e.op}|${e.content}`) ?? 0) + 1;
+      if (n > MAX_PENDING_TRIES) continue;
+      insert.run(project, e.target, e.op, e.content, e.anchor, e.rationale, n, now);
+    }
+  })();
 }

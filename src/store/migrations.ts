@@ -134,4 +134,21 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 3,
+    name: 'pending edits',
+    sql: `
+      CREATE TABLE pending_edits (
+        project TEXT NOT NULL,
+        target TEXT NOT NULL,
+        op TEXT NOT NULL,
+        content TEXT NOT NULL,
+        anchor TEXT NOT NULL,
+        rationale TEXT NOT NULL,
+        tries INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (project, target, op, content)
+      );
+    `,
+  },
 ];

@@ -36,14 +36,30 @@ async function readWith(id: SourceId, file: SourceFile): Promise<FileParse | Err
 async function report(root: string, relPath: string): Promise<FileReport> {
   const full = path.join(root, relPath);
   const st = statSync(full);
-  const file: SourceFile = { source: 'claude', path: full, size: st.size, mtimeMs: st.mtimeMs, inode: st.ino };
-  let best: FileReport = { file: relPath, source: '', sessions: 0, prompts: 0, assistant: 0, tools: 0, skipped: 0, cwd: '' };
+  const file: SourceFile = {
+    source: 'claude',
+    path: full,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    inode: st.ino,
+  };
+  let best: FileReport = {
+    file: relPath,
+    source: '',
+    sessions: 0,
+    prompts: 0,
+    assistant: 0,
+    tools: 0,
+    skipped: 0,
+    cwd: '',
+  };
   let bestTurns = -1;
   for (const id of SOURCE_IDS) {
     const parsed = await readWith(id, file);
     if (parsed instanceof Error) continue;
     const turns = parsed.sessions.flatMap((s) => s.turns);
-    if (turns.length <= bestTurns && !(turns.length === bestTurns && parsed.badLines < best.skipped)) continue;
+    if (turns.length <= bestTurns && !(turns.length === bestTurns && parsed.badLines < best.skipped))
+      continue;
     bestTurns = turns.length;
     best = {
       file: relPath,
@@ -66,7 +82,9 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const root = path.resolve(dir);
-  const files = await walkFiles(root, { match: (rel) => TRANSCRIPT.test(rel) && !rel.endsWith('workspace.json') });
+  const files = await walkFiles(root, {
+    match: (rel) => TRANSCRIPT.test(rel) && !rel.endsWith('workspace.json'),
+  });
   const rows: FileReport[] = [];
   for (const f of files) rows.push(await report(root, f.relPath));
   if (argv.includes('--json')) {
@@ -76,9 +94,12 @@ async function main(argv: string[]): Promise<number> {
   const header = ['source', 'sessions', 'prompts', 'assistant', 'tools', 'skipped', 'file'];
   process.stdout.write(`${header.join('\t')}\n`);
   for (const r of rows) {
-    process.stdout.write(`${[r.source || '-', r.sessions, r.prompts, r.assistant, r.tools, r.skipped, r.file].join('\t')}\n`);
+    process.stdout.write(
+      `${[r.source || '-', r.sessions, r.prompts, r.assistant, r.tools, r.skipped, r.file].join('\t')}\n`,
+    );
   }
-  const sum = (k: 'sessions' | 'prompts' | 'assistant' | 'skipped'): number => rows.reduce((n, r) => n + r[k], 0);
+  const sum = (k: 'sessions' | 'prompts' | 'assistant' | 'skipped'): number =>
+    rows.reduce((n, r) => n + r[k], 0);
   process.stdout.write(
     `${rows.length} files: ${sum('sessions')} sessions, ${sum('prompts')} prompts, ${sum('assistant')} assistant turns, ${sum('skipped')} skipped lines\n`,
   );

@@ -11,7 +11,7 @@ import { replayTasks, type ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
 import { normalizeEditContent } from '../store/learning-repo.js';
 import { batchScore, type TaskDelta } from './gate.js';
-import { selectEdits } from './select-edits.js';
+import { selectEdits, TIE_REASON } from './select-edits.js';
 import { applyEdits } from './learned-block.js';
 
 export type GateAction = 'accept_new_best' | 'reject' | 'reject_unverified';
@@ -32,6 +32,8 @@ export interface EpochInput {
   memory: string;
   backend: Backend;
   rejected: RejectedEditMemory[];
+  /** Edits that tied on an earlier night, re-tested together with this night's new edits. */
+  pending?: Edit[];
   options: TrainerOptions;
   /** Called after every replay batch (for the store and progress). */
   onReplay?: (phase: ReplayPhase, doc: string, results: ReplayResult[]) => void;
@@ -65,6 +67,8 @@ export interface EpochResult {
   rejectedEdits: RejectedEdit[];
   unmatchedEdits: Edit[];
   trials: GateTrial[];
+  /** Rejected only for a tie (no task regressed): worth re-testing with the next night's edits. */
+  pendingEdits: Edit[];
   testScore: number | null;
   counts: { train: number; val: number; test: number };
   usage: Usage;
@@ -115,11 +119,17 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
     rejectedEdits: [],
     unmatchedEdits: [],
     trials: [],
+    pendingEdits: [],
     testScore: null,
     counts: { train: parts.train.length, val: parts.val.length, test: parts.test.length },
     usage,
   };
   const finish = async (): Promise<EpochResult> => {
+    result.pendingEdits = result.accepted
+      ? []
+      : result.rejectedEdits
+          .filter((e) => e.delta === 0 && e.reason === TIE_REASON)
+          .map(({ target, op, content, anchor, rationale }) => ({ target, op, content, anchor, rationale }));
     if (parts.test.length > 0)
       result.testScore = batchScore(await replay('final_test', parts.test, result.skill), options.metric);
     return result;
@@ -133,44 +143,49 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
   result.baseline = batchScore(baselineResults, options.metric);
   result.candidate = result.baseline;
 
-  const trainResults = await replay('train', parts.train, input.skill);
+  // Edits that tied on an earlier night are tried again on top of the live skill, so rules that only
+  // help together can be learned one at a time (the reference stayed stuck at edit_budget 1).
+  const pending = applyEdits(input.skill, input.pending ?? []);
+  const workingDoc = pending.doc;
+  const trainResults = await replay('train', parts.train, workingDoc);
   const failures = trainResults.filter((r) => r.hard < 1);
+  let fresh: Edit[] = [];
   if (failures.length === 0) {
     result.noEditsReason = 'every train task already passes';
-    return finish();
-  }
-  if (options.editBudget === 0) {
+  } else if (options.editBudget === 0) {
     result.noEditsReason = 'edit_budget is 0';
-    return finish();
+  } else {
+    const reflected = await backend.reflect({
+      target: 'skill',
+      doc: workingDoc,
+      otherDoc: input.memory,
+      failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+      successes: trainResults
+        .filter((r) => r.hard >= 1)
+        .map((r) => ({ task: r.task, response: r.response, score: r })),
+      editBudget: options.editBudget,
+      rejected: input.rejected,
+      preferences: options.preferences,
+    });
+    usage.calls += reflected.usage.calls;
+    usage.inputTokens += reflected.usage.inputTokens;
+    usage.outputTokens += reflected.usage.outputTokens;
+    // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
+    const proposed = withoutRefused(reflected.edits, input.rejected).slice(0, options.editBudget);
+    const appliedNew = applyEdits(workingDoc, proposed);
+    result.unmatchedEdits = appliedNew.unmatched;
+    fresh = appliedNew.applied;
+    if (fresh.length === 0) {
+      result.noEditsReason =
+        proposed.length === 0 ? 'the optimizer proposed no new edit' : 'no proposed edit changed the skill';
+    }
   }
-
-  const reflected = await backend.reflect({
-    target: 'skill',
-    doc: input.skill,
-    otherDoc: input.memory,
-    failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
-    successes: trainResults
-      .filter((r) => r.hard >= 1)
-      .map((r) => ({ task: r.task, response: r.response, score: r })),
-    editBudget: options.editBudget,
-    rejected: input.rejected,
-    preferences: options.preferences,
-  });
-  usage.calls += reflected.usage.calls;
-  usage.inputTokens += reflected.usage.inputTokens;
-  usage.outputTokens += reflected.usage.outputTokens;
-  const proposed = withoutRefused(reflected.edits, input.rejected).slice(0, options.editBudget);
-  const applied = applyEdits(input.skill, proposed);
-  result.unmatchedEdits = applied.unmatched;
-  if (applied.applied.length === 0) {
-    result.noEditsReason =
-      proposed.length === 0 ? 'the optimizer proposed no new edit' : 'no proposed edit changed the skill';
-    return finish();
-  }
+  const candidates = [...pending.applied, ...fresh];
+  if (candidates.length === 0) return finish();
 
   const selection = await selectEdits({
     baseDoc: input.skill,
-    edits: applied.applied,
+    edits: candidates,
     baselineResults,
     metric: options.metric,
     noRegression: options.noRegression,

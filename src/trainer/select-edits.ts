@@ -11,6 +11,9 @@ import { batchScore, judgeCandidate } from './gate.js';
 import { applyEdits } from './learned-block.js';
 import type { GateTrial, RejectedEdit, ReplayPhase } from './epoch.js';
 
+/** The reason given to edits refused because the held-out score stayed the same. */
+export const TIE_REASON = 'held-out score did not improve';
+
 export interface SelectionInput {
   baseDoc: string;
   edits: Edit[];
@@ -82,7 +85,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
 
   if (!accepted) {
     const blocked = trials.at(-1)?.blocked_by_regression === true;
-    const reason = blocked ? 'a held-out task regressed' : 'held-out score did not improve';
+    const reason = blocked ? 'a held-out task regressed' : TIE_REASON;
     rejected.push(...kept.map((e) => ({ ...e, delta: Math.min(0, score - baseline), reason })));
     return { accepted: false, kept: [], doc: baseDoc, score: baseline, rejected, trials };
   }

@@ -32,6 +32,8 @@ function renderHuman(r: NightReport): void {
     for (const e of r.rejected_edits)
       say(`   - [${e.target}/${e.op}] ${displayText(e.content)} (${displayText(e.reason)})`);
   }
+  for (const e of r.pending_edits)
+    say(`[sleep] pending (tied; re-tested next night): ${displayText(e.content)}`);
   if (r.no_edits_reason) say(`[sleep] no edits: ${r.no_edits_reason}`);
   if (r.test_score !== null) say(`[sleep] test score (never gated): ${score(r.test_score)}`);
   for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);

@@ -1,0 +1,695 @@
+/**
+ * The correction patterns: how one sentence the user wrote to the agent becomes rule checks.
+ * `correctionsToChecks` (`corrections.ts`) splits a message into sentences (fenced code removed) and
+ * runs every pattern below over each sentence, in this order, then the patterns from config.
+ * Matching is case-insensitive; checks keep the case the user wrote.
+ *
+ * Notation: ¬T is the word-bounded negative check for T (`negativeWordCheck`: a `regex` negative
+ * lookahead, so "pnpm" is not a use of "npm" and `dist/` still matches `dist/a.js`). A *literal* is a
+ * quoted or backticked span ("…", '…', `…`, “…”, ‘…’) or a bare path, file name or flag (`dist/`,
+ * `CHANGELOG.md`, `--frozen-lockfile`). A *path* is a literal that is not a flag, or "the NAME
+ * folder/directory" (read as `NAME/`). X and Y are a literal or one bare word (not "it", "this", ...).
+ *
+ * | Phrase                                                           | Checks                          |
+ * | ---------------------------------------------------------------- | ------------------------------- |
+ * | use X instead of Y · instead of Y, use X                          | contains X, ¬Y (a pair)         |
+ * | use X, not Y · don't/never use Y, use X · prefer X over/to Y       | contains X, ¬Y (a pair)         |
+ * | X, not Y (the whole sentence) · `X` not `Y` (both quoted)          | contains X, ¬Y (a pair)         |
+ * | use X instead                                                     | contains X                      |
+ * | don't/never/must not touch·edit·modify·change·update·delete·… P    | ¬P for every path listed        |
+ * | leave P alone/as is/untouched · stay/keep out of P · hands off P   | ¬P for every path listed        |
+ * | no changes/edits to P · P is off-limits/read-only                  | ¬P for every path listed        |
+ * | keep it/the answer under·below·shorter than·less than N chars      | max_chars N−1                   |
+ * | max N chars · at most/no more than/up to/within N chars · N chars max · keep it to N chars | max_chars N |
+ * | the same two rows with words                                      | regex: at most N−1 / N words    |
+ * | add/include/need/put/write/missing/forgot a `## H` / H section (or heading) | section_present H     |
+ * | add a section called/named/titled H                               | section_present H               |
+ * | don't/never say·mention·use the word X · stop/avoid saying X       | ¬X                              |
+ * | say/mention/state "X" · include/write/add "X" in the answer (quoted X only) | contains X            |
+ * | L is required/mandatory/a must (L the last literal before it)      | contains L                      |
+ * | always X · remember to X · don't forget (to) X · (you) must X      | contains L (first literal of X) |
+ * | never X · don't X · do not X · must not X · shouldn't X            | ¬L (first literal of X)         |
+ *
+ * Details that keep checks honest:
+ *
+ * - "always", "never", "don't", "must" count only at the start of a clause (sentence start, after
+ *   `,;:—`, or after and/but/also/please/so/you/we/should/must/to/just/ok), so "I don't know why
+ *   `a.ts` fails" and "I have never seen `dist/` this big" give nothing. "don't forget" is an always;
+ *   "don't worry/bother/mind" gives nothing; "must be"/"must have <done>" are guesses, not rules.
+ * - "always"/"never"/"must" read only the *first* literal after the keyword, and skip it when a more
+ *   specific row above already read that text ("never edit `dist/`, it is built by `pnpm build`"
+ *   forbids `dist/` only). An "always"/"must" with no literal is reported as unparsed.
+ * - "X, not Y" without quotes must be the whole sentence and neither side a statement word
+ *   ("it's not working", "that's not right", "tests not passing" give nothing).
+ * - Length limits apply only to the whole answer: the subject must be missing, "it", "this", or the
+ *   answer/reply/response/output/summary ("keep the commit subject under 50 chars" gives nothing),
+ *   and nothing may follow the limit but "max", "please", "total", ... or a new clause ("…, and …").
+ *   "under/shorter than/less than N" is strict, hence N−1. Words are counted exactly, not converted
+ *   to characters: the check is the regex `^\s*(?:\S+\s+){0,N−1}\S*\s*$` (at most N words).
+ * - A section heading of bare words is 1–3 words, without leading adjectives such as new/separate;
+ *   after a negation ("don't add a Testing section") the row gives nothing.
+ * - Within one match, `contains X` directly followed by ¬Y is a "use X instead of Y" pair; the mock
+ *   optimizer pairs them by adjacency, so `correctionsToChecks` keeps pairs together and never leaves a
+ *   lone `contains` directly before a negative check.
+ *
+ * Config patterns (`compileUserPatterns`) use JavaScript regex syntax, are matched case-insensitively
+ * against each sentence (every match counts), and run after the built-ins. A check's `arg` may use
+ * `$0`–`$9` for the whole match and its capture groups and `$$` for a dollar sign; a captured value is
+ * trimmed of quotes/backticks and trailing punctuation, a bare value must be a meaningful token (not
+ * "it", "this", ...), and a check whose group did not capture is skipped. `not_contains` becomes the
+ * word-bounded ¬T; in a `regex` arg captured text is escaped; `max_chars`/`min_chars` need an integer
+ * (commas allowed); a heading arg loses its leading `#`s.
+ */
+import { InputError } from '../core/errors.js';
+import { negativeWordCheck } from '../core/negative-check.js';
+import type { Check } from '../core/task.js';
+import {
+  CHAR_BOUND_OPS,
+  KNOWN_OPS,
+  TEXT_ARG_OPS,
+  escapeRegExp,
+  parseCharBound,
+} from '../replay/judges/rule-checks.js';
+import { validateJudge } from '../replay/judges/validate-checks.js';
+
+/** What a pattern sees besides its match. */
+export interface MatchContext {
+  /** The sentence the match was found in. */
+  readonly sentence: string;
+  /** True when a more specific pattern already read the text at this index of the sentence. */
+  isClaimed(index: number): boolean;
+}
+
+/** One row of the pattern table. */
+export interface CorrectionPattern {
+  /** Shown in errors and documentation. */
+  readonly name: string;
+  /** Matched against every sentence with `matchAll`; a string is compiled with flags `gi`. */
+  readonly pattern: RegExp | string;
+  /** The checks one match implies; [] when the match is not a usable correction after all. */
+  readonly checks: (match: RegExpMatchArray, context: MatchContext) => Check[];
+  /**
+   * A generic pattern ("always X", "never X") claims no text and skips a literal that another pattern
+   * already read. Every other pattern claims the text it matched when it yields a check.
+   */
+  readonly generic?: boolean;
+}
+
+/** A pattern as a config file writes it. */
+export interface UserPatternSpec {
+  name: string;
+  regex: string;
+  checks: ReadonlyArray<{ op: string; arg?: string | number }>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Shared fragments
+
+/** A quoted or backticked span; a single quote only counts away from letters (not "it's"). */
+const QUOTED = String.raw`(?:\x60[^\x60\n]+\x60|"[^"\n]+"|(?<!\w)'[^'\n]+'(?!\w)|“[^”\n]+”|‘[^’\n]+’)`;
+/** A quoted span or one bare token; quoted forms come first so they win. */
+const SPAN = String.raw`(?:${QUOTED}|[^\s,;]+)`;
+const QUOTED_SPAN = new RegExp(QUOTED);
+const QUOTED_SPANS = new RegExp(QUOTED, 'g');
+
+/** What may precede an imperative "always" / "never" / "don't" (not "I have never seen ..."). */
+const CLAUSE_START = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|also|please|so|you|we|should|must|to|just|ok|okay)\s+)`;
+/** A negated imperative: "never", "don't (ever)", "must not", "shouldn't". */
+const NEGATION = String.raw`(?:never(?:\s+ever)?|don['’]?t(?:\s+ever)?|do\s+not(?:\s+ever)?|must\s+not|mustn['’]?t|should\s+not|shouldn['’]?t)`;
+
+/** Bare tokens too vague to check ("use it instead of that"). */
+// prettier-ignore
+const VAGUE_TOKENS: ReadonlySet<string> = new Set([
+  'it', 'this', 'that', 'these', 'those', 'them', 'one', 'the', 'a', 'an', 'something', 'anything',
+  'what', 'which', 'there', 'here', 'me', 'you', 'we',
+]);
+
+/** Words that make "X not Y" a statement ("that's not right", "tests not passing"), not a swap. */
+// prettier-ignore
+const STATEMENT_WORDS: ReadonlySet<string> = new Set([
+  'is', 'was', 'are', 'were', 'right', 'correct', 'good', 'bad', 'done', 'true', 'false', 'ok',
+  'okay', 'sure', 'yet', 'really', 'quite', 'enough', 'great', 'needed', 'allowed', 'possible',
+  'again', 'anymore', 'now', 'here', 'there', 'so', 'why', 'but', 'and', 'or', 'maybe', 'probably',
+]);
+
+/** Bare words that cannot be the thing not to say ("don't mention anything", "never say you're done"). */
+// prettier-ignore
+const UNSAYABLE_WORDS: ReadonlySet<string> = new Set([
+  ...VAGUE_TOKENS, 'i', 'your', 'they', 'he', 'she', 'my', 'our', 'their', 'his', 'her', 'everything',
+  'nothing', 'any', 'all', 'so', 'too', 'how', 'why', 'when', 'where', 'who', 'whether', 'if', 'to',
+  'about', 'of', 'in', 'on', 'for', 'with', 'no', 'not', 'more', 'less', 'again', 'anymore', 'stuff',
+  'things', 'much', 'such',
+]);
+
+/** Adjectives that are not part of a section's name ("add a separate Testing section"). */
+// prettier-ignore
+const SECTION_ADJECTIVES: ReadonlySet<string> = new Set([
+  'new', 'separate', 'short', 'small', 'brief', 'proper', 'dedicated', 'extra', 'final', 'another',
+  'second', 'first', 'last', 'own', 'clear', 'whole', 'full', 'big', 'little', 'real', 'actual',
+  'additional', 'specific', 'explicit', 'quick', 'single', 'more', 'some', 'any', 'that', 'this',
+]);
+
+/** Strips wrapping brackets and quotes; leading dots and dashes stay (`./x`, `--force`). */
+function trimToken(raw: string): string {
+  return stripTrailingPunctuation(raw.replace(/^[([{<"'“‘\x60]+/, ''));
+}
+
+function stripTrailingPunctuation(token: string): string {
+  return token.replace(/[.,;:!?)\]}>"'”’\x60]+$/, '');
+}
+
+const isFlag = (token: string): boolean => /^--?[A-Za-z][\w-]*$/.test(token);
+
+function isPathOrFlag(token: string): boolean {
+  if (isFlag(token)) return true;
+  if (token.includes('/') && /\w/.test(token)) return true;
+  return /^[\w.-]*\w\.[A-Za-z0-9]{1,8}$/.test(token) && !/^(?:[a-z]\.)+[a-z]?$/i.test(token);
+}
+
+/** Strips quotes and trailing punctuation; returns null for empty or vague bare tokens. */
+export function cleanSpan(raw: string): string | null {
+  const quoted = /^([\x60"'“‘])([\s\S]*)([\x60"'”’])$/.exec(raw);
+  if (quoted != null) {
+    const inner = (quoted[2] ?? '').trim();
+    return inner === '' ? null : inner;
+  }
+  const token = trimToken(raw);
+  if (token.length < 2 || !/[\p{L}\p{N}]/u.test(token)) return null;
+  return VAGUE_TOKENS.has(token.toLowerCase()) ? null : token;
+}
+
+interface Literal {
+  value: string;
+  /** Where the literal starts in the text it was read from. */
+  index: number;
+}
+
+/**
+ * Every literal in `text`, in order: quoted spans, and bare path-, file- or flag-like tokens outside
+ * them. A quoted span that is empty inside gives a null value (it stops `firstLiteral`).
+ */
+function literalsIn(text: string): Array<{ value: string | null; index: number }> {
+  const quoted = [...text.matchAll(QUOTED_SPANS)].map((m) => ({
+    value: cleanSpan(m[0]),
+    index: m.index,
+    end: m.index + m[0].length,
+  }));
+  const inQuote = (index: number): boolean => quoted.some((q) => index >= q.index && index < q.end);
+  const bare = [...text.matchAll(/\S+/g)]
+    .filter((m) => !inQuote(m.index) && isPathOrFlag(trimToken(m[0])))
+    .map((m) => ({ value: trimToken(m[0]), index: m.index }));
+  return [...quoted, ...bare].sort((a, b) => a.index - b.index);
+}
+
+/** The earliest literal in `text`, or null when there is none (or it is empty). */
+function firstLiteral(text: string): Literal | null {
+  const first = literalsIn(text)[0];
+  return first?.value == null ? null : { value: first.value, index: first.index };
+}
+
+/** The first literal of a generic pattern's tail (`m[1]`, which runs to the end of the sentence). */
+function unclaimedLiteral(m: RegExpMatchArray, context: MatchContext): string | null {
+  const rest = m[1] ?? '';
+  const restStart = (m.index ?? 0) + m[0].length - rest.length;
+  const literal = firstLiteral(rest);
+  if (literal == null || context.isClaimed(restStart + literal.index)) return null;
+  return literal.value;
+}
+
+/** True when the words just before `index` negate what follows ("don't add a ... section"). */
+function negatedBefore(sentence: string, index: number): boolean {
+  return /\b(?:don['’]?t|do\s+not|never|not|no\s+need\s+to|without|doesn['’]?t|didn['’]?t|shouldn['’]?t|won['’]?t|stop|avoid)\s+(?:\S+\s+){0,2}$/i.test(
+    sentence.slice(0, index),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Swaps: "use X instead of Y" and its variants
+
+interface Swap {
+  use: string;
+  avoid?: string;
+}
+
+function swapChecks({ use, avoid }: Swap): Check[] {
+  const wanted = cleanSpan(use);
+  if (wanted == null) return [];
+  const unwanted = avoid === undefined ? null : cleanSpan(avoid);
+  const checks: Check[] = [{ op: 'contains', arg: wanted }];
+  if (unwanted != null && unwanted.toLowerCase() !== wanted.toLowerCase()) {
+    checks.push(negativeWordCheck(unwanted));
+  }
+  return checks;
+}
+
+function swapPattern(
+  name: string,
+  source: string,
+  order: 'use-avoid' | 'avoid-use',
+  accept: (swap: Swap) => boolean = () => true,
+): CorrectionPattern {
+  return {
+    name,
+    pattern: new RegExp(source, 'gi'),
+    checks: (m) => {
+      const [first, second] = [m[1] ?? '', m[2] ?? ''];
+      const swap = order === 'use-avoid' ? { use: first, avoid: second } : { use: second, avoid: first };
+      return accept(swap) ? swapChecks(swap) : [];
+    },
+  };
+}
+
+function isPlausibleBareSwap(swap: Swap): boolean {
+  return [swap.use, swap.avoid ?? ''].every((raw) => {
+    if (QUOTED_SPAN.test(raw)) return true;
+    const word = raw.toLowerCase().replace(/[.!?,]+$/, '');
+    if (/['’]/.test(word) || STATEMENT_WORDS.has(word) || VAGUE_TOKENS.has(word)) return false;
+    return !/(?:ing|ed)$/.test(word);
+  });
+}
+
+const SWAP_PATTERNS: readonly CorrectionPattern[] = [
+  swapPattern('use-instead-of', String.raw`\buse\s+(${SPAN})\s+instead\s+of\s+(${SPAN})`, 'use-avoid'),
+  swapPattern(
+    'instead-of-use',
+    String.raw`\binstead\s+of\s+(${SPAN})\s*,?\s+use\s+(${SPAN})`,
+    'avoid-use',
+  ),
+  swapPattern('use-not', String.raw`\buse\s+(${SPAN})\s*,?\s+(?:and\s+)?not\s+(${SPAN})`, 'use-avoid'),
+  swapPattern(
+    'dont-use-use',
+    String.raw`\b(?:don['’]?t|do\s+not|never)\s+use\s+(${SPAN})\s*[,;:.—–-]*\s*(?:(?:just|instead|but|and)\s+)?use\s+(${SPAN})`,
+    'avoid-use',
+  ),
+  swapPattern('prefer-over', String.raw`\bprefer\s+(${SPAN})\s+(?:over|to)\s+(${SPAN})`, 'use-avoid'),
+  swapPattern(
+    'bare-x-not-y',
+    String.raw`^(?:(?:no|nope)\b[,!.]?\s*)?(${SPAN})\s*,?\s+not\s+(${SPAN})\s*[.!]*$`,
+    'use-avoid',
+    isPlausibleBareSwap,
+  ),
+  swapPattern('quoted-x-not-y', String.raw`(${QUOTED})\s*,?\s+not\s+(${QUOTED})`, 'use-avoid'),
+  {
+    name: 'use-instead',
+    pattern: new RegExp(String.raw`\buse\s+(${SPAN})\s+instead\b(?!\s+of\b)`, 'gi'),
+    checks: (m) => swapChecks({ use: m[1] ?? '' }),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------------
+// File and folder prohibitions
+
+/** One item of a path list: a literal, "the NAME folder", or a bare token (checked afterwards). */
+const ITEM = String.raw`(?:the\s+)?(?:${QUOTED}(?:\s+(?:folder|directory|dir)\b)?|[\w.-]+\s+(?:folder|directory|dir)\b|(?!(?:and|or|nor|never|don['’]?t|do|not|then|but|the|is|are)\b)[^\s,;]+)`;
+/** "`a`, `b` and the c folder": items joined by commas, and, or, nor. */
+const LIST = String.raw`(${ITEM}(?:\s*,\s*(?:and\s+|or\s+)?${ITEM}|\s+(?:and|or|nor)\s+${ITEM})*)`;
+const LIST_TOKEN = new RegExp(
+  String.raw`(?:the\s+)?(?:(${QUOTED})(\s+(?:folder|directory|dir)\b)?|([\w.-]+)\s+(?:folder|directory|dir)\b|([^\s,;]+))`,
+  'gi',
+);
+
+/** The paths at the start of a list, up to the first item that is not one ("dist/, it is ..."). */
+function readPaths(list: string): string[] {
+  const paths: string[] = [];
+  for (const m of list.matchAll(LIST_TOKEN)) {
+    const [, quoted, quotedFolder, folder, bare] = m;
+    if (bare !== undefined && /^(?:and|or|nor)$/i.test(bare)) continue;
+    let path: string | null = null;
+    if (quoted !== undefined) {
+      const inner = cleanSpan(quoted);
+      path = inner == null ? null : quotedFolder !== undefined ? `${inner.replace(/\/+$/, '')}/` : inner;
+    } else if (folder !== undefined) {
+      path = `${folder}/`;
+    } else {
+      const token = trimToken(bare ?? '');
+      path = isPathOrFlag(token) ? token : null;
+    }
+    if (path == null || isFlag(path)) break;
+    paths.push(path);
+  }
+  return paths;
+}
+
+function prohibition(name: string, source: string): CorrectionPattern {
+  return {
+    name,
+    pattern: new RegExp(source, 'gi'),
+    checks: (m) => readPaths(m[1] ?? '').map((path) => negativeWordCheck(path)),
+  };
+}
+
+const PROHIBIT_VERB = String.raw`(?:touch|edit|modify|change|update|delete|remove|rename|move|overwrite|rewrite|reformat|commit|write\s+(?:to|in|into)|mess\s+(?:around\s+)?with|add\s+(?:anything|files?|code)\s+(?:to|in))`;
+const PROHIBIT_FILLER = String.raw`(?:(?:anything|any\s+files?|files?|code|stuff|things)\s+)?(?:(?:in|inside|under|within|from|to|of)\s+)?`;
+
+const PROHIBITION_PATTERNS: readonly CorrectionPattern[] = [
+  prohibition(
+    'dont-touch-path',
+    String.raw`${CLAUSE_START}${NEGATION}\s+${PROHIBIT_VERB}\s+${PROHIBIT_FILLER}${LIST}`,
+  ),
+  prohibition(
+    'leave-path-alone',
+    String.raw`${CLAUSE_START}(?:leave|keep)\s+${LIST}\s+(?:alone|as[\s-]is|untouched|unchanged|intact)\b`,
+  ),
+  prohibition(
+    'stay-out-of-path',
+    String.raw`${CLAUSE_START}(?:stay|keep)\s+(?:out\s+of|away\s+from)\s+${LIST}`,
+  ),
+  prohibition('hands-off-path', String.raw`${CLAUSE_START}hands\s+off\s+(?:of\s+)?${LIST}`),
+  prohibition(
+    'no-changes-to-path',
+    String.raw`${CLAUSE_START}(?:make\s+)?no\s+(?:changes?|edits?|modifications?|writes?)\s+(?:to|in|inside|under|within)\s+${LIST}`,
+  ),
+  prohibition(
+    'path-off-limits',
+    String.raw`(?<![^\s(])${LIST}\s+(?:is|are)\s+(?:off[\s-]?limits|read[\s-]?only|not\s+to\s+be\s+(?:touched|edited|changed|modified))`,
+  ),
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Length limits
+
+/** The whole answer, as the user refers to it. */
+const ANSWER = String.raw`(?:it|this|that|them|(?:the|your|each|every|all)\s+(?:answers?|repl(?:y|ies)|responses?|outputs?|messages?|summar(?:y|ies)|explanations?)|answers|replies|responses)`;
+const LENGTH_LEAD = String.raw`(?:(?:no|nope|ok|okay|please|so|and|but|also|just|again|hmm|(?:(?:that|it)['’]?s\s+|this\s+is\s+)?(?:way\s+|much\s+|far\s+)?too\s+(?:long|verbose|wordy))\b[\s,;:.!—–-]*)*`;
+const LENGTH_LEAD_IN = String.raw`(?:(?:keep|make|cut|trim|shorten|limit|cap|get)\s+${ANSWER}(?:\s+(?:down|short|shorter|brief|concise))?\s+|${ANSWER}\s+(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:be|stay)\s+|(?:answer|reply|respond)\s+in\s+|(?:be|stay)\s+)?`;
+const LENGTH_BOUND = String.raw`(?:(?<strict>under|below|shorter\s+than|less\s+than|fewer\s+than)|(?<upto>within|to|at\s+most|no\s+more\s+than|no\s+longer\s+than|(?:to\s+)?(?:a\s+)?max(?:imum)?(?:\s+of)?|up\s+to))\s+`;
+const LENGTH_TAIL = String.raw`(?:[\s,]*(?:max(?:imum)?|tops|total|in\s+total|long|please|pls|thanks|thx))*\s*[.!]*\s*(?:(?:[;—–]|,\s*(?:and|but|then|so)\b|\s+(?:and|but|then)\b)(?!\s*(?:for|in|of|on|per|when|if)\b)[\s\S]*)?$`;
+const LENGTH = new RegExp(
+  String.raw`^${LENGTH_LEAD}${LENGTH_LEAD_IN}(?:${LENGTH_BOUND})?(?<n>\d{1,3}(?:,\d{3})+|\d+)\s*-?\s*(?<unit>char(?:acter)?s?|letters?|words?)\b(?<post>\s*,?\s*(?:max(?:imum)?|tops|or\s+(?:less|fewer)|at\s+most))?${LENGTH_TAIL}`,
+  'gi',
+);
+const MAX_LIMIT = 1_000_000;
+
+/** The check "at most `n` words" (whitespace-separated), exact rather than converted to characters. */
+export function wordLimitCheck(n: number): Check {
+  return { op: 'regex', arg: String.raw`^\s*(?:\S+\s+){0,${n - 1}}\S*\s*$` };
+}
+
+/** The word limit of a check written by `wordLimitCheck`, or null. */
+export function wordLimitOf(check: Check): number | null {
+  if (check.op !== 'regex' || typeof check.arg !== 'string') return null;
+  const m = /^\^\\s\*\(\?:\\S\+\\s\+\)\{0,(\d+)\}\\S\*\\s\*\$$/.exec(check.arg);
+  return m == null ? null : Number(m[1]) + 1;
+}
+
+function lengthChecks(m: RegExpMatchArray): Check[] {
+  const groups = m.groups ?? {};
+  const strict = groups['strict'] !== undefined;
+  if (!strict && groups['upto'] === undefined && groups['post'] === undefined) return [];
+  const n = Number((groups['n'] ?? '').replaceAll(',', ''));
+  const limit = strict ? n - 1 : n;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return [];
+  return /^words?$/i.test(groups['unit'] ?? '') ? [wordLimitCheck(limit)] : [{ op: 'max_chars', arg: limit }];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sections
+
+const SECTION_VERB = String.raw`(?:add|include|need|needs|want|put|write|missing|forgot|forgot\s+to\s+add|(?:should|must|to)\s+have|with)`;
+const SECTION_NAME = String.raw`(?:(?<quoted>${QUOTED})|(?<hashed>#{1,6}\s*[^\s#][^\n]*?)|(?<words>[A-Za-z][\w&/+-]*(?:\s+[A-Za-z][\w&/+-]*){0,2}))`;
+
+function sectionName(raw: string, bare: boolean): string | null {
+  let name = raw.replace(/^#{1,6}\s*/, '').trim();
+  if (bare) {
+    const words = name.split(/\s+/);
+    while (words.length > 0 && SECTION_ADJECTIVES.has((words[0] ?? '').toLowerCase())) words.shift();
+    name = words.join(' ');
+    if (VAGUE_TOKENS.has(name.toLowerCase()) || /^(?:section|heading|header)$/i.test(name)) return null;
+  }
+  return name === '' ? null : name;
+}
+
+function sectionChecks(m: RegExpMatchArray, context: MatchContext): Check[] {
+  if (negatedBefore(context.sentence, m.index ?? 0)) return [];
+  const { quoted, hashed, words, named } = m.groups ?? {};
+  let name: string | null = null;
+  if (quoted !== undefined) name = sectionName(cleanSpan(quoted) ?? '', false);
+  else if (hashed !== undefined) name = sectionName(hashed, false);
+  else if (words !== undefined) name = sectionName(words, true);
+  else if (named !== undefined) name = sectionName(cleanSpan(named) ?? '', !QUOTED_SPAN.test(named));
+  return name == null ? [] : [{ op: 'section_present', arg: name }];
+}
+
+const SECTION_PATTERNS: readonly CorrectionPattern[] = [
+  {
+    name: 'add-section',
+    pattern: new RegExp(
+      String.raw`\b${SECTION_VERB}\s+(?:(?:also|still)\s+)?(?:(?:a|an|the|one|your)\s+)?${SECTION_NAME}\s+(?:section|heading|header)\b`,
+      'gi',
+    ),
+    checks: sectionChecks,
+  },
+  {
+    name: 'section-called',
+    pattern: new RegExp(
+      String.raw`\b${SECTION_VERB}\s+(?:(?:a|an|the)\s+)?(?:section|heading|header)\s+(?:called|named|titled)\s+(?<named>${SPAN})`,
+      'gi',
+    ),
+    checks: sectionChecks,
+  },
+];
+
+// ---------------------------------------------------------------------------------------------------
+// What to say and not to say
+
+const SAY_START = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|also|please|just|ok|okay|then|should|must)\s+)`;
+
+const SAYING_PATTERNS: readonly CorrectionPattern[] = [
+  {
+    name: 'dont-mention',
+    pattern: new RegExp(
+      String.raw`${CLAUSE_START}(?:${NEGATION}|stop|avoid|no\s+need\s+to)\s+(?:say(?:ing)?|mention(?:ing)?|(?:us(?:e|ing)|writ(?:e|ing))\s+the\s+(?:word|phrase|term)s?|call(?:ing)?\s+it)\s+(${SPAN})`,
+      'gi',
+    ),
+    checks: (m) => {
+      const raw = m[1] ?? '';
+      const term = cleanSpan(raw);
+      if (term == null) return [];
+      const bare = !QUOTED_SPAN.test(raw);
+      if (bare && (/['’]/.test(term) || UNSAYABLE_WORDS.has(term.toLowerCase()))) return [];
+      return [negativeWordCheck(term)];
+    },
+  },
+  {
+    name: 'say-quoted-in-answer',
+    pattern: new RegExp(
+      String.raw`\b(?:say|mention|state|write|include|print|output|add|put)\s+(${QUOTED})\s+(?:in|into|to|at\s+the\s+(?:end|top|start|bottom)\s+of)\s+(?:the|your)\s+(?:final\s+)?(?:answer|reply|response|output|summary|message)`,
+      'gi',
+    ),
+    checks: (m, context) => quotedContains(m, context),
+  },
+  {
+    name: 'say-quoted',
+    pattern: new RegExp(String.raw`${SAY_START}(?:say|mention|state)\s+(${QUOTED})`, 'gi'),
+    checks: (m, context) => quotedContains(m, context),
+  },
+];
+
+function quotedContains(m: RegExpMatchArray, context: MatchContext): Check[] {
+  if (negatedBefore(context.sentence, m.index ?? 0)) return [];
+  const text = cleanSpan(m[1] ?? '');
+  return text == null ? [] : [{ op: 'contains', arg: text }];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Requirements and generic always / must / never
+
+const REQUIRED_PATTERN: CorrectionPattern = {
+  name: 'literal-is-required',
+  pattern: /\s(?:is|are)\s+(?:required|mandatory|a\s+must)\b(?!\s+by\b)/gi,
+  checks: (m, context) => {
+    const before = context.sentence.slice(0, m.index);
+    const clause = before.split(/[;—–]|,\s/).at(-1) ?? '';
+    if (/\b(?:no|not|nothing|never)\b/i.test(clause)) return [];
+    const literal = literalsIn(clause).at(-1)?.value;
+    return literal == null ? [] : [{ op: 'contains', arg: literal }];
+  },
+};
+
+/** "always X", and the ways of saying it with a negation ("don't forget to X"). */
+const ALWAYS_SOURCE = String.raw`${CLAUSE_START}(?:always|remember\s+to|(?:don['’]?t|do\s+not|never)\s+forget(?:\s+to)?)\s+(.+)$`;
+/** "must X", except "must not" (a never) and the guesses "must be ...", "must have done ...". */
+const MUST_SOURCE = String.raw`${CLAUSE_START}must\s+(?!not\b|never\b|always\b|be\b|have\s+(?:been|\w+(?:ed|en|wn|ne|de|t))\b)(.+)$`;
+/** "never X" / "don't X", except "don't forget" (an always) and "don't worry" (no rule at all). */
+const NEVER_SOURCE = String.raw`${CLAUSE_START}(?:${NEGATION}|don['’]?t\s+ever|do\s+not\s+ever)\s+(?!(?:forget|worry|bother|mind)\b)(.+)$`;
+
+const GENERIC_PATTERNS: readonly CorrectionPattern[] = [
+  {
+    name: 'always',
+    pattern: new RegExp(ALWAYS_SOURCE, 'gi'),
+    generic: true,
+    checks: (m, context) => {
+      const literal = unclaimedLiteral(m, context);
+      return literal == null ? [] : [{ op: 'contains', arg: literal }];
+    },
+  },
+  {
+    name: 'must',
+    pattern: new RegExp(MUST_SOURCE, 'gi'),
+    generic: true,
+    checks: (m, context) => {
+      const literal = unclaimedLiteral(m, context);
+      return literal == null ? [] : [{ op: 'contains', arg: literal }];
+    },
+  },
+  {
+    name: 'never',
+    pattern: new RegExp(NEVER_SOURCE, 'gi'),
+    generic: true,
+    checks: (m, context) => {
+      const literal = unclaimedLiteral(m, context);
+      return literal == null ? [] : [negativeWordCheck(literal)];
+    },
+  },
+];
+
+const REQUIREMENT_WORDING = [new RegExp(ALWAYS_SOURCE, 'i'), new RegExp(MUST_SOURCE, 'i')];
+
+/** True when a sentence states a requirement ("always ...", "you must ...") whatever it names. */
+export function soundsLikeRequirement(sentence: string): boolean {
+  return REQUIREMENT_WORDING.some((regex) => regex.test(sentence));
+}
+
+/** The built-in table, most specific first; generic patterns come last. */
+export const BUILTIN_PATTERNS: readonly CorrectionPattern[] = [
+  ...SWAP_PATTERNS,
+  ...PROHIBITION_PATTERNS,
+  { name: 'length-limit', pattern: LENGTH, checks: lengthChecks },
+  ...SECTION_PATTERNS,
+  ...SAYING_PATTERNS,
+  REQUIRED_PATTERN,
+  ...GENERIC_PATTERNS,
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Patterns from config
+
+const GROUP_REF = /\$(\$|\d)/g;
+const HEADING_OPS: ReadonlySet<string> = new Set(['section_present', 'section_contains']);
+
+/**
+ * Compiles config patterns (JSON) into table rows, validating everything up front: the regex
+ * compiles and cannot match the empty string, every op is a known rule-check op, every `$n` names a
+ * group the regex has, and each check is well-formed (per `validateJudge`) with its groups filled in.
+ * Throws `InputError` naming the pattern.
+ */
+export function compileUserPatterns(specs: readonly UserPatternSpec[]): CorrectionPattern[] {
+  const names = new Set<string>();
+  return specs.map((spec, index) => {
+    const name: unknown = spec.name;
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new InputError(`correction pattern #${index} needs a non-empty "name"`);
+    }
+    const label = `correction pattern "${name}"`;
+    if (names.has(name)) throw new InputError(`${label} is defined twice; names must be unique`);
+    names.add(name);
+    const regex = compileSentenceRegex(label, spec.regex);
+    const groupCount = (new RegExp(`${regex.source}|`).exec('')?.length ?? 1) - 1;
+    const checks: unknown = spec.checks;
+    if (!Array.isArray(checks) || checks.length === 0) {
+      throw new InputError(`${label} needs a non-empty "checks" array`);
+    }
+    const templates = checks.map((raw: unknown, i) => checkTemplate(label, raw, i, groupCount));
+    const problems = validateJudge({ checks: templates.map(placeholderCheck) }).errors;
+    if (problems.length > 0) throw new InputError(`${label}: ${problems.join('; ')}`);
+    return {
+      name,
+      pattern: regex,
+      checks: (m: RegExpMatchArray) =>
+        templates.map((template) => fillCheck(template, m)).filter((check) => check != null),
+    };
+  });
+}
+
+interface CheckTemplate {
+  op: string;
+  arg?: string;
+}
+
+function compileSentenceRegex(label: string, source: unknown): RegExp {
+  if (typeof source !== 'string' || source.trim() === '') {
+    throw new InputError(`${label} needs a non-empty "regex" string`);
+  }
+  let regex: RegExp;
+  try {
+    regex = new RegExp(source, 'giu');
+  } catch {
+    try {
+      regex = new RegExp(source, 'gi');
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new InputError(`${label}: regex does not compile (${reason}): ${JSON.stringify(source)}`);
+    }
+  }
+  if (new RegExp(regex.source, regex.flags.replace('g', '')).test('')) {
+    throw new InputError(
+      `${label}: regex ${JSON.stringify(source)} matches the empty string, so it would fire on every sentence`,
+    );
+  }
+  return regex;
+}
+
+function checkTemplate(label: string, raw: unknown, index: number, groupCount: number): CheckTemplate {
+  const where = `${label}: check #${index}`;
+  if (typeof raw !== 'object' || raw == null || Array.isArray(raw)) {
+    throw new InputError(`${where} must be an object with "op" and "arg"`);
+  }
+  const { op, arg } = raw as Record<string, unknown>;
+  if (typeof op !== 'string' || !KNOWN_OPS.has(op)) {
+    throw new InputError(
+      `${where} has unknown op ${JSON.stringify(op)} (known: ${[...KNOWN_OPS].sort().join(', ')})`,
+    );
+  }
+  if (arg !== undefined && typeof arg !== 'string' && typeof arg !== 'number') {
+    throw new InputError(`${where} arg must be a string or a number`);
+  }
+  if (arg === undefined) return { op };
+  const text = String(arg);
+  for (const ref of text.matchAll(GROUP_REF)) {
+    const group = ref[1] ?? '$';
+    if (group !== '$' && Number(group) > groupCount) {
+      throw new InputError(
+        `${where} uses $${group} but the regex has ${groupCount} capture group${groupCount === 1 ? '' : 's'}`,
+      );
+    }
+  }
+  return { op, arg: text };
+}
+
+/** The template with every group reference replaced by a stand-in, for `validateJudge`. */
+function placeholderCheck(template: CheckTemplate): Check {
+  if (template.arg === undefined) return { op: template.op };
+  const standIn = CHAR_BOUND_OPS.has(template.op) ? '1' : 'x';
+  return { op: template.op, arg: template.arg.replace(GROUP_REF, (_, g: string) => (g === '$' ? '$' : standIn)) };
+}
+
+/** The check one match gives, or null when a referenced group is empty or not usable. */
+function fillCheck(template: CheckTemplate, m: RegExpMatchArray): Check | null {
+  const { op, arg } = template;
+  if (arg === undefined) return TEXT_ARG_OPS.has(op) || CHAR_BOUND_OPS.has(op) ? null : { op };
+  if (CHAR_BOUND_OPS.has(op)) {
+    const filled = fill(arg, m, (raw) => raw.replace(/[\s,_]/g, ''));
+    const bound = filled == null ? undefined : parseCharBound(filled);
+    return bound === undefined || bound < 0 ? null : { op, arg: bound };
+  }
+  const filled = fill(arg, m, (raw) => {
+    const value = cleanSpan(raw);
+    if (value == null) return null;
+    if (op === 'regex') return escapeRegExp(value);
+    return HEADING_OPS.has(op) ? value.replace(/^#{1,6}\s*/, '') : value;
+  });
+  if (filled == null || filled.trim() === '') return null;
+  return op === 'not_contains' ? negativeWordCheck(filled) : { op, arg: filled };
+}
+
+function fill(template: string, m: RegExpMatchArray, clean: (raw: string) => string | null): string | null {
+  let missing = false;
+  const out = template.replace(GROUP_REF, (_, group: string) => {
+    if (group === '$') return '$';
+    const raw = m[Number(group)];
+    const value = raw === undefined ? null : clean(raw);
+    if (value == null || value === '') missing = true;
+    return value ?? '';
+  });
+  return missing ? null : out;
+}
