@@ -4,7 +4,8 @@ import { SECRET_KINDS, redactSecrets, redactSecretsWithStats } from './redact.js
 import type { SecretKind } from './redact.js';
 
 // Fake but well-formed secrets, assembled from fragments so this file holds no literal a scanner flags.
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const ALNUM = LETTERS + '0123456789';
 let seed = 12345;
 function rand(n: number, alphabet = ALNUM): string {
   let s = '';
@@ -135,6 +136,16 @@ const CASES: [string, string, string][] = [
     `{"Authorization": "token ${R('authorization')}"}`,
   ],
   ['bare Bearer', 'use Bearer ' + rand(32) + ' for now', `use Bearer ${R('bearer-token')} for now`],
+  [
+    'api_key= letters only, mid-sentence',
+    'the API wants api_key=' + rand(32, LETTERS) + ' as a query param',
+    `the API wants api_key=${R('api-key')} as a query param`,
+  ],
+  [
+    'AWS secret that starts with a slash (not a path)',
+    'AWS_SECRET_ACCESS_KEY=/' + rand(12) + '/' + rand(26),
+    `AWS_SECRET_ACCESS_KEY=${R('aws-secret-key')}`,
+  ],
   ['api_key=', 'api_key=' + 'super-secret-value-123456', `api_key=${R('api-key')}`],
   ['apikey: (YAML)', 'apikey: ' + 'q9w8e7r6t5', `apikey: ${R('api-key')}`],
   ['token= (query)', '/cb?token=' + 'abc123def456&state=x', `/cb?token=${R('token')}&state=x`],

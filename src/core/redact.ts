@@ -86,15 +86,20 @@ const isRedacted = (v: string): boolean => v.startsWith('[REDACTED');
 const PLACEHOLDER_RE = /^(?:\$|!|%\(?[A-Za-z_]|\{\{|<[^>]*>?$|\*{3,}$|x{4,}$|\.\.\.|…|your[_-])/i;
 const isPlaceholder = (v: string): boolean => PLACEHOLDER_RE.test(v);
 
-/** Random-looking: letters and digits, or (no digit) at least 4 upper and 4 lower case letters. */
-function looksRandom(s: string): boolean {
-  const letters = /[A-Za-z]/.test(s);
-  if (/\d/.test(s)) return letters;
-  if (s.length < 20) return false;
-  const upper = s.replace(/[^A-Z]/g, '').length;
-  const lower = s.replace(/[^a-z]/g, '').length;
-  return upper >= 4 && lower >= 4;
+/**
+ * Generated rather than written: 16+ characters that split (at case and digit changes) into many
+ * 1-2 character pieces. `getUserAccessToken` or `parseJSONToHTTPResponse` split into words; a random
+ * `bKmuLjbLDDwrBIURHKWE…` into `b Kmu Ljb LD Dwr BIURHKWE Og Zm O Szoq…`.
+ */
+function randomish(s: string): boolean {
+  if (s.length < 16) return false;
+  const pieces = s.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [];
+  const short = pieces.filter((p) => p.length <= 2).length;
+  return short >= 3 && short * 3 >= pieces.length;
 }
+
+/** A token body that is not a word: letters with digits, or random-looking letters. */
+const looksRandom = (s: string): boolean => (/\d/.test(s) ? /[A-Za-z]/.test(s) : randomish(s));
 
 /** Words that are code (types, literals, keywords) when they follow `name:` / `name =`. */
 const CODE_WORDS = new Set(
@@ -129,7 +134,8 @@ interface ValueContext {
 }
 
 function shouldRedactValue(v: string, c: ValueContext): boolean {
-  if (v.length < 3 || isRedacted(v) || isPlaceholder(v) || PATH_RE.test(v)) return false;
+  if (v.length < 3 || isRedacted(v) || isPlaceholder(v)) return false;
+  if (PATH_RE.test(v) && !randomish(v.replace(/[^A-Za-z0-9]/g, ''))) return false; // not `/K7MD/ENG…`
   if (c.quoted === true) {
     return !/\s/.test(v) && !v.includes('${') && !/^\{[\w.]*\}$/.test(v) && !CODE_WORDS.has(v.toLowerCase());
   }
@@ -139,7 +145,9 @@ function shouldRedactValue(v: string, c: ValueContext): boolean {
   const next = c.next ?? '';
   if (next !== '' && '([<{'.includes(next)) return false; // call, index, generic, JSX
   // In code a bare value is an identifier or expression (literal secrets are quoted there).
-  if (c.literal !== true && IDENT_RE.test(v)) return /\d/.test(v) && !v.includes('$') && !STEM_RE.test(v);
+  if (c.literal !== true && IDENT_RE.test(v) && !randomish(v)) {
+    return /\d/.test(v) && !v.includes('$') && !STEM_RE.test(v);
+  }
   return true;
 }
 
@@ -340,7 +348,7 @@ function redactUrlsAndSas(text: string, t: Tally): string {
 
 const AUTH_SCHEMES = 'bearer|basic|token|digest|negotiate|ntlm|apikey|api-key|key|sso-key';
 const AUTH_HEADER_RE = new RegExp(
-  String.raw`(authorization\\?["']?[ \t]{0,3}[:=][ \t]{0,3}\\?["']?)((?:(?:${AUTH_SCHEMES})[ \t]{1,3})?)([^\s"'\x60<>\\,;|]{4,8192})`,
+  String.raw`(authorization\\?["']?[ \t]{0,3}[:=][ \t]{0,3}\\?["']?)((?:(?:${AUTH_SCHEMES})[ \t]{1,3})?)([^\s"'\x60<>\\,;|()[\]{}]{4,8192})`,
   'iy',
 );
 const AUTH_SCHEME_ONLY_RE = new RegExp(`^(?:${AUTH_SCHEMES})$`, 'i');
@@ -348,10 +356,13 @@ const BEARER_RE = /(?<![A-Za-z0-9])(bearer[ \t]{1,3})([A-Za-z0-9._~+/-]{16,8192}
 const AZURE_KEY_RE = /((?:AccountKey|SharedAccessKey)[ \t]{0,3}=[ \t]{0,3})[A-Za-z0-9+/]{16,}={0,2}/iy;
 const azureKey = ([, head = '']: RegExpExecArray): Plan => ['azure-storage-key', head, ''];
 
+/** `Authorization: <scheme> <v>`; without a scheme, only a header line or a quoted value counts. */
 function tryAuthHeader(all: string, at: number): Edit | null {
-  return stickyEdit(AUTH_HEADER_RE, all, at, ([, head = '', scheme = '', v = '']) => {
+  return stickyEdit(AUTH_HEADER_RE, all, at, ([m, head = '', scheme = '', v = '']) => {
     if (isRedacted(v) || isPlaceholder(v) || AUTH_SCHEME_ONLY_RE.test(v)) return null;
-    if (scheme === '' && !shouldRedactValue(v, {})) return null;
+    const next = all.charAt(at + m.length);
+    const literal = /["']$/.test(head) || next === '' || next === '\n' || next === '\r';
+    if (scheme === '' && !(head.includes(':') && shouldRedactValue(v, { literal, next }))) return null;
     return ['authorization', head + scheme, ''];
   });
 }
@@ -408,8 +419,16 @@ function tryNamed(all: string, at: number): Edit | null {
     all[start - 1] === '?' ||
     all[start - 1] === '&' ||
     name.startsWith('-');
-  const quoted = q !== '' && q !== '{';
-  const ctx = { quoted, braced: q === '{', literal, semicolon, passwordish, next: after };
+  // A backticked value is code (markdown, JS templates): judged like a bare word, unless it has blanks.
+  if (q === '\x60' && /\s/.test(inner)) return null;
+  const ctx = {
+    quoted: q === '"' || q === "'",
+    braced: q === '{',
+    literal,
+    semicolon,
+    passwordish,
+    next: after,
+  };
   if (!shouldRedactValue(inner, ctx)) return null;
   let kind: SecretKind = 'secret';
   if (passwordish)
