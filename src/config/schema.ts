@@ -65,6 +65,18 @@ export const configSchema = z
       .default('skillopt-sleep-learned')
       .describe('Name of the skill the tool manages.'),
     preferences: z.string().default('').describe('House rules shown to the optimizer when it reflects.'),
+    dream_factor: count
+      .default(0)
+      .describe('Synthetic variants per real train task (train split only; 0 = off).'),
+    recall_k: count
+      .default(0)
+      .describe("Older tasks of the project most similar to tonight's, added to train (0 = off)."),
+    dream_rollouts: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .describe('Replays per train task; reflection contrasts the best and worst attempt (1 = off).'),
   })
   .strict();
 

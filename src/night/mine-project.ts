@@ -8,6 +8,7 @@ import type { Cluster } from '../miner/types.js';
 import type { Db } from '../store/db.js';
 import { nightsForProject } from '../store/nights-repo.js';
 import { querySessions } from '../store/sessions-repo.js';
+import { dreamVariants, recallSimilar } from '../trainer/dream.js';
 
 export interface ProjectTasks {
   tasks: TaskRecord[];
@@ -53,10 +54,20 @@ export function mineProjectTasks(
     .filter((c) => since === null || (c.lastSeen ?? 0) >= since)
     .slice(0, config.max_tasks_per_night);
   const kept = new Set(clusters.map((c) => c.id));
+  const split = { seed: config.seed, valFraction: config.val_fraction, testFraction: config.test_fraction };
   const tasks = assignSplitsWithinGroups(
     mined.tasks.filter((t) => kept.has(clusterOf(t))),
     clusterOf,
-    { seed: config.seed, valFraction: config.val_fraction, testFraction: config.test_fraction },
+    split,
   );
-  return { tasks, clusters, nSessions: sessions.length, activeSince: since };
+  // Opt-in dreaming: recall older tasks of the project like tonight's, and wrap train tasks in variants.
+  const archive = mined.tasks.filter((t) => !kept.has(clusterOf(t)));
+  const recalled = recallSimilar(tasks, archive, config.recall_k);
+  const dreamt = dreamVariants([...tasks, ...recalled], config.dream_factor);
+  return {
+    tasks: [...tasks, ...recalled, ...dreamt],
+    clusters,
+    nSessions: sessions.length,
+    activeSince: since,
+  };
 }

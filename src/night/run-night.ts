@@ -156,6 +156,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       pending: pendingEdits(deps.db, req.project),
       options: {
         editBudget: req.config.edit_budget,
+        rollouts: req.config.dream_rollouts,
         metric: { metric: req.config.gate_metric, mixedWeight: req.config.gate_mixed_weight },
         noRegression: req.config.gate_no_regression,
         preferences: req.config.preferences,

@@ -174,4 +174,18 @@ describe('runEpoch on the mock backend', () => {
     expect(strict.accepted).toBe(false);
     expect(strict.trials[0]?.blocked_by_regression).toBe(true);
   });
+
+  it('with several rollouts per train task still learns, replaying train once per sample', async () => {
+    let trainReplays = 0;
+    const r = await runEpoch(
+      input(researcher(['train', 'train', 'val', 'val']), {
+        options: { ...input([]).options, rollouts: 3 },
+        onReplay: (phase) => {
+          if (phase === 'train') trainReplays++;
+        },
+      }),
+    );
+    expect(trainReplays).toBe(3);
+    expect(r.accepted).toBe(true);
+  });
 });

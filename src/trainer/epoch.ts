@@ -18,6 +18,8 @@ export type GateAction = 'accept_new_best' | 'reject' | 'reject_unverified';
 
 export interface TrainerOptions {
   editBudget: number;
+  /** Replays per train task (1 = one); reflection then sees each task's worst and best attempt. */
+  rollouts?: number;
   metric: GateMetricConfig;
   noRegression: boolean;
   preferences: string;
@@ -91,6 +93,39 @@ export function partition(tasks: TaskRecord[]): Partition {
   return { train, val, test, leaked: false };
 }
 
+/**
+ * Replay the train split `k` times (sample ids 0..k-1) and keep, per task, the worst attempt (what to
+ * fix) and the best one (what worked): contrastive material for reflection.
+ */
+async function rolloutTrain(
+  train: TaskRecord[],
+  doc: string,
+  k: number,
+  replay: (
+    phase: ReplayPhase,
+    tasks: TaskRecord[],
+    skill: string,
+    sampleId?: number,
+  ) => Promise<ReplayResult[]>,
+): Promise<{ worst: ReplayResult[]; best: ReplayResult[] }> {
+  const rounds: ReplayResult[][] = [];
+  for (let sample = 0; sample < Math.max(1, k); sample++)
+    rounds.push(await replay('train', train, doc, sample));
+  const pick = (better: (a: ReplayResult, b: ReplayResult) => boolean): ReplayResult[] =>
+    train
+      .map((_, i) => {
+        let chosen = rounds[0]?.[i];
+        for (const round of rounds) {
+          const r = round[i];
+          if (r && chosen && better(r, chosen)) chosen = r;
+        }
+        return chosen;
+      })
+      .filter((r): r is ReplayResult => r !== undefined);
+  const score = (r: ReplayResult): number => r.hard + r.soft;
+  return { worst: pick((a, b) => score(a) < score(b)), best: pick((a, b) => score(a) > score(b)) };
+}
+
 function withoutRefused(edits: Edit[], rejected: RejectedEditMemory[]): Edit[] {
   const refused = new Set(
     rejected.filter((r) => r.delta < 0).map((r) => `${r.target}|${r.op}|${normalizeEditContent(r.content)}`),
@@ -102,8 +137,13 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
   const { backend, options } = input;
   const usage = zeroUsage();
   const parts = partition(input.tasks);
-  const replay = async (phase: ReplayPhase, tasks: TaskRecord[], skill: string): Promise<ReplayResult[]> => {
-    const results = await replayTasks(tasks, { skill, memory: input.memory }, backend, usage);
+  const replay = async (
+    phase: ReplayPhase,
+    tasks: TaskRecord[],
+    skill: string,
+    sampleId = 0,
+  ): Promise<ReplayResult[]> => {
+    const results = await replayTasks(tasks, { skill, memory: input.memory }, backend, usage, sampleId);
     input.onReplay?.(phase, skill, results);
     return results;
   };
@@ -147,7 +187,8 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
   // help together can be learned one at a time (the reference stayed stuck at edit_budget 1).
   const pending = applyEdits(input.skill, input.pending ?? []);
   const workingDoc = pending.doc;
-  const trainResults = await replay('train', parts.train, workingDoc);
+  const trainRollouts = await rolloutTrain(parts.train, workingDoc, options.rollouts ?? 1, replay);
+  const trainResults = trainRollouts.worst;
   const failures = trainResults.filter((r) => r.hard < 1);
   let fresh: Edit[] = [];
   if (failures.length === 0) {
@@ -160,7 +201,7 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
       doc: workingDoc,
       otherDoc: input.memory,
       failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
-      successes: trainResults
+      successes: trainRollouts.best
         .filter((r) => r.hard >= 1)
         .map((r) => ({ task: r.task, response: r.response, score: r })),
       editBudget: options.editBudget,
