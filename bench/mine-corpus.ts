@@ -1,7 +1,15 @@
 /**
  * An in-memory corpus for the mining benchmark: sessions of one project whose first prompts are
- * paraphrases of known recurring task types (plus one-off requests), with realistic noise, and
- * follow-ups of which about 30% carry a user correction with known checks. The truth comes along.
+ * paraphrases of 60 known recurring task types (Zipf-like frequencies) or one-off requests (8%),
+ * and whose follow-ups carry a user correction with known checks in about 30% of the sessions. The
+ * truth comes along.
+ *
+ * Noise on the first prompt: instance details (package, file, function, table, column, version;
+ * names backticked or not), a greeting or lead-in (30%), a sign-off or hedge (25%), a context
+ * sentence shared with every other kind of request (10%, punctuated or not), a typo (8%), upper or
+ * capitalised case. Follow-ups without a correction include ones that look like corrections ("don't
+ * worry about the docs", "I have never seen this error before") and must give no check; a few
+ * corrections are phrased in ways the parser is not expected to read, so recall stays honest.
  */
 import { negativeWordCheck } from '../src/core/negative-check.js';
 import type { Check } from '../src/core/task.js';
@@ -19,68 +27,75 @@ interface TaskType {
   templates: readonly string[];
 }
 
+/**
+ * A type's templates are small grammars: `(a|b|)` picks one alternative (possibly none), `{slot}`
+ * is an instance detail. Templates of a type share the object of the request in most variants, as
+ * people's own rewordings do; a few say it another way. Some types are near neighbours on purpose
+ * and must stay apart: add / remove / upgrade a dependency, enable / disable a flag, lint / type /
+ * build errors, add / drop a column, add / remove an endpoint, add / remove logging.
+ */
 // prettier-ignore
 const TASK_TYPES: readonly TaskType[] = [
-  { id: 'add-dep', templates: ['add {pkg} to the app', 'can you install {pkg} and wire it up?', 'we need {pkg} as a dependency, add it please', 'please add the {pkg} package', 'install {pkg} in the project', 'add {pkg} as a dependency'] },
-  { id: 'remove-dep', templates: ['remove {pkg} from the app', 'uninstall {pkg}, we no longer use it', 'drop the {pkg} dependency', 'get rid of {pkg} in package.json', 'delete the {pkg} package from our dependencies'] },
-  { id: 'upgrade-dep', templates: ['upgrade {pkg} to the latest version', 'bump {pkg} to {ver}', 'update the {pkg} dependency to {ver}', '{pkg} is outdated, upgrade it to {ver}'] },
-  { id: 'commit-msg', templates: ['write the commit message', 'write a commit message for these changes', 'draft a conventional commit message for the staged diff', 'can you write the commit msg for what we just did', 'compose a commit message for the staged changes'] },
-  { id: 'pr-description', templates: ['write the PR description', 'draft a pull request description for this branch', 'write the description for the pull request', 'can you write a PR description for {branch}'] },
-  { id: 'fix-tests', templates: ['the tests are failing, fix them', 'fix the failing test in {test}', 'tests broke after the last merge, please fix', 'fix the failing tests', 'some tests fail on CI, fix them'] },
-  { id: 'add-tests', templates: ['write unit tests for {fn}', 'add tests for {file}', 'can you cover {fn} with tests, including the error case', 'we have no tests for {fn}, add some', 'add unit tests for {fn}'] },
-  { id: 'run-tests', templates: ['run the tests and tell me what fails', 'run the whole test suite', 'execute the test suite and report the results'] },
-  { id: 'lint', templates: ['fix the lint errors', 'run the linter and fix what it reports', 'eslint is complaining, clean it up', 'fix all the eslint warnings', 'make the lint pass'] },
-  { id: 'type-errors', templates: ['fix the type errors in {file}', 'tsc fails, fix the types', 'there are type errors after the upgrade, can you fix them', 'fix the typescript errors', 'fix the type errors'] },
-  { id: 'add-endpoint', templates: ['add a {method} {route} endpoint', 'we need an endpoint {method} {route} that returns the list', 'create a new route {method} {route} with validation', 'add an endpoint for {method} {route}'] },
-  { id: 'remove-endpoint', templates: ['remove the {method} {route} endpoint', 'delete the {route} route, nobody calls it', 'drop the deprecated {route} endpoint'] },
-  { id: 'rename', templates: ['rename {fn} to {fn2} everywhere', 'rename the {fn} function to {fn2}', '{fn} is a bad name, rename it to {fn2} and update the callers', 'can you rename {fn} to {fn2}'] },
-  { id: 'readme', templates: ['update the README with the new usage', 'document {fn} in the README', 'add a section to the README about configuring {env}', 'the README is out of date, update it'] },
-  { id: 'changelog', templates: ['update the changelog for {ver}', 'add an entry to the changelog for this change', 'write the changelog entry for the release'] },
-  { id: 'release', templates: ['bump the version to {ver} and tag a release', 'prepare a patch release', 'release a new minor version', 'cut a new release {ver}'] },
-  { id: 'split-module', templates: ['split {file} into smaller modules', '{file} is too big, split it into modules', 'refactor {file} into several smaller modules'] },
-  { id: 'refactor-fn', templates: ['refactor {fn}, it is too long', 'clean up {fn} and extract the helpers', 'simplify {fn}, it is hard to read', 'refactor {fn} to make it readable'] },
-  { id: 'env-config', templates: ['read {env} from the environment instead of hardcoding it', 'make {env} configurable', 'move the {env} setting into the config file', 'stop hardcoding {env}, read it from the environment'] },
-  { id: 'explain-code', templates: ['explain what {fn} does', 'how does {fn} work?', 'walk me through {file}', 'explain {file} to me', 'can you explain how {fn} works'] },
-  { id: 'add-logging', templates: ['add logging to {fn}', 'log the errors in {fn} properly', 'add debug logs around {fn}', 'we need more logging in {file}'] },
-  { id: 'remove-logging', templates: ['remove the debug logs from {file}', 'delete the debug logging in {file}', 'remove the leftover console.log calls'] },
-  { id: 'perf', templates: ['{fn} is slow, make it faster', 'profile {fn} and speed it up', 'optimize {fn}, it takes too long', 'speed up {fn}'] },
-  { id: 'caching', templates: ['cache the result of {fn}', 'add caching to {fn}', 'memoize {fn} so we do not recompute it', 'cache {fn} results in redis'] },
-  { id: 'migration-add-column', templates: ['add a migration that adds the {col} column to {table}', 'we need a {col} column on {table}, write the migration', 'create a db migration that adds {col} to {table}'] },
-  { id: 'migration-drop-column', templates: ['write a migration that drops {col} from {table}', 'remove the {col} column from {table} with a migration', 'we no longer need {col} on {table}, drop the column'] },
-  { id: 'db-index', templates: ['add an index on {table} for {col}', 'the query on {table} is slow, add an index for {col}', 'create a database index on {col}'] },
-  { id: 'docker', templates: ['write a Dockerfile for the service', 'containerize the service with docker', 'add a Dockerfile and a docker compose file for the service'] },
-  { id: 'ci-workflow', templates: ['set up a GitHub Actions workflow that runs the tests', 'add a CI workflow that runs the tests on every push', 'create a CI workflow for pull requests'] },
-  { id: 'fix-build', templates: ['the build is broken, fix it', 'the build fails, can you fix it', 'fix the build errors', 'fix the broken build'] },
-  { id: 'fix-crash', templates: ['{fn} crashes with {error}', 'the app crashes when I open {route}, fix the crash', 'fix the crash in {fn}'] },
-  { id: 'validation', templates: ['add input validation to {route}', 'validate the request body of {method} {route}', 'add request validation to the {route} handler'] },
-  { id: 'error-handling', templates: ['add proper error handling to {fn}', 'handle errors in {fn} properly', '{fn} swallows errors, add error handling'] },
-  { id: 'ts-migrate', templates: ['convert {file} to TypeScript', 'migrate {file} from JavaScript to TypeScript', 'port {file} to TypeScript'] },
-  { id: 'component', templates: ['create a {comp} component', 'add a new React component called {comp}', 'build a {comp} React component'] },
-  { id: 'dark-mode', templates: ['add dark mode support', 'implement a dark mode toggle', 'support dark mode in the settings page'] },
-  { id: 'i18n', templates: ['translate the UI strings to German', 'add German translations for the UI', 'add a German translation of the interface'] },
-  { id: 'login', templates: ['add a login page', 'implement login with email and password', 'create the login form'] },
-  { id: 'pagination', templates: ['add pagination to {route}', 'paginate the results of {method} {route}', 'the {route} endpoint returns too many rows, add pagination'] },
-  { id: 'rate-limit', templates: ['add rate limiting to the API', 'rate limit {route} to {num} requests per minute', 'protect {route} with a rate limit'] },
+  { id: 'add-dep', templates: ['(add|install) {pkg} (to the app|in the project|as a dependency|)', '(can you |)(install|add) {pkg} and wire it up', 'we need {pkg} as a dependency, (add|install) it', '(add|install) the {pkg} (package|dependency)(| to the app)'] },
+  { id: 'remove-dep', templates: ['(remove|uninstall|drop) {pkg} (from the app|from the project|)', '(uninstall|remove) the {pkg} (package|dependency), we no longer use it', 'get rid of the {pkg} (package|dependency)', '(delete|remove) the {pkg} dependency from package.json'] },
+  { id: 'upgrade-dep', templates: ['(upgrade|update) (the |){pkg}( package| dependency|) to the latest version', '(bump|upgrade|update) {pkg} to {ver}', '(update|upgrade|bump) the {pkg} (dependency|package) to {ver}', 'the {pkg} (package|dependency) is outdated, (upgrade|update) it(| to {ver})'] },
+  { id: 'commit-msg', templates: ['(write|draft|compose) (the|a) commit message(| for these changes| for the staged changes)', '(write|draft) a conventional commit message for the staged (diff|changes)', 'can you write the commit (msg|message) for what we just did'] },
+  { id: 'pr-description', templates: ['(write|draft) the PR description(| for {branch}| for this branch)', '(write|draft) a pull request description(| for this branch)', 'write the description for the (pull request|PR)'] },
+  { id: 'fix-tests', templates: ['the tests are failing, fix them', 'fix the failing (test in {test}|tests|unit tests)', '(tests|the tests) broke after the last merge, (please |)fix them', 'some tests fail on CI, fix them'] },
+  { id: 'add-tests', templates: ['(write|add) unit tests for {fn}', '(add|write) tests for {file}', 'can you cover {fn} with (unit |)tests(|, including the error case)', 'we have no tests for {fn}, (add|write) some'] },
+  { id: 'run-tests', templates: ['run the (tests|test suite)(| and tell me what fails| and report the results)', 'execute the test suite and report the results', 'run the whole test suite'] },
+  { id: 'lint', templates: ['fix the (lint|eslint) (errors|warnings)', 'run the linter and fix the lint (errors|warnings)(| it reports)', 'eslint is complaining, fix the lint (errors|warnings)', 'make the lint (pass|green)'] },
+  { id: 'type-errors', templates: ['fix the (type|typescript) errors(| in {file})', 'tsc fails, fix the type errors', 'there are type errors after the upgrade, (can you |)fix them'] },
+  { id: 'fix-build', templates: ['the build (is broken|fails|is red), (can you |)fix (it|the build)', 'fix the (broken |)build(| errors)', 'the build fails, fix the build errors'] },
+  { id: 'add-endpoint', templates: ['add (a|an) (|new )({method} |){route} endpoint', 'we need (a|an) (|new )endpoint {method} {route} that returns the list', '(create|add) a new endpoint {method} {route}(| with validation)'] },
+  { id: 'remove-endpoint', templates: ['(remove|delete|drop) the ({method} |){route} endpoint', '(delete|remove) the {route} endpoint, nobody calls it', '(drop|remove) the deprecated {route} endpoint'] },
+  { id: 'rename', templates: ['rename {fn} to {fn2}(| everywhere)', 'rename the {fn} function to {fn2}(| everywhere)', '{fn} is a bad name, rename it to {fn2}(| and update the callers)'] },
+  { id: 'readme', templates: ['update the README(| with the new usage| for the new flags)', '(document|describe) {fn} in the README', 'add a README section (about|on) configuring {env}', 'the README is out of date, update it'] },
+  { id: 'changelog', templates: ['(update|write) the changelog(| for {ver}| for the release)', 'add (an|the) (changelog entry|entry to the changelog)(| for this change| for {ver})'] },
+  { id: 'release', templates: ['(cut|prepare|tag|make) a (new |patch |minor |)release(| {ver})', 'bump the version to {ver} and (tag|cut) a release', 'release a new (patch|minor) version'] },
+  { id: 'split-module', templates: ['split {file} into (smaller|several) modules', '{file} is too big, split it into (smaller |)modules', 'refactor {file} into (several|smaller) modules'] },
+  { id: 'refactor-fn', templates: ['refactor {fn}(, it is too long| to make it readable|)', '(clean up|refactor) {fn} and extract (the helpers|helper functions)', 'simplify {fn}, it is (too long|hard to read)'] },
+  { id: 'env-config', templates: ['read {env} from the environment instead of hardcoding it', 'stop hardcoding {env}, read it from the environment', 'make {env} configurable (through|via) the environment', '(move|put) the hardcoded {env} into an environment variable'] },
+  { id: 'explain-code', templates: ['explain (what {fn} does|{file}|how {fn} works)(| to me)', 'how does {fn} work?', 'walk me through (|how )({file}|{fn})'] },
+  { id: 'add-logging', templates: ['add (debug |)logging (to|around|in) {fn}', 'log the errors in {fn} properly', 'we need more (debug |)logging in {file}'] },
+  { id: 'remove-logging', templates: ['(remove|delete) the debug (logging|logs) (from|in) {file}', 'remove the leftover console.log calls(| in {file})', 'strip the debug (logs|logging) (from|out of) {file}'] },
+  { id: 'perf', templates: ['{fn} is slow, (make it faster|speed it up|optimize it)', '(profile|optimize) {fn} and speed it up', 'speed up {fn}', 'improve the performance of {fn}(|, it is slow)'] },
+  { id: 'caching', templates: ['cache the (result|results) of {fn}(| in redis)', 'add caching (to|for) {fn}', 'memoize {fn} so we do not recompute it'] },
+  { id: 'migration-add-column', templates: ['(add|write|create) a migration that adds (the |a |){col} column to {table}', 'we need a {col} column on {table}, (write|add) the migration', 'add (the |a |){col} column to {table} with a migration'] },
+  { id: 'migration-drop-column', templates: ['(write|add|create) a migration that (drops|removes) the {col} column from {table}', '(remove|drop) the {col} column from {table} with a migration', 'we no longer need the {col} column on {table}, drop it(| in a migration)'] },
+  { id: 'db-index', templates: ['add (an|a database) index on {table} for {col}', 'the query on {table} is slow, add an index (for|on) {col}', 'create a (database |db |)index on {table}.{col}'] },
+  { id: 'docker', templates: ['(write|add|create) a Dockerfile for the service', 'containerize the service with (docker|a Dockerfile)', 'add a Dockerfile and a docker compose file(| for the service)', 'dockerize the service'] },
+  { id: 'ci-workflow', templates: ['(set up|add|create) a (CI|GitHub Actions) workflow that runs the tests(| on every push)', 'create a CI workflow for the tests', 'add CI that runs the tests on every (push|pull request)'] },
+  { id: 'fix-crash', templates: ['{fn} crashes with {error}', 'the app crashes when I open {route}, fix the crash', 'fix the crash in {fn}(| when {route} is opened)'] },
+  { id: 'validation', templates: ['add (input|request) validation to (the |){route}(| handler)', 'validate the request body of {method} {route}', 'add (zod |)validation for the request body of {route}'] },
+  { id: 'error-handling', templates: ['add (proper |)error handling to {fn}', 'handle (the |)errors in {fn} properly', '{fn} swallows errors, add (proper |)error handling'] },
+  { id: 'ts-migrate', templates: ['(convert|port|migrate) {file} to TypeScript', 'migrate {file} from JavaScript to TypeScript', 'rewrite {file} in TypeScript'] },
+  { id: 'component', templates: ['(create|add|build) a {comp} component', 'add a new React component called {comp}', '(build|create) a (new |)React component {comp}(| that shows the list)'] },
+  { id: 'dark-mode', templates: ['add dark mode (support|to the app)', '(implement|add) a dark mode toggle(| in the settings page)', 'support dark mode in the settings page'] },
+  { id: 'i18n', templates: ['translate the UI (strings |)to German', 'add (a |)German (translations|translation) (for|of) the UI', 'add German translations for the interface'] },
+  { id: 'login', templates: ['add a login (page|form)', '(implement|add) login with email and password', '(create|build) the login (form|page)(| with email and password)'] },
+  { id: 'pagination', templates: ['add pagination to {route}', 'paginate the results of ({method} |){route}', 'the {route} endpoint returns too many rows, add pagination'] },
+  { id: 'rate-limit', templates: ['add rate limiting to (the API|{route})', 'rate limit {route} to {num} requests per minute', 'protect {route} with a rate limit(|er)'] },
   { id: 'flaky-test', templates: ['{test} is flaky, find out why', 'this test is flaky: {test}', 'investigate the flaky test in {test}'] },
-  { id: 'gitignore', templates: ['add {dir} to the gitignore', 'ignore the {dir} folder in git', 'put {dir} in gitignore'] },
-  { id: 'rebase', templates: ['rebase my branch on main', 'rebase {branch} onto main and fix the conflicts', 'rebase onto main, there are conflicts'] },
-  { id: 'squash', templates: ['squash the last {num} commits', 'squash my commits into one', 'squash all commits on {branch} into a single commit'] },
-  { id: 'revert-commit', templates: ['revert the last commit', 'undo the last commit but keep the changes', 'revert commit {sha}'] },
-  { id: 'audit', templates: ['run npm audit and fix the vulnerabilities', 'fix the security vulnerabilities npm audit reports', 'check our dependencies for known security vulnerabilities'] },
-  { id: 'dead-code', templates: ['remove dead code in {file}', 'delete the unused functions in {file}', 'find and remove unused exports', 'remove the unused code in {file}'] },
-  { id: 'env-example', templates: ['add {env} to .env.example', 'document the new variable {env} in .env.example', 'update .env.example with {env}'] },
-  { id: 'sql-query', templates: ['write a SQL query that returns the top {num} customers by revenue', 'write SQL for the top customers by revenue', 'give me a SQL query for the top {num} customers by revenue this month'] },
-  { id: 'cron-job', templates: ['add a cron job that runs {fn} every night', 'schedule {fn} to run every hour', 'create a scheduled job for {fn}'] },
-  { id: 'websocket', templates: ['add websocket support for live updates', 'push live updates to the client over websockets', 'implement a websocket channel for notifications'] },
-  { id: 'welcome-email', templates: ['send a welcome email after signup', 'email new users a welcome message when they sign up', 'add a welcome email to the signup flow'] },
-  { id: 's3-upload', templates: ['implement file uploads to S3', 'add S3 uploads for user files', 'upload the user files to S3 instead of the local disk'] },
-  { id: 'feature-flag', templates: ['put {flag} behind a feature flag', 'add a feature flag for {flag}', 'gate {flag} with a feature flag'] },
-  { id: 'enable-flag', templates: ['enable the {flag} flag in production', 'enable {flag} for all users', 'turn on {flag} in production'] },
-  { id: 'disable-flag', templates: ['disable the {flag} flag in production', 'disable {flag} for all users', 'turn off {flag} in production'] },
-  { id: 'api-docs', templates: ['generate API docs from the JSDoc comments', 'write the API documentation for {route}', 'document the REST API'] },
-  { id: 'bundle-size', templates: ['the bundle is too big, reduce its size', 'reduce the bundle size', 'analyze the bundle and shrink it'] },
-  { id: 'memory-leak', templates: ['there is a memory leak in {fn}, find it', 'memory keeps growing in the worker, find the leak', 'fix the memory leak in {file}'] },
-  { id: 'timezone', templates: ['dates are off by one day, fix the timezone bug', 'fix the timezone handling in {fn}', '{fn} returns the wrong date because of the timezone'] },
+  { id: 'gitignore', templates: ['add {dir} to the gitignore', '(put|add) {dir} in (the |)gitignore', 'ignore the {dir} folder in git(| via the gitignore)'] },
+  { id: 'rebase', templates: ['rebase (my|this) branch (on|onto) main', 'rebase {branch} onto main and fix the conflicts', 'rebase onto main, there are conflicts'] },
+  { id: 'squash', templates: ['squash the last {num} commits', 'squash my commits into one', 'squash all commits on {branch} into (one|a single commit)'] },
+  { id: 'revert-commit', templates: ['revert the last commit', '(undo|revert) the last commit but keep the changes', 'revert commit {sha}'] },
+  { id: 'audit', templates: ['run npm audit and fix the vulnerabilities', 'fix the (security |)vulnerabilities (npm audit reports|in our dependencies)', 'check our dependencies for known (security |)vulnerabilities'] },
+  { id: 'dead-code', templates: ['remove (the |)dead code (in|from) {file}', '(delete|remove) the unused (functions|code) in {file}', 'find and remove unused exports(| in {file})'] },
+  { id: 'env-example', templates: ['add {env} to .env.example', 'document the new (variable|env var) {env} in .env.example', 'update .env.example with {env}'] },
+  { id: 'sql-query', templates: ['write a SQL query (that returns|for) the top {num} customers by revenue', 'write SQL for the top customers by revenue(| this month)', 'give me a SQL query for the top customers by revenue'] },
+  { id: 'cron-job', templates: ['add a cron job that runs {fn} every (night|hour)', 'schedule {fn} to run every (hour|night)(| with a cron job)', 'create a (scheduled |)cron job for {fn}'] },
+  { id: 'websocket', templates: ['add websocket support for live updates', 'push live updates to the client over (websockets|a websocket)', 'implement a websocket channel for (live updates|notifications)'] },
+  { id: 'welcome-email', templates: ['send a welcome email after (signup|sign up)', 'email new users a welcome (message|email) when they sign up', 'add a welcome email to the signup flow'] },
+  { id: 's3-upload', templates: ['implement file uploads to S3', 'add S3 uploads for (user files|the user files)', 'upload the user files to S3 instead of the local disk'] },
+  { id: 'feature-flag', templates: ['put {flag} behind a feature flag', 'add a feature flag for {flag}', 'gate {flag} (with|behind) a feature flag'] },
+  { id: 'enable-flag', templates: ['enable the {flag} flag (in production|for all users)', 'enable {flag} (for all users|in production)', 'turn on (the |){flag} (flag |)in production'] },
+  { id: 'disable-flag', templates: ['disable the {flag} flag (in production|for all users)', 'disable {flag} (for all users|in production)', 'turn off (the |){flag} (flag |)in production'] },
+  { id: 'api-docs', templates: ['generate API docs from the JSDoc comments', 'write the API (docs|documentation) for {route}', 'document the REST API(| endpoints)'] },
+  { id: 'bundle-size', templates: ['the bundle is too big, reduce (its size|the bundle size)', 'reduce the bundle size', 'analyze the bundle and (shrink it|reduce its size)'] },
+  { id: 'memory-leak', templates: ['there is a memory leak in {fn}, find it', 'memory keeps growing in the worker, find the (memory |)leak', 'fix the memory leak in ({file}|{fn})'] },
+  { id: 'timezone', templates: ['dates are off by one day, fix the timezone bug', 'fix the timezone (handling|bug) in {fn}', '{fn} returns the wrong date because of the timezone'] },
 ];
 
 // prettier-ignore
@@ -104,7 +119,12 @@ const PREFIXES = ['hey, ', 'please ', 'can you ', 'could you please ', 'ok, ', '
 // prettier-ignore
 const SUFFIXES = [' please', ' thanks', ', thx', ' when you get a chance', ' asap', ', should be quick', ', thanks!', ' real quick', ' (low priority)', ' for me'];
 // prettier-ignore
-const CONTEXT_SENTENCES = [' CI is red since yesterday.', ' I think it is in the api folder.', ' Keep it minimal.', ' The release is tomorrow.', ' Same as we did last week.', ' Ping me when done.'];
+const CONTEXT_SENTENCES = [
+  ' CI is red since yesterday.', ' I think it is in the api folder.', ' Keep it minimal.', ' The release is tomorrow.',
+  ' Same as we did last week.', ' Ping me when done.', ' The demo is on Friday.', ' Sarah asked for it.',
+  ' Do not touch the billing code.', ' We discussed it in standup.', ' It blocks the mobile team.', ' See the ticket for details.',
+  ' Be careful with the old clients.', ' No need to update the docs.', ' The customer is waiting on this.', ' Try to keep the diff small.',
+];
 
 /** A user correction whose checks are known; a phrasing is one way users say it. */
 interface CorrectionKind {
@@ -199,8 +219,13 @@ export function generateCorpus(opts: CorpusOptions): Corpus {
   return { sessions, truth, planted };
 }
 
+/** Picks one alternative of every `(a|b|)` group, then fills the `{slot}`s. */
 function fill(rng: Rng, template: string): string {
-  return template.replace(/\{(\w+)\}/g, (_, slot: string) => slotValue(rng, slot));
+  return template
+    .replace(/\(([^()]*)\)/g, (_, options: string) => rng.pick(options.split('|')))
+    .replace(/\{(\w+)\}/g, (_, slot: string) => slotValue(rng, slot))
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }
 
 function slotValue(rng: Rng, slot: string): string {
@@ -209,7 +234,10 @@ function slotValue(rng: Rng, slot: string): string {
     case 'pkg':
       return quote(rng.pick(WORDS.pkg), 0.7);
     case 'file':
-      return quote(`${rng.pick(WORDS.dir)}/${rng.pick(WORDS.noun)}.${rng.pick(['ts', 'ts', 'tsx', 'js'])}`, 0.5);
+      return quote(
+        `${rng.pick(WORDS.dir)}/${rng.pick(WORDS.noun)}.${rng.pick(['ts', 'ts', 'tsx', 'js'])}`,
+        0.5,
+      );
     case 'test':
       return quote(`${rng.pick(WORDS.dir)}/${rng.pick(WORDS.noun)}.test.ts`, 0.5);
     case 'fn':
@@ -285,8 +313,13 @@ function plantCorrections(rng: Rng): PlantedCorrection[] {
     if (!kinds.includes(kind)) kinds.push(kind);
   }
   return kinds.map((kind) => {
-    const phrasing = kind.hard !== undefined && rng.chance(0.08) ? rng.pick(kind.hard) : rng.pick(kind.phrasings);
-    return { kind: kind.id, text: rng.pick(CORRECTION_WRAPS).replace('{c}', phrasing), expected: kind.expected };
+    const phrasing =
+      kind.hard !== undefined && rng.chance(0.08) ? rng.pick(kind.hard) : rng.pick(kind.phrasings);
+    return {
+      kind: kind.id,
+      text: rng.pick(CORRECTION_WRAPS).replace('{c}', phrasing),
+      expected: kind.expected,
+    };
   });
 }
 
@@ -302,7 +335,14 @@ function makeSession(rng: Rng, key: string, intent: string, corrections: Planted
   const turns: HarvestedTurn[] = [];
   prompts.forEach((prompt, i) => {
     turns.push(turn(turns.length, 'user', prompt, start + i * 60_000));
-    turns.push(turn(turns.length, 'assistant', `Done. I updated the code for step ${i + 1}.`, start + i * 60_000 + 30_000));
+    turns.push(
+      turn(
+        turns.length,
+        'assistant',
+        `Done. I updated the code for step ${i + 1}.`,
+        start + i * 60_000 + 30_000,
+      ),
+    );
   });
   return {
     source: 'claude',

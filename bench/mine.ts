@@ -2,13 +2,17 @@
  * Mining benchmark: clusters a generated corpus with known recurring task types and planted
  * corrections (bench/mine-corpus.ts), and prints JSON with the adjusted Rand index against the truth,
  * the share of planted corrections recovered as checks on the session's cluster, the checks invented
- * from sessions without a correction, and the time of `mineSessions` at N and 2N sessions.
+ * from sessions without a correction, and the time of `mineSessions` (and of the clustering step
+ * alone) at N and 2N sessions, each the median of `--runs` runs after a warm-up.
  *   npx tsc -p bench/tsconfig.bench.json
- *   node bench/out/js/bench/mine.js --sessions 20000 [--seed 1] [--runs 3] [--verbose]
+ *   node bench/out/js/bench/mine.js --sessions 20000 [--seed 1] [--runs 3]
+ * Tuning aids: `--quick` clusters N sessions once and prints the ARI only; `--diagnose` first lists
+ * the joins between sessions of different types and, per type, how its sessions were split
+ * (`--verbose`: with examples of the smaller parts).
  */
 import { clusterIntents } from '../src/miner/cluster.js';
 import { mineSessions } from '../src/miner/mine.js';
-import { normalizeIntent, userPrompts } from '../src/miner/normalize-intent.js';
+import { userPrompts } from '../src/miner/normalize-intent.js';
 import type { Check } from '../src/core/task.js';
 import type { MinedNight, MinerSession } from '../src/miner/types.js';
 import { generateCorpus, PROJECT } from './mine-corpus.js';
@@ -54,13 +58,13 @@ function timeMine(sessions: readonly MinerSession[]): { ms: number; mined: Mined
   return { ms: median(times), mined };
 }
 
-/** The clustering step alone (normalised intents in, groups out). */
+/** The clustering step alone (first prompts in, groups out). */
 function timeCluster(sessions: readonly MinerSession[]): number {
-  const normalized = sessions.map((s) => normalizeIntent(userPrompts(s.turns)[0]?.text ?? ''));
+  const intents = sessions.map((s) => userPrompts(s.turns)[0]?.text ?? '');
   const times: number[] = [];
   for (let r = 0; r < runs; r++) {
     const t = performance.now();
-    clusterIntents(normalized);
+    clusterIntents(intents);
     times.push(performance.now() - t);
   }
   return median(times);
@@ -109,7 +113,10 @@ function quality(corpus: Corpus, mined: MinedNight): Quality {
   for (const cluster of mined.clusters) {
     for (const source of cluster.checkSources) {
       sources += 1;
-      if (source.sentence !== '' && (prompts.get(source.sessionKey) ?? []).some((p) => p.includes(source.sentence))) {
+      if (
+        source.sentence !== '' &&
+        (prompts.get(source.sessionKey) ?? []).some((p) => p.includes(source.sentence))
+      ) {
         provenanceOk += 1;
       }
       const planted = corpus.planted.get(source.sessionKey);
@@ -168,8 +175,16 @@ function diagnose(corpus: Corpus, mined: MinedNight): void {
       byType.set(label, counts);
     }
     const real = [...types.entries()].filter(([t]) => t !== 'one-off');
-    if (real.length > 1 || (real.length === 1 && (types.get('one-off') ?? 0) > 0 && cluster.occurrences > 1)) {
-      console.log('MIXED', cluster.occurrences, JSON.stringify([...types.entries()]), JSON.stringify(cluster.normalizedIntent));
+    if (
+      real.length > 1 ||
+      (real.length === 1 && (types.get('one-off') ?? 0) > 0 && cluster.occurrences > 1)
+    ) {
+      console.log(
+        'MIXED',
+        cluster.occurrences,
+        JSON.stringify([...types.entries()]),
+        JSON.stringify(cluster.normalizedIntent),
+      );
     }
   }
   for (const [type, counts] of [...byType.entries()].sort()) {
@@ -177,32 +192,77 @@ function diagnose(corpus: Corpus, mined: MinedNight): void {
     const sizes = [...counts.values()].sort((a, b) => b - a);
     const total = sizes.reduce((a, b) => a + b, 0);
     const split = mined.clusters.filter((c) => counts.has(c.id) && c.occurrences > 1).length;
-    console.log(`${type.padEnd(22)} total=${total} clusters=${counts.size} multi=${split} top=${round((sizes[0] ?? 0) / total)} sizes=${sizes.slice(0, 6).join(',')}`);
+    console.log(
+      `${type.padEnd(22)} total=${total} clusters=${counts.size} multi=${split} top=${round((sizes[0] ?? 0) / total)} sizes=${sizes.slice(0, 6).join(',')}`,
+    );
     if (verbose && counts.size > 1) {
-      const small = mined.clusters.filter((c) => counts.has(c.id)).sort((a, b) => b.occurrences - a.occurrences).slice(1, 4);
-      for (const c of small) console.log('   ', c.occurrences, JSON.stringify(c.normalizedIntent), JSON.stringify(intents.get(c.members[0] ?? '')));
+      const small = mined.clusters
+        .filter((c) => counts.has(c.id))
+        .sort((a, b) => b.occurrences - a.occurrences)
+        .slice(1, 4);
+      for (const c of small)
+        console.log(
+          '   ',
+          c.occurrences,
+          JSON.stringify(c.normalizedIntent),
+          JSON.stringify(intents.get(c.members[0] ?? '')),
+        );
     }
   }
 }
 
-/** Joins between sessions of different task types: what chains clusters together. */
+/** Joins between sessions of different task types (what chains clusters together), by type pair. */
 function badJoins(corpus: Corpus): void {
   const firsts = corpus.sessions.map((s) => userPrompts(s.turns)[0]?.text ?? '');
-  const normalized = firsts.map(normalizeIntent);
-  const seen = new Map<string, number>();
-  clusterIntents(normalized, {
+  const byPair = new Map<string, string[]>();
+  clusterIntents(firsts, {
     onJoin: (a, b, score) => {
       const [ta, tb] = [a, b].map((i) => corpus.truth.get(corpus.sessions[i]?.key ?? '') ?? '?');
       if (ta === tb || ta === undefined || tb === undefined) return;
-      const label = `${ta} | ${tb} | ${score.toFixed(2)} | ${normalized[a]} | ${normalized[b]}`;
-      seen.set(label, (seen.get(label) ?? 0) + 1);
+      if (ta.startsWith('one-off') && tb.startsWith('one-off')) return;
+      const pair = [ta, tb].sort().join(' | ');
+      const examples = byPair.get(pair) ?? [];
+      examples.push(`${score.toFixed(2)} ${JSON.stringify(firsts[a])} ~ ${JSON.stringify(firsts[b])}`);
+      byPair.set(pair, examples);
     },
   });
-  for (const [label, count] of [...seen.entries()].slice(0, 60)) console.log('JOIN', count, label);
+  const sorted = [...byPair.entries()].sort((x, y) => y[1].length - x[1].length);
+  for (const [pair, examples] of sorted.slice(0, 40)) {
+    console.log('JOIN', examples.length, pair);
+    for (const example of examples.slice(0, 2)) console.log('     ', example);
+  }
+}
+
+/** Clustering only, for tuning: ARI of `clusterIntents` on N sessions and its time. */
+function quick(): void {
+  const corpus = generateCorpus({ sessions: n, seed });
+  const intents = corpus.sessions.map((s) => userPrompts(s.turns)[0]?.text ?? '');
+  const t = performance.now();
+  const groups = clusterIntents(intents);
+  const ms = performance.now() - t;
+  const labels: string[] = [];
+  groups.forEach((group, g) => group.forEach((i) => (labels[i] = String(g))));
+  const truth = corpus.sessions.map((s) => corpus.truth.get(s.key) ?? '');
+  console.log(
+    JSON.stringify({
+      sessions: n,
+      clusters: groups.length,
+      ari: round(adjustedRandIndex(labels, truth)),
+      cluster_ms: Math.round(ms),
+    }),
+  );
+}
+
+if (process.argv.includes('--quick')) {
+  quick();
+  process.exit(0);
 }
 
 // Warm-up so the first timed run does not pay for the JIT.
-mineSessions(generateCorpus({ sessions: 2000, seed: seed + 1000 }).sessions, { project: PROJECT, maxTasks: 10 });
+mineSessions(generateCorpus({ sessions: 2000, seed: seed + 1000 }).sessions, {
+  project: PROJECT,
+  maxTasks: 10,
+});
 
 const small = generateCorpus({ sessions: n, seed });
 const atN = timeMine(small.sessions);

@@ -10,25 +10,29 @@
  * `CHANGELOG.md`, `--frozen-lockfile`). A *path* is a literal that is not a flag, or "the NAME
  * folder/directory" (read as `NAME/`). X and Y are a literal or one bare word (not "it", "this", ...).
  *
- * | Phrase                                                           | Checks                          |
- * | ---------------------------------------------------------------- | ------------------------------- |
- * | use X instead of Y · instead of Y, use X                          | contains X, ¬Y (a pair)         |
- * | use X, not Y · don't/never use Y, use X · prefer X over/to Y       | contains X, ¬Y (a pair)         |
- * | X, not Y (the whole sentence) · `X` not `Y` (both quoted)          | contains X, ¬Y (a pair)         |
- * | use X instead                                                     | contains X                      |
- * | don't/never/must not touch·edit·modify·change·update·delete·… P    | ¬P for every path listed        |
- * | leave P alone/as is/untouched · stay/keep out of P · hands off P   | ¬P for every path listed        |
- * | no changes/edits to P · P is off-limits/read-only                  | ¬P for every path listed        |
- * | keep it/the answer under·below·shorter than·less than N chars      | max_chars N−1                   |
- * | max N chars · at most/no more than/up to/within N chars · N chars max · keep it to N chars | max_chars N |
- * | the same two rows with words                                      | regex: at most N−1 / N words    |
- * | add/include/need/put/write/missing/forgot a `## H` / H section (or heading) | section_present H     |
- * | add a section called/named/titled H                               | section_present H               |
- * | don't/never say·mention·use the word X · stop/avoid saying X       | ¬X                              |
- * | say/mention/state "X" · include/write/add "X" in the answer (quoted X only) | contains X            |
- * | L is required/mandatory/a must (L the last literal before it)      | contains L                      |
- * | always X · remember to X · don't forget (to) X · (you) must X      | contains L (first literal of X) |
- * | never X · don't X · do not X · must not X · shouldn't X            | ¬L (first literal of X)         |
+ * | Phrase (pattern name)                                                                             | Checks                          |
+ * | ------------------------------------------------------------------------------------------------- | ------------------------------- |
+ * | use X instead of Y (use-instead-of) · instead of Y, use X (instead-of-use)                        | contains X, ¬Y (a pair)         |
+ * | use X, not Y (use-not) · don't/never use Y, use X (dont-use-use)                                  | contains X, ¬Y (a pair)         |
+ * | prefer X over/to Y (prefer-over)                                                                  | contains X, ¬Y (a pair)         |
+ * | X, not Y as the whole sentence (bare-x-not-y) · `X` not `Y` (quoted-x-not-y)                      | contains X, ¬Y (a pair)         |
+ * | use X instead (use-instead)                                                                       | contains X                      |
+ * | don't/never/must not/shouldn't touch, edit, modify, change, update, delete, … P (dont-touch-path) | ¬P for every path listed        |
+ * | leave P alone/as is/untouched/unchanged (leave-path-alone)                                        | ¬P for every path listed        |
+ * | stay/keep out of P, keep away from P (stay-out-of-path) · hands off P (hands-off-path)            | ¬P for every path listed        |
+ * | (make) no changes/edits to P (no-changes-to-path) · P is off-limits/read-only (path-off-limits)   | ¬P for every path listed        |
+ * | don't skip/omit/drop/leave out/lose L; don't remove/delete/strip L, L not a path (dont-omit)      | contains L                      |
+ * | keep it/the answer under, below, shorter than, less than N chars (length-limit)                   | max_chars N−1                   |
+ * | max N chars · at most/no more than/up to/within N chars · N chars max · keep it to N chars        | max_chars N                     |
+ * | the same two rows with words                                                                      | regex: at most N−1 / N words    |
+ * | add/include/need/put/write/missing/forgot a `## H` / H section or heading (add-section)           | section_present H               |
+ * | add a section called/named/titled H (section-called)                                              | section_present H               |
+ * | don't/never say, mention, use the word X · stop/avoid saying X (dont-mention)                     | ¬X                              |
+ * | say/mention/state "X" (say-quoted) · include/write/add "X" in the answer (say-quoted-in-answer)   | contains X (X quoted only)      |
+ * | L is required/mandatory/a must, L the last literal before it (literal-is-required)                | contains L                      |
+ * | always X · remember to X · don't forget (to) X (always)                                           | contains the first literal of X |
+ * | (you) must X (must)                                                                               | contains the first literal of X |
+ * | never X · don't X · do not X · must not X · shouldn't X (never)                                   | ¬(the first literal of X)       |
  *
  * Details that keep checks honest:
  *
@@ -36,9 +40,11 @@
  *   `,;:—`, or after and/but/also/please/so/you/we/should/must/to/just/ok), so "I don't know why
  *   `a.ts` fails" and "I have never seen `dist/` this big" give nothing. "don't forget" is an always;
  *   "don't worry/bother/mind" gives nothing; "must be"/"must have <done>" are guesses, not rules.
- * - "always"/"never"/"must" read only the *first* literal after the keyword, and skip it when a more
- *   specific row above already read that text ("never edit `dist/`, it is built by `pnpm build`"
- *   forbids `dist/` only). An "always"/"must" with no literal is reported as unparsed.
+ * - "always"/"never"/"must" read only the *first* literal after the keyword, up to the next clause
+ *   that starts with such a keyword, and skip it when a more specific row above already read that
+ *   text ("never edit `dist/`, it is built by `pnpm build`" forbids `dist/` only; "never edit `dist/`
+ *   and never run `git push --force`" forbids both). An "always"/"must" with no literal is reported as
+ *   unparsed.
  * - "X, not Y" without quotes must be the whole sentence and neither side a statement word
  *   ("it's not working", "that's not right", "tests not passing" give nothing).
  * - Length limits apply only to the whole answer: the subject must be missing, "it", "this", or the
@@ -52,13 +58,17 @@
  *   optimizer pairs them by adjacency, so `correctionsToChecks` keeps pairs together and never leaves a
  *   lone `contains` directly before a negative check.
  *
- * Config patterns (`compileUserPatterns`) use JavaScript regex syntax, are matched case-insensitively
- * against each sentence (every match counts), and run after the built-ins. A check's `arg` may use
+ * Config patterns (`compileUserPatterns`) use JavaScript regex syntax (with the `u` flag when the
+ * pattern compiles with it), are matched case-insensitively against each sentence (every match
+ * counts), and run after the built-ins; a regex that matches the empty string is refused. A check's `arg` may use
  * `$0`–`$9` for the whole match and its capture groups and `$$` for a dollar sign; a captured value is
  * trimmed of quotes/backticks and trailing punctuation, a bare value must be a meaningful token (not
  * "it", "this", ...), and a check whose group did not capture is skipped. `not_contains` becomes the
  * word-bounded ¬T; in a `regex` arg captured text is escaped; `max_chars`/`min_chars` need an integer
  * (commas allowed); a heading arg loses its leading `#`s.
+ *
+ * Whether a check is kept for a task (it must fail on the answer the user corrected and not contradict
+ * the rest of its correction) is decided afterwards, by `filterUsefulChecks` in `corrections.ts`.
  */
 import { InputError } from '../core/errors.js';
 import { negativeWordCheck } from '../core/negative-check.js';
@@ -270,11 +280,7 @@ function isPlausibleBareSwap(swap: Swap): boolean {
 
 const SWAP_PATTERNS: readonly CorrectionPattern[] = [
   swapPattern('use-instead-of', String.raw`\buse\s+(${SPAN})\s+instead\s+of\s+(${SPAN})`, 'use-avoid'),
-  swapPattern(
-    'instead-of-use',
-    String.raw`\binstead\s+of\s+(${SPAN})\s*,?\s+use\s+(${SPAN})`,
-    'avoid-use',
-  ),
+  swapPattern('instead-of-use', String.raw`\binstead\s+of\s+(${SPAN})\s*,?\s+use\s+(${SPAN})`, 'avoid-use'),
   swapPattern('use-not', String.raw`\buse\s+(${SPAN})\s*,?\s+(?:and\s+)?not\s+(${SPAN})`, 'use-avoid'),
   swapPattern(
     'dont-use-use',
@@ -299,8 +305,11 @@ const SWAP_PATTERNS: readonly CorrectionPattern[] = [
 // ---------------------------------------------------------------------------------------------------
 // File and folder prohibitions
 
-/** One item of a path list: a literal, "the NAME folder", or a bare token (checked afterwards). */
-const ITEM = String.raw`(?:the\s+)?(?:${QUOTED}(?:\s+(?:folder|directory|dir)\b)?|[\w.-]+\s+(?:folder|directory|dir)\b|(?!(?:and|or|nor|never|don['’]?t|do|not|then|but|the|is|are)\b)[^\s,;]+)`;
+/**
+ * One item of a path list: a literal, "the NAME folder", or a bare token (checked afterwards). A bare
+ * token may not start with a quote, so each item has one reading (no exponential backtracking).
+ */
+const ITEM = String.raw`(?:the\s+)?(?:${QUOTED}(?:\s+(?:folder|directory|dir)\b)?|[\w.-]+\s+(?:folder|directory|dir)\b|(?![\x60"'“‘]|(?:and|or|nor|never|don['’]?t|do|not|then|but|the|is|are)\b)[^\s,;]+)`;
 /** "`a`, `b` and the c folder": items joined by commas, and, or, nor. */
 const LIST = String.raw`(${ITEM}(?:\s*,\s*(?:and\s+|or\s+)?${ITEM}|\s+(?:and|or|nor)\s+${ITEM})*)`;
 const LIST_TOKEN = new RegExp(
@@ -314,7 +323,7 @@ function readPaths(list: string): string[] {
   for (const m of list.matchAll(LIST_TOKEN)) {
     const [, quoted, quotedFolder, folder, bare] = m;
     if (bare !== undefined && /^(?:and|or|nor)$/i.test(bare)) continue;
-    let path: string | null = null;
+    let path: string | null;
     if (quoted !== undefined) {
       const inner = cleanSpan(quoted);
       path = inner == null ? null : quotedFolder !== undefined ? `${inner.replace(/\/+$/, '')}/` : inner;
@@ -365,6 +374,26 @@ const PROHIBITION_PATTERNS: readonly CorrectionPattern[] = [
   ),
 ];
 
+/**
+ * "don't remove/skip/omit X" asks to keep X: `contains X`. A path after remove/delete/strip is left to
+ * the prohibitions ("don't delete `src/old.ts`" forbids the path, like "don't touch").
+ */
+const OMISSION_PATTERN: CorrectionPattern = {
+  name: 'dont-omit',
+  pattern: new RegExp(
+    String.raw`${CLAUSE_START}${NEGATION}\s+(remove|delete|strip|drop|skip|omit|leave\s+out|lose|forget\s+about)\s+(?:the\s+|any\s+|a\s+)?(${SPAN})`,
+    'gi',
+  ),
+  checks: (m) => {
+    const raw = m[2] ?? '';
+    const literal = QUOTED_SPAN.test(raw) ? cleanSpan(raw) : trimToken(raw);
+    if (literal == null || (!QUOTED_SPAN.test(raw) && !isPathOrFlag(literal))) return [];
+    const isPath = isPathOrFlag(literal) && !isFlag(literal);
+    if (isPath && /^(?:remove|delete|strip)$/i.test(m[1] ?? '')) return [];
+    return [{ op: 'contains', arg: literal }];
+  },
+};
+
 // ---------------------------------------------------------------------------------------------------
 // Length limits
 
@@ -373,11 +402,28 @@ const ANSWER = String.raw`(?:it|this|that|them|(?:the|your|each|every|all)\s+(?:
 const LENGTH_LEAD = String.raw`(?:(?:no|nope|ok|okay|please|so|and|but|also|just|again|hmm|(?:(?:that|it)['’]?s\s+|this\s+is\s+)?(?:way\s+|much\s+|far\s+)?too\s+(?:long|verbose|wordy))\b[\s,;:.!—–-]*)*`;
 const LENGTH_LEAD_IN = String.raw`(?:(?:keep|make|cut|trim|shorten|limit|cap|get)\s+${ANSWER}(?:\s+(?:down|short|shorter|brief|concise))?\s+|${ANSWER}\s+(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:be|stay)\s+|(?:answer|reply|respond)\s+in\s+|(?:be|stay)\s+)?`;
 const LENGTH_BOUND = String.raw`(?:(?<strict>under|below|shorter\s+than|less\s+than|fewer\s+than)|(?<upto>within|to|at\s+most|no\s+more\s+than|no\s+longer\s+than|(?:to\s+)?(?:a\s+)?max(?:imum)?(?:\s+of)?|up\s+to))\s+`;
-const LENGTH_TAIL = String.raw`(?:[\s,]*(?:max(?:imum)?|tops|total|in\s+total|long|please|pls|thanks|thx))*\s*[.!]*\s*(?:(?:[;—–]|,\s*(?:and|but|then|so)\b|\s+(?:and|but|then)\b)(?!\s*(?:for|in|of|on|per|when|if)\b)[\s\S]*)?$`;
 const LENGTH = new RegExp(
-  String.raw`^${LENGTH_LEAD}${LENGTH_LEAD_IN}(?:${LENGTH_BOUND})?(?<n>\d{1,3}(?:,\d{3})+|\d+)\s*-?\s*(?<unit>char(?:acter)?s?|letters?|words?)\b(?<post>\s*,?\s*(?:max(?:imum)?|tops|or\s+(?:less|fewer)|at\s+most))?${LENGTH_TAIL}`,
+  String.raw`^${LENGTH_LEAD}${LENGTH_LEAD_IN}(?:${LENGTH_BOUND})?(?<n>\d{1,3}(?:,\d{3})+|\d+)(?:\s*-\s*|\s*)(?<unit>char(?:acter)?s?|letters?|words?)\b(?<post>(?:\s*,\s*|\s+)(?:max(?:imum)?|tops|or\s+(?:less|fewer)|at\s+most)\b)?`,
   'gi',
 );
+/** Words that may follow a length limit without changing what it applies to. */
+const LENGTH_FLUFF = /^[\s,]*(?:max(?:imum)?|tops|total|in\s+total|long|please|pls|thanks|thx)\b/i;
+
+/**
+ * True when what follows a length limit leaves it about the whole answer: nothing but fluff and
+ * punctuation, or a new clause ("…; use pnpm", "…, and …") that does not say what it is for.
+ */
+function isLengthTail(rest: string): boolean {
+  let text = rest;
+  for (let m = LENGTH_FLUFF.exec(text); m != null; m = LENGTH_FLUFF.exec(text))
+    text = text.slice(m[0].length);
+  text = text.replace(/^[\s.!]+/, '');
+  if (text === '') return true;
+  const clause = /^(?:[;—–]|,?\s*(?:and|but|then|so)\b)/i.exec(text.trimStart());
+  if (clause == null) return false;
+  return !/^\s*(?:for|in|of|on|per|when|if)\b/i.test(text.trimStart().slice(clause[0].length));
+}
+
 const MAX_LIMIT = 1_000_000;
 
 /** The check "at most `n` words" (whitespace-separated), exact rather than converted to characters. */
@@ -392,7 +438,8 @@ export function wordLimitOf(check: Check): number | null {
   return m == null ? null : Number(m[1]) + 1;
 }
 
-function lengthChecks(m: RegExpMatchArray): Check[] {
+function lengthChecks(m: RegExpMatchArray, context: MatchContext): Check[] {
+  if (!isLengthTail(context.sentence.slice((m.index ?? 0) + m[0].length))) return [];
   const groups = m.groups ?? {};
   const strict = groups['strict'] !== undefined;
   if (!strict && groups['upto'] === undefined && groups['post'] === undefined) return [];
@@ -506,12 +553,14 @@ const REQUIRED_PATTERN: CorrectionPattern = {
   },
 };
 
+/** Where a generic pattern's tail ends: the next clause that starts with a generic keyword, or the end. */
+const NEXT_GENERIC = String.raw`(?=\s*(?:[,;:—–-]\s*|\s(?:and|but|also|please|so|then)\s+)(?:always|remember\s+to|never|don['’]?t|do\s+not|must|mustn['’]?t|should\s+not|shouldn['’]?t)\b|$)`;
 /** "always X", and the ways of saying it with a negation ("don't forget to X"). */
-const ALWAYS_SOURCE = String.raw`${CLAUSE_START}(?:always|remember\s+to|(?:don['’]?t|do\s+not|never)\s+forget(?:\s+to)?)\s+(.+)$`;
+const ALWAYS_SOURCE = String.raw`${CLAUSE_START}(?:always|remember\s+to|(?:don['’]?t|do\s+not|never)\s+forget(?:\s+to)?)\s+(.+?)${NEXT_GENERIC}`;
 /** "must X", except "must not" (a never) and the guesses "must be ...", "must have done ...". */
-const MUST_SOURCE = String.raw`${CLAUSE_START}must\s+(?!not\b|never\b|always\b|be\b|have\s+(?:been|\w+(?:ed|en|wn|ne|de|t))\b)(.+)$`;
+const MUST_SOURCE = String.raw`${CLAUSE_START}must\s+(?!not\b|never\b|always\b|be\b|have\s+(?:been|\w+(?:ed|en|wn|ne|de|t))\b)(.+?)${NEXT_GENERIC}`;
 /** "never X" / "don't X", except "don't forget" (an always) and "don't worry" (no rule at all). */
-const NEVER_SOURCE = String.raw`${CLAUSE_START}(?:${NEGATION}|don['’]?t\s+ever|do\s+not\s+ever)\s+(?!(?:forget|worry|bother|mind)\b)(.+)$`;
+const NEVER_SOURCE = String.raw`${CLAUSE_START}${NEGATION}\s+(?!(?:forget|worry|bother|mind)\b)(.+?)${NEXT_GENERIC}`;
 
 const GENERIC_PATTERNS: readonly CorrectionPattern[] = [
   {
@@ -554,6 +603,7 @@ export function soundsLikeRequirement(sentence: string): boolean {
 export const BUILTIN_PATTERNS: readonly CorrectionPattern[] = [
   ...SWAP_PATTERNS,
   ...PROHIBITION_PATTERNS,
+  OMISSION_PATTERN,
   { name: 'length-limit', pattern: LENGTH, checks: lengthChecks },
   ...SECTION_PATTERNS,
   ...SAYING_PATTERNS,
@@ -660,7 +710,10 @@ function checkTemplate(label: string, raw: unknown, index: number, groupCount: n
 function placeholderCheck(template: CheckTemplate): Check {
   if (template.arg === undefined) return { op: template.op };
   const standIn = CHAR_BOUND_OPS.has(template.op) ? '1' : 'x';
-  return { op: template.op, arg: template.arg.replace(GROUP_REF, (_, g: string) => (g === '$' ? '$' : standIn)) };
+  return {
+    op: template.op,
+    arg: template.arg.replace(GROUP_REF, (_, g: string) => (g === '$' ? '$' : standIn)),
+  };
 }
 
 /** The check one match gives, or null when a referenced group is empty or not usable. */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../core/task.js';
 import { forbiddenTerm, negativeWordCheck } from '../core/negative-check.js';
-import { correctionsToChecks, dedupeChecks, splitSentences } from './corrections.js';
+import {
+  arrangeChecks,
+  correctionsToChecks,
+  dedupeChecks,
+  filterUsefulChecks,
+  isUsefulCheck,
+  splitSentences,
+} from './corrections.js';
 
 /** Enough of the rule judge for these tests: case-insensitive contains and `(?i)` regexes. */
 function passes(check: Check, answer: string): boolean {
@@ -155,6 +162,7 @@ describe('correctionsToChecks: always', () => {
   it('returns a vague "always" as unparsed', () => {
     expect(correctionsToChecks('Always be more careful with tests.')).toEqual({
       checks: [],
+      evidence: [],
       corrections: [],
       unparsed: ['Always be more careful with tests.'],
     });
@@ -197,7 +205,12 @@ describe('correctionsToChecks: never', () => {
   });
 
   it('makes nothing of a vague "never" or a mid-sentence one', () => {
-    expect(correctionsToChecks('never do that again')).toEqual({ checks: [], corrections: [], unparsed: [] });
+    expect(correctionsToChecks('never do that again')).toEqual({
+      checks: [],
+      evidence: [],
+      corrections: [],
+      unparsed: [],
+    });
     expect(checksOf('I have never seen `dist/` this big')).toEqual([]);
     expect(checksOf('I do not know why `src/a.ts` fails')).toEqual([]);
   });
@@ -243,5 +256,153 @@ describe('dedupeChecks', () => {
         { op: 'no_refusal' },
       ]),
     ).toEqual([{ op: 'contains', arg: 'a' }, { op: 'max_chars', arg: 5 }, { op: 'no_refusal' }]);
+  });
+});
+
+describe('correctionsToChecks: evidence', () => {
+  it('gives the sentence of every check, same length and order', () => {
+    const result = correctionsToChecks(
+      'Hmm, that failed. Use pnpm instead of npm! Also never edit `dist/`.\nkeep it under 300 chars',
+    );
+    expect(result.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      NOT_NPM,
+      negativeWordCheck('dist/'),
+      { op: 'max_chars', arg: 299 },
+    ]);
+    expect(result.evidence).toEqual([
+      'Use pnpm instead of npm!',
+      'Use pnpm instead of npm!',
+      'Also never edit `dist/`.',
+      'keep it under 300 chars',
+    ]);
+  });
+
+  it('keeps the sentence of the occurrence it kept', () => {
+    const result = correctionsToChecks('never use `npm`. Use pnpm instead of npm.');
+    expect(result.checks).toEqual([{ op: 'contains', arg: 'pnpm' }, NOT_NPM]);
+    expect(result.evidence).toEqual(['Use pnpm instead of npm.', 'Use pnpm instead of npm.']);
+  });
+});
+
+describe('correctionsToChecks: order for the mock optimizer', () => {
+  it('never leaves a lone contains directly before an unrelated negative check', () => {
+    const result = correctionsToChecks('always include "Refs: #"; never edit `dist/`. prefer pnpm over npm');
+    expect(result.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      NOT_NPM,
+      negativeWordCheck('dist/'),
+      { op: 'contains', arg: 'Refs: #' },
+    ]);
+  });
+
+  it('breaks a pair whose half is already taken, keeping the other half', () => {
+    expect(checksOf('use pnpm instead of npm. prefer pnpm over yarn')).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      NOT_NPM,
+      negativeWordCheck('yarn'),
+    ]);
+  });
+
+  it('arrangeChecks reorders a concatenation of several results', () => {
+    const a = correctionsToChecks('always update CHANGELOG.md');
+    const b = correctionsToChecks('never edit `dist/`');
+    const joined = arrangeChecks([...a.checks, ...b.checks], [...a.evidence, ...b.evidence]);
+    expect(joined).toEqual({
+      checks: [negativeWordCheck('dist/'), { op: 'contains', arg: 'CHANGELOG.md' }],
+      evidence: ['never edit `dist/`', 'always update CHANGELOG.md'],
+    });
+  });
+});
+
+describe('isUsefulCheck', () => {
+  const attempt = "I'll add it with npm:\n\nnpm install zod";
+
+  it('keeps a check that fails on the first attempt', () => {
+    expect(isUsefulCheck({ op: 'contains', arg: 'pnpm' }, attempt)).toBe(true);
+    expect(isUsefulCheck(NOT_NPM, attempt)).toBe(true);
+  });
+
+  it('drops a check the first attempt already passed', () => {
+    expect(isUsefulCheck({ op: 'contains', arg: 'zod' }, attempt)).toBe(false);
+    expect(isUsefulCheck(negativeWordCheck('dist/'), attempt)).toBe(false);
+    expect(isUsefulCheck({ op: 'max_chars', arg: 500 }, attempt)).toBe(false);
+  });
+
+  it('drops a malformed check', () => {
+    expect(isUsefulCheck({ op: 'regex', arg: '([' }, attempt)).toBe(false);
+    expect(isUsefulCheck({ op: 'max_chars', arg: 'many' }, attempt)).toBe(false);
+    expect(isUsefulCheck({ op: 'contains', arg: ' ' }, '')).toBe(false);
+  });
+
+  it('drops checks that contradict the rest of their correction', () => {
+    const contains = { op: 'contains', arg: 'npm ci' };
+    expect(isUsefulCheck(contains, 'yarn', [contains, NOT_NPM])).toBe(false);
+    expect(isUsefulCheck(NOT_NPM, attempt, [contains, NOT_NPM])).toBe(false);
+    const tooShort = { op: 'max_chars', arg: 5 };
+    expect(isUsefulCheck(tooShort, attempt, [{ op: 'contains', arg: 'Refs: #123' }])).toBe(false);
+    expect(isUsefulCheck({ op: 'contains', arg: 'Refs: #123' }, attempt, [tooShort])).toBe(false);
+    expect(
+      isUsefulCheck({ op: 'max_chars', arg: 20 }, attempt, [{ op: 'contains', arg: 'Refs: #123' }]),
+    ).toBe(true);
+  });
+
+  it('skips the first-attempt test when no attempt was recorded', () => {
+    expect(isUsefulCheck(NOT_NPM, '')).toBe(true);
+    expect(isUsefulCheck({ op: 'contains', arg: 'pnpm' }, '  ')).toBe(true);
+  });
+});
+
+describe('filterUsefulChecks', () => {
+  it('keeps the checks that fail on the corrected answer, with their evidence', () => {
+    const result = correctionsToChecks(
+      'use pnpm instead of npm. never edit `dist/`. always include "Refs: #". keep it under 10 chars',
+    );
+    const kept = filterUsefulChecks(result.checks, result.evidence, 'npm install zod\nRefs: #4');
+    expect(kept).toEqual({
+      checks: [{ op: 'contains', arg: 'pnpm' }, NOT_NPM, { op: 'max_chars', arg: 9 }],
+      evidence: ['use pnpm instead of npm.', 'use pnpm instead of npm.', 'keep it under 10 chars'],
+    });
+  });
+
+  it('moves the surviving contains of a pair away from an unrelated negative check', () => {
+    const result = correctionsToChecks(
+      'use pnpm instead of npm; always update CHANGELOG.md. never edit `dist/`',
+    );
+    expect(result.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      NOT_NPM,
+      negativeWordCheck('dist/'),
+      { op: 'contains', arg: 'CHANGELOG.md' },
+    ]);
+    // The attempt never said npm, so only "contains pnpm" is left of the pair; kept in place it would
+    // sit right before the dist/ check and the mock would write "Use pnpm instead of dist/".
+    const kept = filterUsefulChecks(result.checks, result.evidence, 'Ran yarn add zod, edited dist/');
+    expect(kept).toEqual({
+      checks: [
+        negativeWordCheck('dist/'),
+        { op: 'contains', arg: 'pnpm' },
+        { op: 'contains', arg: 'CHANGELOG.md' },
+      ],
+      evidence: [
+        'never edit `dist/`',
+        'use pnpm instead of npm; always update CHANGELOG.md.',
+        'use pnpm instead of npm; always update CHANGELOG.md.',
+      ],
+    });
+  });
+
+  it('drops both sides of a self-contradictory correction', () => {
+    const result = correctionsToChecks('use `npm ci` instead of npm');
+    expect(result.checks).toEqual([{ op: 'contains', arg: 'npm ci' }, NOT_NPM]);
+    expect(filterUsefulChecks(result.checks, result.evidence, 'yarn install')).toEqual({
+      checks: [],
+      evidence: [],
+    });
+  });
+
+  it('judges contradictions within a sentence, not across sentences', () => {
+    const checks = [{ op: 'contains', arg: 'npm ci' }, NOT_NPM];
+    expect(filterUsefulChecks(checks, ['a', 'b'], 'yarn; then npm i').checks).toEqual([NOT_NPM, checks[0]]);
   });
 });

@@ -1,126 +1,68 @@
 /**
  * Turns what the user told the agent ("use pnpm instead of npm", "never edit `dist/`") into rule
- * checks, so a replayed answer can be judged offline without a reference answer.
+ * checks, so a replayed answer can be judged offline without a reference answer. The phrases that
+ * count and the checks they give are the table in `correction-patterns.ts`.
  *
  * Negative checks are the word-bounded negative form (`negativeWordCheck` in core): the `regex` op
  * with a negative lookahead over the whole answer, `(?i)^(?![\s\S]*\bnpm\b)`, instead of
  * `not_contains`, which would also reject "pnpm". `\b` goes only on a side where the term has a
  * word character, so `dist/` and `--force` work. The judge accepts a leading `(?i)` flag.
+ *
+ * Order of the checks: the mock optimizer reads `contains X` directly followed by the negative check
+ * for Y as "Use X instead of Y". So the result lists the "use X instead of Y" pairs first (each pair
+ * adjacent), then the other negative checks, then the other checks, then the lone `contains` checks:
+ * a lone `contains` is never directly followed by a negative check it has nothing to do with.
  */
-import { negativeWordCheck } from '../core/negative-check.js';
+import { forbiddenTerm } from '../core/negative-check.js';
 import type { Check } from '../core/task.js';
+import { codePointLength, evaluateCheck, parseCharBound } from '../replay/judges/rule-checks.js';
+import {
+  BUILTIN_PATTERNS,
+  soundsLikeRequirement,
+  wordLimitOf,
+  type CorrectionPattern,
+  type MatchContext,
+} from './correction-patterns.js';
 import type { CorrectionChecks } from './types.js';
 
-/** A quoted or backticked span; a single quote only counts away from letters (not "it's"). */
-const QUOTED = String.raw`(?:\x60[^\x60\n]+\x60|"[^"\n]+"|(?<!\w)'[^'\n]+'(?!\w)|“[^”\n]+”|‘[^’\n]+’)`;
-/** A quoted span or one bare token; quoted forms come first so they win. */
-const SPAN = String.raw`(?:${QUOTED}|[^\s,;]+)`;
-const QUOTED_SPAN = new RegExp(QUOTED);
+export { compileUserPatterns } from './correction-patterns.js';
+export type { CorrectionPattern, MatchContext, UserPatternSpec } from './correction-patterns.js';
 
-/** What may precede an imperative "always" / "never" / "don't" (not "I have never seen ..."). */
-const CLAUSE_START = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|also|please|so|you|we|should|must|to|just|ok|okay)\s+)`;
-
-/** A swap correction: the answer should say `use`, and must not say `avoid`. */
-interface Swap {
-  use: string;
-  avoid?: string;
+/** What one user message implies. */
+export interface CorrectionResult extends CorrectionChecks {
+  /** Same length and order as `checks`: the sentence each check was read from. */
+  evidence: string[];
 }
 
-type SwapReader = (sentence: string) => Swap[];
-
-const SWAP_READERS: readonly SwapReader[] = [
-  // "use X instead of Y"
-  pairs(String.raw`\buse\s+(${SPAN})\s+instead\s+of\s+(${SPAN})`, 'use-avoid'),
-  // "instead of Y, use X"
-  pairs(String.raw`\binstead\s+of\s+(${SPAN})\s*,?\s+use\s+(${SPAN})`, 'avoid-use'),
-  // "use X, not Y" / "use X not Y"
-  pairs(String.raw`\buse\s+(${SPAN})\s*,?\s+(?:and\s+)?not\s+(${SPAN})`, 'use-avoid'),
-  // "don't use Y, use X"
-  pairs(
-    String.raw`\b(?:don['’]?t|do\s+not|never)\s+use\s+(${SPAN})\s*[,;:.—–-]*\s*(?:(?:just|instead|but|and)\s+)?use\s+(${SPAN})`,
-    'avoid-use',
-  ),
-  // "prefer X over Y" / "prefer X to Y"
-  pairs(String.raw`\bprefer\s+(${SPAN})\s+(?:over|to)\s+(${SPAN})`, 'use-avoid'),
-  // "pnpm, not npm" as the whole sentence (optionally after "no,"), but not "it's not working"
-  pairs(
-    String.raw`^(?:(?:no|nope)\b[,!.]?\s*)?(${SPAN})\s*,?\s+not\s+(${SPAN})\s*[.!]*$`,
-    'use-avoid',
-    isPlausibleBareSwap,
-  ),
-  // "`pnpm` not `npm`" anywhere, when both sides are quoted
-  pairs(String.raw`(${QUOTED})\s*,?\s+not\s+(${QUOTED})`, 'use-avoid'),
-  // "use X instead" (no "of Y")
-  (sentence) =>
-    [...sentence.matchAll(new RegExp(String.raw`\buse\s+(${SPAN})\s+instead\b(?!\s+of\b)`, 'gi'))].map(
-      (m) => ({ use: m[1] ?? '' }),
-    ),
-];
-
-function pairs(
-  source: string,
-  order: 'use-avoid' | 'avoid-use',
-  accept: (swap: Swap) => boolean = () => true,
-): SwapReader {
-  return (sentence) =>
-    [...sentence.matchAll(new RegExp(source, 'gi'))]
-      .map((m): Swap => {
-        const [first, second] = [m[1] ?? '', m[2] ?? ''];
-        return order === 'use-avoid' ? { use: first, avoid: second } : { use: second, avoid: first };
-      })
-      .filter(accept);
+/** Checks with the sentence each came from (same length and order). */
+export interface SourcedChecks {
+  checks: Check[];
+  evidence: string[];
 }
 
-/** Words that make "X not Y" a statement ("that's not right", "tests not passing"), not a swap. */
-// prettier-ignore
-const STATEMENT_WORDS: ReadonlySet<string> = new Set([
-  'is', 'was', 'are', 'were', 'right', 'correct', 'good', 'bad', 'done', 'true', 'false', 'ok',
-  'okay', 'sure', 'yet', 'really', 'quite', 'enough', 'great', 'needed', 'allowed', 'possible',
-  'again', 'anymore', 'now', 'here', 'there', 'so', 'why', 'but', 'and', 'or', 'maybe', 'probably',
-]);
-
-function isPlausibleBareSwap(swap: Swap): boolean {
-  return [swap.use, swap.avoid ?? ''].every((raw) => {
-    if (QUOTED_SPAN.test(raw)) return true;
-    const word = raw.toLowerCase().replace(/[.!?,]+$/, '');
-    if (/['’]/.test(word) || STATEMENT_WORDS.has(word) || VAGUE_TOKENS.has(word)) return false;
-    return !/(?:ing|ed)$/.test(word);
-  });
-}
-
-/** "always X", and the ways of saying it with a negation ("don't forget to X"). */
-const ALWAYS = new RegExp(
-  String.raw`${CLAUSE_START}(?:always|remember\s+to|(?:don['’]?t|do\s+not|never)\s+forget(?:\s+to)?)\s+(.+)$`,
-  'i',
-);
-/** "never X" / "don't X", except "don't forget" (an always) and "don't worry" (no rule at all). */
-const NEVER = new RegExp(
-  String.raw`${CLAUSE_START}(?:never|don['’]?t\s+ever|do\s+not\s+ever|do\s+not|don['’]?t)\s+(?!(?:forget|worry|bother|mind)\b)(.+)$`,
-  'i',
-);
-
-/** Bare tokens too vague to check ("use it instead of that"). */
-// prettier-ignore
-const VAGUE_TOKENS: ReadonlySet<string> = new Set([
-  'it', 'this', 'that', 'these', 'those', 'them', 'one', 'the', 'a', 'an', 'something', 'anything',
-  'what', 'which', 'there', 'here', 'me', 'you', 'we',
-]);
-
-/** Reads every correction in a user message and returns the checks they imply (deduplicated). */
-export function correctionsToChecks(userText: string): CorrectionChecks {
-  const checks: Check[] = [];
+/**
+ * Reads every correction in a user message and returns the checks they imply (deduplicated; the
+ * occurrence kept gives the evidence sentence). `extraPatterns` (from `compileUserPatterns`) run on
+ * each sentence after the built-in ones.
+ */
+export function correctionsToChecks(
+  userText: string,
+  extraPatterns: readonly CorrectionPattern[] = [],
+): CorrectionResult {
+  const patterns = [...BUILTIN_PATTERNS, ...extraPatterns];
+  const units: Unit[] = [];
   const corrections: string[] = [];
   const unparsed: string[] = [];
   for (const sentence of splitSentences(userText)) {
-    const found = [...swapChecks(sentence), ...alwaysChecks(sentence), ...neverChecks(sentence)];
+    const found = readSentence(sentence, patterns);
     if (found.length > 0) {
-      checks.push(...found);
+      for (const checks of found) units.push(...unitsOf(checks, sentence, units.length));
       corrections.push(sentence);
-    } else if (ALWAYS.test(sentence)) {
+    } else if (soundsLikeRequirement(sentence)) {
       unparsed.push(sentence);
     }
   }
-  return { checks: dedupeChecks(checks), corrections, unparsed };
+  return { ...arrange(units), corrections, unparsed };
 }
 
 /**
@@ -135,80 +77,246 @@ export function splitSentences(text: string): string[] {
     .filter((sentence) => sentence !== '');
 }
 
-function swapChecks(sentence: string): Check[] {
-  return SWAP_READERS.flatMap((read) => read(sentence)).flatMap(({ use, avoid }) => {
-    const wanted = cleanSpan(use);
-    const unwanted = avoid === undefined ? null : cleanSpan(avoid);
-    if (wanted == null) return [];
-    const checks: Check[] = [{ op: 'contains', arg: wanted }];
-    if (unwanted != null && unwanted.toLowerCase() !== wanted.toLowerCase()) {
-      checks.push(negativeWordCheck(unwanted));
-    }
-    return checks;
-  });
-}
-
-/** "always include `Refs: #`" → contains; "always X" without anything literal is too vague. */
-function alwaysChecks(sentence: string): Check[] {
-  const rest = ALWAYS.exec(sentence)?.[1];
-  if (rest === undefined) return [];
-  const literal = firstLiteral(rest);
-  return literal == null ? [] : [{ op: 'contains', arg: literal }];
-}
-
-/** "never edit `dist/`" → the word-bounded negative check for `dist/`. */
-function neverChecks(sentence: string): Check[] {
-  const rest = NEVER.exec(sentence)?.[1];
-  if (rest === undefined) return [];
-  const literal = firstLiteral(rest);
-  return literal == null ? [] : [negativeWordCheck(literal)];
-}
-
-/**
- * The earliest literal in `text`: a quoted/backticked span, or a path- or flag-like token
- * (`dist/`, `CHANGELOG.md`, `--frozen-lockfile`). A quoted span wins a tie. Null when none.
- */
-function firstLiteral(text: string): string | null {
-  const quoted = QUOTED_SPAN.exec(text);
-  const bare = [...text.matchAll(/\S+/g)].find((m) => isPathOrFlag(trimToken(m[0])));
-  if (quoted != null && (bare === undefined || quoted.index <= bare.index)) return cleanSpan(quoted[0]);
-  return bare === undefined ? null : trimToken(bare[0]);
-}
-
-/** Strips wrapping brackets and quotes; leading dots and dashes stay (`./x`, `--force`). */
-function trimToken(raw: string): string {
-  return stripTrailingPunctuation(raw.replace(/^[([{<"'“‘\x60]+/, ''));
-}
-
-function isPathOrFlag(token: string): boolean {
-  if (/^--?[A-Za-z][\w-]*$/.test(token)) return true;
-  if (token.includes('/') && /\w/.test(token)) return true;
-  return /^[\w.-]*\w\.[A-Za-z0-9]{1,8}$/.test(token) && !/^(?:[a-z]\.)+[a-z]?$/i.test(token);
-}
-
-/** Strips quotes and trailing punctuation; returns null for empty or vague bare tokens. */
-function cleanSpan(raw: string): string | null {
-  const quoted = /^([\x60"'“‘])([\s\S]*)([\x60"'”’])$/.exec(raw);
-  if (quoted != null) {
-    const inner = (quoted[2] ?? '').trim();
-    return inner === '' ? null : inner;
-  }
-  const token = trimToken(raw);
-  if (token.length < 2 || !/[\p{L}\p{N}]/u.test(token)) return null;
-  return VAGUE_TOKENS.has(token.toLowerCase()) ? null : token;
-}
-
-function stripTrailingPunctuation(token: string): string {
-  return token.replace(/[.,;:!?)\]}>"'”’\x60]+$/, '');
-}
-
 /** Same op and same argument means the same check; the first occurrence keeps its place. */
 export function dedupeChecks(checks: readonly Check[]): Check[] {
   const seen = new Set<string>();
   return checks.filter((check) => {
-    const key = `${check.op}\u0000${String(check.arg ?? '')}`;
+    const key = checkKey(check);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * Whether a check read from a correction is worth keeping for a task: it is well-formed, it FAILS on
+ * the agent's first attempt (the answer the user corrected), and some answer satisfies it together with
+ * `siblings`, the other checks of the same correction (`contains "npm ci"` and the negative `npm`
+ * check contradict each other, so neither is kept). When no first attempt was recorded (blank), the
+ * failure test is skipped: nothing shows the check would have passed.
+ */
+export function isUsefulCheck(check: Check, firstAttempt: string, siblings: readonly Check[] = []): boolean {
+  const onAttempt = evaluateCheck(check, firstAttempt, []);
+  if (onAttempt.problem !== undefined) return false;
+  if (firstAttempt.trim() !== '' && onAttempt.pass) return false;
+  return isSatisfiableWith(
+    check,
+    siblings.filter((sibling) => sibling !== check),
+  );
+}
+
+/**
+ * Keeps the checks `isUsefulCheck` accepts, with their evidence. Checks with the same evidence
+ * sentence are one correction (each other's siblings). The result is in the pairing order described
+ * at the top of this file; a pair that loses one half leaves the other as a lone check.
+ */
+export function filterUsefulChecks(
+  checks: readonly Check[],
+  evidence: readonly string[],
+  firstAttempt: string,
+): SourcedChecks {
+  const sentenceOf = (i: number): string => evidence[i] ?? '';
+  const useful = checks.map((check, i) =>
+    isUsefulCheck(
+      check,
+      firstAttempt,
+      checks.filter((_, j) => j !== i && sentenceOf(j) === sentenceOf(i)),
+    ),
+  );
+  const units: Unit[] = [];
+  for (const unit of unitsOfList(checks, evidence)) {
+    const kept = unit.indices.filter((i) => useful[i] === true).map((i) => checks[i] as Check);
+    units.push(...unitsOf(kept, unit.evidence, units.length));
+  }
+  return arrange(units);
+}
+
+/**
+ * Puts checks with their evidence into the pairing order (see the top of this file) and drops
+ * duplicates. Use it after concatenating the results of several messages: a lone `contains` at the
+ * end of one must not end up directly before a negative check of the next.
+ */
+export function arrangeChecks(checks: readonly Check[], evidence: readonly string[]): SourcedChecks {
+  const units: Unit[] = [];
+  for (const unit of unitsOfList(checks, evidence)) {
+    units.push(
+      ...unitsOf(
+        unit.indices.map((i) => checks[i] as Check),
+        unit.evidence,
+        units.length,
+      ),
+    );
+  }
+  return arrange(units);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function checkKey(check: Check): string {
+  return `${check.op}\u0000${String(check.arg ?? '')}`;
+}
+
+const compiled = new WeakMap<CorrectionPattern, RegExp>();
+
+/** The pattern as a global regex for `matchAll` (compiled once per pattern). */
+function globalRegex(pattern: CorrectionPattern): RegExp {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    const source = pattern.pattern;
+    regex =
+      typeof source === 'string'
+        ? new RegExp(source, 'gi')
+        : new RegExp(source.source, source.global ? source.flags : `${source.flags}g`);
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
+/** The checks of every match of every pattern in one sentence, one list per match. */
+function readSentence(sentence: string, patterns: readonly CorrectionPattern[]): Check[][] {
+  const claimed: Array<readonly [number, number]> = [];
+  const context: MatchContext = {
+    sentence,
+    isClaimed: (index) => claimed.some(([from, to]) => index >= from && index < to),
+  };
+  const found: Check[][] = [];
+  for (const pattern of patterns) {
+    for (const match of sentence.matchAll(globalRegex(pattern))) {
+      if (match[0] === '') continue;
+      const checks = pattern.checks(match, context);
+      if (checks.length === 0) continue;
+      found.push(checks);
+      if (pattern.generic !== true) claimed.push([match.index, match.index + match[0].length]);
+    }
+  }
+  return found;
+}
+
+/** A "use X instead of Y" pair, or one check by what the mock makes of it. */
+type Role = 'pair' | 'avoid' | 'other' | 'use';
+const ROLE_RANK: Readonly<Record<Role, number>> = { pair: 0, avoid: 1, other: 2, use: 3 };
+
+interface Unit {
+  role: Role;
+  checks: Check[];
+  evidence: string;
+  /** Creation order, kept within a role. */
+  order: number;
+}
+
+const isNegative = (check: Check | undefined): boolean => check !== undefined && forbiddenTerm(check) != null;
+
+function roleOf(check: Check): Role {
+  if (isNegative(check)) return 'avoid';
+  return check.op === 'contains' ? 'use' : 'other';
+}
+
+/** Splits one match's checks (or what is left of a unit) into units: `contains` + negative is a pair. */
+function unitsOf(checks: readonly Check[], evidence: string, firstOrder: number): Unit[] {
+  const units: Unit[] = [];
+  for (let i = 0; i < checks.length; i += 1) {
+    const check = checks[i] as Check;
+    const next = checks[i + 1];
+    const order = firstOrder + units.length;
+    if (check.op === 'contains' && next !== undefined && isNegative(next)) {
+      units.push({ role: 'pair', checks: [check, next], evidence, order });
+      i += 1;
+    } else {
+      units.push({ role: roleOf(check), checks: [check], evidence, order });
+    }
+  }
+  return units;
+}
+
+/** Units of an arranged list: a pair is `contains` directly followed by a negative, same evidence. */
+function unitsOfList(
+  checks: readonly Check[],
+  evidence: readonly string[],
+): Array<{ indices: number[]; evidence: string }> {
+  const units: Array<{ indices: number[]; evidence: string }> = [];
+  for (let i = 0; i < checks.length; i += 1) {
+    const sentence = evidence[i] ?? '';
+    const paired =
+      checks[i]?.op === 'contains' && isNegative(checks[i + 1]) && (evidence[i + 1] ?? '') === sentence;
+    units.push({ indices: paired ? [i, i + 1] : [i], evidence: sentence });
+    if (paired) i += 1;
+  }
+  return units;
+}
+
+/**
+ * Drops duplicate checks and orders the rest: pairs, negatives, others, lone `contains`. A pair wins
+ * over an equal lone check wherever it comes; a pair whose half is already taken leaves the other half.
+ */
+function arrange(units: readonly Unit[]): SourcedChecks {
+  const taken = new Set<string>();
+  const kept: Unit[] = [];
+  for (const unit of units) {
+    if (unit.role !== 'pair') continue;
+    const free = unit.checks.filter((check) => !taken.has(checkKey(check)));
+    free.forEach((check) => taken.add(checkKey(check)));
+    if (free.length === 2) kept.push(unit);
+    else kept.push(...free.map((check) => ({ ...unit, role: roleOf(check), checks: [check] })));
+  }
+  for (const unit of units) {
+    const [check] = unit.checks;
+    if (unit.role === 'pair' || check === undefined || taken.has(checkKey(check))) continue;
+    taken.add(checkKey(check));
+    kept.push(unit);
+  }
+  kept.sort((a, b) => ROLE_RANK[a.role] - ROLE_RANK[b.role] || a.order - b.order);
+  return {
+    checks: kept.flatMap((unit) => unit.checks),
+    evidence: kept.flatMap((unit) => unit.checks.map(() => unit.evidence)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Satisfiability
+
+/** Checks an answer meets by saying something. */
+const POSITIVE_OPS: ReadonlySet<string> = new Set([
+  'contains',
+  'section_present',
+  'section_contains',
+  'min_chars',
+]);
+
+/** Checks an answer meets by leaving something out or staying short. */
+function isConstraint(check: Check): boolean {
+  return (
+    isNegative(check) || check.op === 'not_contains' || check.op === 'max_chars' || wordLimitOf(check) != null
+  );
+}
+
+const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
+
+/** The smallest answer that says what `positives` ask for: each `contains` text, each heading. */
+function witness(positives: readonly Check[]): string {
+  const lines = positives.flatMap((check) => {
+    const arg = String(check.arg ?? '');
+    if (check.op === 'contains') return [arg];
+    return check.op === 'section_present' || check.op === 'section_contains' ? [`## ${arg}`] : [];
+  });
+  const text = lines.join('\n');
+  const minimum = Math.max(
+    0,
+    ...positives.filter((check) => check.op === 'min_chars').map((check) => parseCharBound(check.arg) ?? 0),
+  );
+  return text + ' '.repeat(Math.max(0, minimum - codePointLength(text)));
+}
+
+/**
+ * A positive check must hold on its own witness without breaking a constraint of the same correction;
+ * a constraint must hold on the witness of all the correction's positive checks.
+ */
+function isSatisfiableWith(check: Check, others: readonly Check[]): boolean {
+  if (POSITIVE_OPS.has(check.op)) {
+    const answer = witness([check]);
+    return passes(check, answer) && others.filter(isConstraint).every((other) => passes(other, answer));
+  }
+  if (isConstraint(check)) {
+    return passes(check, witness(others.filter((other) => POSITIVE_OPS.has(other.op))));
+  }
+  return true;
 }

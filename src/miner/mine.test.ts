@@ -321,3 +321,87 @@ describe('firstAttempt', () => {
     expect(firstAttempt(session('s', 0, turns(['user', 'Add `zod` to the web app'])))).toBe('');
   });
 });
+
+describe('mineSessions: meaning-based clusters', () => {
+  const ask = (key: string, day: number, intent: string, ...followUps: string[]): MinerSession =>
+    session(
+      key,
+      day,
+      turns(['user', intent], ['assistant', 'Done.'], ...followUps.map((text): Turn => ['user', text])),
+    );
+
+  const paraphrases = [
+    ask('p-1', 0, 'Add `zod` as a dependency'),
+    ask('p-2', 1, 'please install the `dayjs` package', 'use pnpm instead of npm'),
+    ask('p-3', 2, 'we need `ky` as a dependency, add it'),
+    ask('r-1', 1, 'Remove `zod` from the app'),
+    ask('r-2', 3, 'uninstall the `dayjs` package'),
+  ];
+
+  it('joins paraphrases of one task and keeps the opposite task apart', () => {
+    const mined = mineSessions(paraphrases, { project: PROJECT, maxTasks: 10 });
+    expect(mined.clusters.map((c) => c.members)).toEqual([
+      ['p-1', 'p-2', 'p-3'],
+      ['r-1', 'r-2'],
+    ]);
+    expect(mined.tasks.map((t) => t.derived_from)).toEqual([
+      ...Array<string | undefined>(3).fill(mined.clusters[0]?.id),
+      ...Array<string | undefined>(2).fill(mined.clusters[1]?.id),
+    ]);
+  });
+
+  it('takes the id and normal form from the earliest member and the wording from the newest', () => {
+    const [deps] = mineSessions(paraphrases, { project: PROJECT, maxTasks: 10 }).clusters;
+    expect(deps?.normalizedIntent).toBe('add <code> as dependency');
+    expect(deps?.id).toBe(clusterId(PROJECT, 'add <code> as dependency'));
+    expect(deps?.intent).toBe('we need `ky` as a dependency, add it');
+  });
+
+  it('keeps the id of a recurring task as newer sessions are added', () => {
+    const before = mineSessions(paraphrases, { project: PROJECT, maxTasks: 10 }).clusters;
+    const later = [
+      ...paraphrases,
+      ask('p-4', 5, 'install `nanoid` as a dependency'),
+      ask('r-3', 6, 'drop the `ky` dependency'),
+      ask('o-1', 7, 'Explain the router setup'),
+    ];
+    const after = mineSessions(later, { project: PROJECT, maxTasks: 10 }).clusters;
+    for (const cluster of before) {
+      const same = after.find((c) => c.members.includes(cluster.members[0] ?? ''));
+      expect(same?.id).toBe(cluster.id);
+      expect(same?.members.slice(0, cluster.members.length)).toEqual(cluster.members);
+    }
+    expect(after.map((c) => c.occurrences)).toEqual([4, 3, 1]);
+  });
+
+  it('remembers the session and sentence of every check', () => {
+    const mined = mineSessions(
+      [
+        ...paraphrases,
+        ask(
+          'p-5',
+          4,
+          'add `clsx` as a dependency',
+          'Looks fine. Never edit `dist/` though.',
+          'no, use pnpm, not npm',
+        ),
+      ],
+      { project: PROJECT, maxTasks: 10 },
+    );
+    const deps = mined.clusters.find((c) => c.members.includes('p-1'));
+    expect(deps?.checkSources).toEqual([
+      { check: { op: 'contains', arg: 'pnpm' }, sessionKey: 'p-2', sentence: 'use pnpm instead of npm' },
+      { check: negativeWordCheck('npm'), sessionKey: 'p-2', sentence: 'use pnpm instead of npm' },
+      { check: negativeWordCheck('dist/'), sessionKey: 'p-5', sentence: 'Never edit `dist/` though.' },
+      { check: { op: 'contains', arg: 'pnpm' }, sessionKey: 'p-5', sentence: 'no, use pnpm, not npm' },
+      { check: negativeWordCheck('npm'), sessionKey: 'p-5', sentence: 'no, use pnpm, not npm' },
+    ]);
+    expect(deps?.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      negativeWordCheck('npm'),
+      negativeWordCheck('dist/'),
+    ]);
+    const removals = mined.clusters.find((c) => c.members.includes('r-1'));
+    expect(removals?.checkSources).toEqual([]);
+  });
+});

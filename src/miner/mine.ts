@@ -33,7 +33,6 @@ interface Observation {
   session: MinerSession;
   /** The first real prompt, trimmed and not yet truncated. */
   intent: string;
-  normalized: string;
   outcome: LabeledOutcome;
   corrections: CorrectionChecks;
   /** Each of `corrections.checks` once, with the sentence it was read from. */
@@ -91,7 +90,6 @@ function observe(session: MinerSession, intent: string): Observation {
   return {
     session,
     intent,
-    normalized: normalizeIntentOrFallback(intent),
     outcome: labelOutcome(session),
     corrections,
     sources: dedupeSources(followUps.flatMap(sourcedChecks)),
@@ -146,7 +144,7 @@ function mergeCorrections(parts: readonly CorrectionChecks[]): CorrectionChecks 
 
 /** Clusters of observations whose intents mean the same task, members sorted oldest first. */
 function groupBySimilarIntent(observations: readonly Observation[]): Observation[][] {
-  return clusterIntents(observations.map((o) => o.normalized)).map((indices) =>
+  return clusterIntents(observations.map((o) => o.intent)).map((indices) =>
     indices.flatMap((i) => observations[i] ?? []).sort(compareByStart),
   );
 }
@@ -162,7 +160,7 @@ function compareByStart(a: Observation, b: Observation): number {
  * id; the shown intent is the most recent member's wording.
  */
 function buildCluster(project: string, members: readonly Observation[]): Cluster {
-  const normalized = members[0]?.normalized ?? '';
+  const normalized = normalizeIntentOrFallback(members[0]?.intent ?? '');
   const outcomes: Record<Outcome, number> = { success: 0, fail: 0, mixed: 0, unknown: 0 };
   let firstSeen: number | null = null;
   let lastSeen: number | null = null;

@@ -1,26 +1,51 @@
 /**
- * What "the same task" means to the miner, word by word: the features of a normalised intent
- * (content words, lightly stemmed, coding verbs mapped onto one canonical verb), their weights, and
- * the pairwise test the clustering verifies its candidates with.
+ * What "the same task" means to the miner, word by word.
  *
- * Everything here depends on the two intents alone, never on the rest of the corpus, so a pair that
- * is similar tonight stays similar when more sessions arrive (cluster ids stay put).
+ * Per intent (corpus-independent): phrasal verbs are joined ("get rid of" → remove), the text goes
+ * through `normalizeIntent`, filler and bare numbers go, words are lightly stemmed and mapped onto a
+ * canonical word (install/add/write/create → add, bump/upgrade → update, eslint/linter → lint). The
+ * first canonical verb is the intent's action; placeholders (`<sym>` for code and identifiers,
+ * `<path>`, `<num>`) stay as weak features.
+ *
+ * Per corpus (one project, once per night; see `cluster.ts`): names users sometimes backtick are
+ * placeholders where written bare, recurring file names are read as words, typos are corrected
+ * towards far more common words, closing sentences appended to all kinds of requests are dropped,
+ * and words that go with every action alike are filler.
+ *
+ * Pairwise: weighted Jaccard over the features, on condition that the two share a content word (or
+ * are both only an action on the same kind of placeholder), share enough of their content words,
+ * and do not ask for opposite things.
  */
+import { normalizeIntent } from './normalize-intent.js';
 
-/** The weight classes. Integers, because MinHash replicates a feature once per unit of weight. */
-export const VERB_WEIGHT = 3;
+/** Weights, integers because MinHash repeats a feature once per unit of weight. */
+export const ACTION_WEIGHT = 3;
 export const CONTENT_WEIGHT = 2;
 export const GENERIC_WEIGHT = 1;
+export const WEAK_WEIGHT = 1;
 
 /** Weighted Jaccard a candidate pair needs to join. Tuned on `bench/mine.ts`. */
-export const SIMILARITY_THRESHOLD = 0.5;
+export const SIMILARITY_THRESHOLD = 0.4;
+/**
+ * ... and the weighted Jaccard of their content words alone: "fix the lint errors" and "fix the type
+ * errors" share the action and "errors", but only a third of their content.
+ */
+export const CONTENT_THRESHOLD = 0.45;
+
+/**
+ * - `action`: the intent's first canonical verb ("add", "fix", ...): strong, never enough on its own.
+ * - `content`: a word that says which task it is ("lint", "dependency", "readme"); two intents must
+ *   share one to join. Generic ones ("app", "code") weigh less and do not count as shared.
+ * - `weak`: counts a little but is never enough: placeholders (`<sym>`, `<path>`, `<num>`: they say
+ *   which package or file, not which task) and words the corpus finds unspecific.
+ */
+export type Role = 'action' | 'content' | 'weak';
 
 /** One feature of an intent. */
 export interface Feature {
   token: string;
   weight: number;
-  /** A canonical action verb ("add", "fix", ...): strong, and never enough on its own. */
-  verb: boolean;
+  role: Role;
 }
 
 /**
@@ -40,6 +65,8 @@ const FILLER: ReadonlySet<string> = new Set([
   'so', 'some', 'something', 'still', 'stuff', 'than', 'thank', 'thanks', 'that', 'the', 'their',
   'them', 'then', 'there', 'these', 'they', 'thing', 'things', 'this', 'those', 'thx', 'to', 'too',
   'try', 'up', 'us', 'very', 'want', 'wants', 'was', 'way', 'we', 'were', 'what', 'when', 'where',
+  'longer', 'anymore', 'sure', 'though', 'while', 'whether', 'whenever', 'yet', 'even', 'ever',
+  'around', 'across', 'through', 'via', 'over', 'under', 'within', 'between', 'behind', 'along',
   'which', 'who', 'why', 'will', 'with', 'without', 'would', 'yes', 'you', 'your',
 ]);
 
@@ -52,29 +79,33 @@ const GENERIC_WORDS: readonly string[] = [
   'app', 'application', 'code', 'codebase', 'file', 'project', 'repo', 'repository', 'function',
   'method', 'change', 'new', 'good', 'better', 'proper', 'properly', 'everywhere', 'make', 'work',
   'current', 'existing', 'old', 'whole', 'entire', 'same', 'other', 'first', 'last', 'next', 'get',
-  'go', 'look', 'see', 'done', 'use', 'using', 'used',
+  'go', 'look', 'see', 'done', 'use', 'using', 'used', 'find',
 ];
 
-/** Action verbs with their synonyms; the first word of each group is the canonical form. */
+/**
+ * Action verbs with their synonyms; the first word of each group is the canonical form. Only words
+ * that are mostly verbs in requests: "release", "merge", "cache" or "export" are nouns as often.
+ */
 // prettier-ignore
 const VERB_GROUPS: readonly (readonly string[])[] = [
-  ['add', 'install', 'include', 'introduce', 'insert', 'append', 'integrate'],
-  ['remove', 'delete', 'drop', 'uninstall', 'rm', 'eliminate', 'erase'],
-  ['create', 'generate', 'scaffold', 'bootstrap', 'init', 'initialize', 'initialise', 'setup'],
-  ['write', 'draft', 'compose', 'author', 'rewrite'],
-  ['fix', 'repair', 'correct', 'resolve', 'solve', 'debug'],
-  ['rename', 'move', 'mv', 'relocate'],
+  // Making something new: "add tests" and "write tests", "create a migration" and "add a migration".
+  ['add', 'install', 'include', 'introduce', 'insert', 'append', 'integrate', 'create', 'generate',
+    'scaffold', 'bootstrap', 'init', 'initialize', 'initialise', 'setup', 'write', 'draft', 'compose',
+    'author', 'implement'],
+  ['remove', 'delete', 'drop', 'uninstall', 'rm', 'eliminate', 'erase', 'strip'],
+  ['fix', 'repair', 'correct', 'resolve', 'solve'],
+  ['rename', 'mv'],
+  ['move', 'relocate'],
   ['update', 'bump', 'upgrade', 'refresh'],
-  ['explain', 'describe', 'clarify', 'walk'],
-  ['refactor', 'restructure', 'rework', 'clean', 'cleanup', 'tidy', 'simplify', 'reorganize', 'reorganise'],
+  ['explain', 'describe', 'clarify'],
+  ['refactor', 'restructure', 'rework', 'cleanup', 'tidy', 'simplify', 'reorganize', 'reorganise'],
   ['run', 'execute', 'exec', 'launch'],
-  ['optimize', 'optimise', 'speed', 'accelerate'],
-  ['enable'], ['disable'], ['show', 'display'], ['hide'], ['start'], ['stop'], ['encrypt'],
-  ['decrypt'], ['encode'], ['decode'], ['lock'], ['unlock'], ['increase'], ['decrease', 'reduce'],
-  ['allow', 'permit'], ['deny', 'block', 'forbid'], ['downgrade'], ['import'], ['export'], ['open'],
-  ['close'], ['revert', 'undo', 'rollback'], ['review'], ['implement'], ['replace', 'swap'],
-  ['convert', 'transform'], ['migrate'], ['deploy'], ['release', 'publish', 'ship'], ['merge'],
-  ['rebase'], ['split'], ['document'], ['profile'], ['cache'], ['validate', 'verify'],
+  ['optimize', 'optimise', 'accelerate', 'speedup'],
+  ['enable'], ['disable'], ['show', 'display'], ['hide'], ['encrypt'], ['decrypt'], ['encode'],
+  ['decode'], ['increase'], ['decrease', 'reduce'], ['allow', 'permit'], ['deny', 'forbid'],
+  ['downgrade'], ['revert', 'undo', 'rollback'], ['review'], ['replace', 'swap'],
+  ['convert', 'transform', 'port'], ['migrate'], ['deploy'], ['rebase'], ['validate', 'verify'],
+  ['investigate', 'diagnose'],
 ];
 
 /** Nouns and adjectives with their synonyms; the first word of each group is the canonical form. */
@@ -86,20 +117,49 @@ const WORD_GROUPS: readonly (readonly string[])[] = [
   ['error', 'err', 'failure'],
   ['config', 'configuration', 'configure', 'configurable', 'setting', 'cfg'],
   ['db', 'database'],
-  ['doc', 'docs', 'documentation'],
+  ['doc', 'docs', 'documentation', 'document'],
   ['perf', 'performance', 'faster', 'fast', 'slow', 'slower'],
-  ['readme'],
-  ['typescript', 'ts'],
+  ['typescript', 'ts', 'tsc'],
   ['javascript', 'js'],
   ['endpoint', 'route'],
   ['directory', 'dir', 'folder'],
   ['env', 'environment'],
+  ['lint', 'linter', 'eslint', 'linting'],
+  ['pr', 'mr'],
+  ['fail', 'break', 'broken'],
+  ['cache', 'caching', 'memoize', 'memoization'],
+  ['pagination', 'paginate'],
+  ['translation', 'translate', 'i18n', 'localize', 'localization'],
+  ['docker', 'dockerfile', 'dockerize', 'containerize'],
 ];
 
-/** Pairs of opposite actions: intents that differ by one of them are different tasks. */
+/** Words that name their object too: "install `zod`" is about a dependency. */
+const IMPLIED: Readonly<Record<string, string>> = {
+  install: 'dependency',
+  uninstall: 'dependency',
+};
+
+/** Phrasal verbs and fixed phrases, read in the raw intent: "get rid of" is "remove". */
+const PHRASES: readonly (readonly [RegExp, string])[] = [
+  [/\bget rid of\b/gi, 'remove'],
+  [/\b(?:turn|switch) on\b/gi, 'enable'],
+  [/\b(?:turn|switch) off\b/gi, 'disable'],
+  [/\bset up\b/gi, 'setup'],
+  [/\bclean up\b/gi, 'cleanup'],
+  [/\bspeed up\b/gi, 'speedup'],
+  [/\bwalk (?:me )?through\b/gi, 'explain'],
+  [/\broll back\b/gi, 'rollback'],
+  [/\b(?:look into|find out|figure out)\b/gi, 'investigate'],
+  [/\bpull requests?\b/gi, 'pr'],
+  [/\bmerge requests?\b/gi, 'mr'],
+];
+
+/**
+ * Pairs of opposite words: intents that differ by one of them are different tasks, whether the
+ * word is their action or not ("add X" / "remove X", "import" / "export").
+ */
 const OPPOSITES: readonly (readonly [string, string])[] = [
   ['add', 'remove'],
-  ['create', 'remove'],
   ['enable', 'disable'],
   ['show', 'hide'],
   ['start', 'stop'],
@@ -112,6 +172,7 @@ const OPPOSITES: readonly (readonly [string, string])[] = [
   ['import', 'export'],
   ['open', 'close'],
   ['merge', 'split'],
+  ['min', 'max'],
 ];
 
 /** Irregular forms the suffix rules get wrong. */
@@ -127,7 +188,6 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   broken: 'break',
   made: 'make',
   making: 'make',
-  set: 'set',
   setting: 'setting',
   settings: 'setting',
 };
@@ -181,9 +241,33 @@ function buildLexicon(): Map<string, Lexeme> {
   return lexicon;
 }
 
+/** Shortest word a typo is looked for in, and how much more common its correction must be. */
+const TYPO_MIN_LENGTH = 4;
+const TYPO_MIN_RATIO = 10;
+/** ... and the shortest corrected only because a canonical word is near ("mail" is not "fail"). */
+const TYPO_MIN_LENGTH_KNOWN = 5;
+/** A word seen more often than this (or this share of the intents) is a word, not a typo. */
+const TYPO_MAX_COUNT = 3;
+const TYPO_MAX_SHARE = 0.0005;
+
 const GENERIC: ReadonlySet<string> = new Set(GENERIC_WORDS.map(stem));
+const IMPLIED_BY_STEM: ReadonlyMap<string, string> = new Map(
+  Object.entries(IMPLIED).map(([word, implied]) => [stem(word), implied]),
+);
+const FILLER_STEMS: ReadonlySet<string> = new Set([...FILLER].map(stem));
+
+/** Stems of every word in the tables, filler included: typos are corrected towards them. */
+const KNOWN_WORDS: ReadonlySet<string> = new Set([
+  ...LEXICON.keys(),
+  ...GENERIC,
+  ...OPPOSITES.flat().map(stem),
+  ...[...FILLER].filter((word) => word.length >= TYPO_MIN_LENGTH - 1).map(stem),
+]);
 
 const OPPOSITE_OF: ReadonlyMap<string, readonly string[]> = buildOpposites();
+
+/** Actions that take something away or undo it: a request with one never joins a request without. */
+const NEGATIVE: ReadonlySet<string> = new Set(['remove', 'disable', 'revert', 'downgrade']);
 
 function buildOpposites(): Map<string, string[]> {
   const map = new Map<string, string[]>();
@@ -196,81 +280,500 @@ function buildOpposites(): Map<string, string[]> {
 
 const PLACEHOLDER = /^<\w+>$/;
 
+const SYMBOL = '<sym>';
+
 /**
- * The features of one normal form (the output of `normalizeIntent`), deduplicated, in first-seen
- * order. Placeholders (`<code>`, `<path>`, `<num>`, `<id>`) stand for the instance (which package,
- * which file), not the task, so they are not features. Empty when only filler is left.
+ * The words of an intent: phrasal verbs joined, then the normal form of `normalizeIntent` without
+ * filler, stemmed. Placeholders stay; `<code>` and `<id>` become one `<sym>`, since
+ * users backtick a name or not as it comes.
  */
-export function intentFeatures(normalized: string): Feature[] {
-  const features = new Map<string, Feature>();
-  for (const word of normalized.split(' ')) {
-    if (word === '' || PLACEHOLDER.test(word) || FILLER.has(word)) continue;
-    if (/^\d+$/.test(word)) continue;
+export function intentWords(intent: string): string[] {
+  let text = intent;
+  for (const [pattern, replacement] of PHRASES) text = text.replace(pattern, replacement);
+  const words: string[] = [];
+  for (const word of normalizeIntent(text).split(' ')) {
+    if (word === '' || FILLER.has(word) || /^\d+$/.test(word)) continue;
+    if (PLACEHOLDER.test(word)) {
+      words.push(word === '<code>' || word === '<id>' ? SYMBOL : word);
+      continue;
+    }
     const stemmed = stem(word);
-    const lexeme = LEXICON.get(stemmed);
-    const token = lexeme?.canonical ?? stemmed;
-    if (token.length < 2 || FILLER.has(token) || features.has(token)) continue;
-    const verb = lexeme?.verb ?? false;
-    const weight = verb ? VERB_WEIGHT : GENERIC.has(token) ? GENERIC_WEIGHT : CONTENT_WEIGHT;
-    features.set(token, { token, weight, verb });
+    if (stemmed.length >= 2 && !FILLER.has(stemmed)) words.push(stemmed);
+  }
+  return words;
+}
+
+const FENCED_BLOCK = /```[\s\S]*?(?:```|$)/g;
+const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
+
+/** The words of each sentence of an intent (see {@link intentWords}), empty sentences left out. */
+export function sentenceWords(intent: string, names: Names = NO_NAMES): string[][] {
+  return rewriteNames(intent.replace(FENCED_BLOCK, ' `code` '), names)
+    .split(SENTENCE_BREAK)
+    .map(intentWords)
+    .filter((words) => words.length > 0);
+}
+
+/** What the corpus says about the names in its intents (see {@link corpusNames}). */
+export interface Names {
+  /** Identifiers users backtick (lower-cased). */
+  quoted: ReadonlySet<string>;
+  /** File paths that recur across many intents (lower-cased). */
+  paths: ReadonlySet<string>;
+}
+
+const NO_NAMES: Names = { quoted: new Set<string>(), paths: new Set<string>() };
+const CODE_SPAN = /`([^`\n]+)`/g;
+const CODE_SPAN_SPLIT = /(`[^`\n]+`)/;
+/** A name must be backticked at least this often, and in at least this share of its uses. */
+const NAME_MIN_QUOTED = 3;
+const NAME_MIN_QUOTED_SHARE = 0.3;
+/** A path recurs when it is in at least this many intents, or this share of them. */
+const PATH_MIN_INTENTS = 10;
+const PATH_MIN_SHARE = 0.002;
+/** A file name with an extension and no folder (`.env.example`, `package.json`). */
+const FILE_NAME = /^[\w.-]*\w\.[A-Za-z0-9]{1,8}$/;
+
+/**
+ * Names of this corpus:
+ * - words users put in backticks (`zod`, `orders`, `UserCard`) at least {@link NAME_MIN_QUOTED}
+ *   times and in at least {@link NAME_MIN_QUOTED_SHARE} of their uses. The same name written bare
+ *   is then a placeholder too, so "add zod to the app" and "add `dayjs` to the app" look alike;
+ * - file names in at least {@link PATH_MIN_INTENTS} intents (or {@link PATH_MIN_SHARE} of them):
+ *   `.env.example` or `package.json` in every instance is part of the task, not an instance detail,
+ *   so such a path is read as its words ("env example") instead of a placeholder.
+ */
+export function corpusNames(intents: readonly string[]): Names {
+  const quoted = new Map<string, number>();
+  const paths = new Map<string, number>();
+  for (const intent of intents) {
+    const seen = new Set<string>();
+    for (const match of intent.matchAll(CODE_SPAN)) {
+      const name = (match[1] ?? '').trim().toLowerCase();
+      if (name.length >= 2 && !/\s/.test(name)) quoted.set(name, (quoted.get(name) ?? 0) + 1);
+    }
+    for (const token of intent.replace(/`/g, ' ').split(/\s+/)) {
+      const core = nameCore(token).toLowerCase();
+      if (FILE_NAME.test(core) && /[a-z]/.test(core)) seen.add(core);
+    }
+    for (const path of seen) paths.set(path, (paths.get(path) ?? 0) + 1);
+  }
+  const bare = new Map<string, number>();
+  for (const intent of intents) {
+    const parts = intent.split(CODE_SPAN_SPLIT);
+    for (let i = 0; i < parts.length; i += 2) {
+      for (const token of (parts[i] ?? '').split(/\s+/)) {
+        const core = nameCore(token).toLowerCase();
+        if (quoted.has(core)) bare.set(core, (bare.get(core) ?? 0) + 1);
+      }
+    }
+  }
+  const minPath = Math.max(PATH_MIN_INTENTS, PATH_MIN_SHARE * intents.length);
+  const frequentPaths = new Set([...paths].filter(([, count]) => count >= minPath).map(([path]) => path));
+  const names = new Set<string>();
+  for (const [name, count] of quoted) {
+    const share = count / (count + (bare.get(name) ?? 0));
+    if (count >= NAME_MIN_QUOTED && share >= NAME_MIN_QUOTED_SHARE && !frequentPaths.has(name))
+      names.add(name);
+  }
+  return { quoted: names, paths: frequentPaths };
+}
+
+const NAME_EDGES = /^[(["'“‘]+|[)\]"'”’.,;:!?]+$/g;
+
+function nameCore(token: string): string {
+  return token.replace(NAME_EDGES, '');
+}
+
+/** Backticks the corpus's names where they were written bare; spells its recurring paths as words. */
+function rewriteNames(text: string, names: Names): string {
+  if (names.quoted.size === 0 && names.paths.size === 0) return text;
+  const parts = text.split(CODE_SPAN_SPLIT);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] ?? '';
+    if (i % 2 === 1) {
+      const inner = part.slice(1, -1).trim().toLowerCase();
+      if (names.paths.has(inner)) parts[i] = ` ${pathWords(inner)} `;
+      continue;
+    }
+    parts[i] = part.replace(/\S+/g, (token) => {
+      const core = nameCore(token);
+      const lower = core.toLowerCase();
+      const at = token.indexOf(core);
+      if (core === '' || at < 0) return token;
+      if (names.paths.has(lower))
+        return `${token.slice(0, at)}${pathWords(lower)}${token.slice(at + core.length)}`;
+      if (!names.quoted.has(lower)) return token;
+      return `${token.slice(0, at)}\`${core}\`${token.slice(at + core.length)}`;
+    });
+  }
+  return parts.join('');
+}
+
+function pathWords(path: string): string {
+  return path.replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+/** A closing sentence is boilerplate when it ends at least this many intents of the corpus ... */
+const BOILERPLATE_MIN_INTENTS = 5;
+/** ... has at least this many words (single words are for {@link corpusSpecificity}) ... */
+const BOILERPLATE_MIN_WORDS = 2;
+/** ... and follows different text in at least this share of them. */
+const BOILERPLATE_MIN_VARIETY = 0.75;
+const BOILERPLATE_MAX_WORDS = 12;
+
+/**
+ * Closing sentences this corpus puts after all kinds of requests ("The release is tomorrow.", "Try
+ * to keep the diff small."), as word keys (words joined by spaces): at least
+ * {@link BOILERPLATE_MIN_WORDS} words, closing at least {@link BOILERPLATE_MIN_INTENTS} intents of
+ * several sentences, after different text in at least {@link BOILERPLATE_MIN_VARIETY} of them. They
+ * say nothing about the task, and would otherwise join any two requests that share one. (A request
+ * that is often followed by such sentences is not one: it follows a handful of texts, not hundreds.)
+ */
+export function corpusBoilerplate(sentenceLists: readonly (readonly (readonly string[])[])[]): Set<string> {
+  const counts = new Map<string, number>();
+  const before = new Map<string, Set<string>>();
+  for (const sentences of sentenceLists) {
+    if (sentences.length < 2) continue;
+    const last = sentences[sentences.length - 1] ?? [];
+    if (last.length < BOILERPLATE_MIN_WORDS || last.length > BOILERPLATE_MAX_WORDS) continue;
+    const key = last.join(' ');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const rests = before.get(key) ?? new Set<string>();
+    rests.add(sentences.slice(0, -1).flat().join(' '));
+    before.set(key, rests);
+  }
+  const keys = new Set<string>();
+  for (const [key, count] of counts) {
+    const variety = before.get(key)?.size ?? 0;
+    if (count >= BOILERPLATE_MIN_INTENTS && variety >= BOILERPLATE_MIN_VARIETY * count) keys.add(key);
+  }
+  return keys;
+}
+
+/**
+ * An intent's words without its boilerplate closing sentences, also where the user did not
+ * punctuate them ("add `uuid` to the app try to keep the diff small"). Never strips everything.
+ */
+export function stripBoilerplate(words: readonly string[], boilerplate: ReadonlySet<string>): string[] {
+  let end = words.length;
+  for (let k = Math.min(BOILERPLATE_MAX_WORDS, end - 1); k >= BOILERPLATE_MIN_WORDS; k--) {
+    if (boilerplate.has(words.slice(end - k, end).join(' '))) {
+      end -= k;
+      k = Math.min(BOILERPLATE_MAX_WORDS, end - 1) + 1;
+    }
+  }
+  return words.slice(0, end);
+}
+
+/** Known words count as this common when correcting typos (so "delte" finds "delete" in a small corpus). */
+const KNOWN_WORD_COUNT = 50;
+
+/**
+ * Typos of this corpus and their corrections: a rare word (stem) of at least
+ * {@link TYPO_MIN_LENGTH} letters that is one edit (insert, delete, substitute, swap adjacent) from a
+ * word at least {@link TYPO_MIN_RATIO} times as common, or (from {@link TYPO_MIN_LENGTH_KNOWN}
+ * letters) from one of the canonical words of the tables above, is read as that word ("delte" →
+ * "delete", "bild" → "build", "qiuck" → "quick", then dropped as filler). The most common candidate
+ * wins, unless another is close (then it is left alone: "logn" could be "log" or "login"). A rare
+ * real word next to a common one is "corrected" too; it costs that intent a word.
+ */
+export function typoCorrections(wordLists: readonly (readonly string[])[]): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const words of wordLists) {
+    for (const word of new Set(words)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const countOf = (word: string): number =>
+    FILLER_STEMS.has(word)
+      ? Number.MAX_SAFE_INTEGER
+      : Math.max(counts.get(word) ?? 0, KNOWN_WORDS.has(word) ? KNOWN_WORD_COUNT : 0);
+  const byDeletion = new Map<string, string[]>();
+  const index = (word: string): void => {
+    for (const variant of [word, ...deletions(word)]) {
+      const list = byDeletion.get(variant);
+      if (list === undefined) byDeletion.set(variant, [word]);
+      else if (!list.includes(word)) list.push(word);
+    }
+  };
+  for (const word of KNOWN_WORDS) index(word);
+  for (const [word, count] of counts)
+    if (count >= TYPO_MIN_RATIO && word.length >= TYPO_MIN_LENGTH - 1) index(word);
+
+  const corrections = new Map<string, string>();
+  const maxTypoCount = Math.max(TYPO_MAX_COUNT, wordLists.length * TYPO_MAX_SHARE);
+  for (const [word, count] of counts) {
+    if (word.length < TYPO_MIN_LENGTH || KNOWN_WORDS.has(word) || PLACEHOLDER.test(word)) continue;
+    if (count > maxTypoCount) continue;
+    const candidates = new Set<string>();
+    for (const variant of [word, ...deletions(word)]) {
+      for (const candidate of byDeletion.get(variant) ?? []) {
+        if (candidate === word) continue;
+        const seen = counts.get(candidate) ?? 0;
+        const enough = word.length >= TYPO_MIN_LENGTH_KNOWN ? countOf(candidate) : seen;
+        if (enough >= count * TYPO_MIN_RATIO) candidates.add(candidate);
+      }
+    }
+    const ranked = [...candidates]
+      .filter((candidate) => withinOneEdit(word, candidate))
+      .sort((a, b) => countOf(b) - countOf(a) || (a < b ? -1 : 1));
+    const [best, second] = ranked;
+    if (best !== undefined && (second === undefined || countOf(best) >= TYPO_MIN_RATIO * countOf(second))) {
+      corrections.set(word, best);
+    }
+  }
+  return corrections;
+}
+
+/** Words with their typos corrected; a typo of a filler word goes. */
+export function correctTypos(words: readonly string[], typos: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const word of words) {
+    const corrected = typos.get(word);
+    if (corrected === undefined) out.push(word);
+    else if (!FILLER_STEMS.has(corrected)) out.push(corrected);
+  }
+  return out;
+}
+
+function deletions(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
+  return out;
+}
+
+/** Optimal string alignment distance ≤ 1: one insert, delete, substitution or adjacent swap. */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * The features of an intent's words (see {@link intentWords}), deduplicated, in first-seen order:
+ * the first canonical verb is the action, other words are content (generic ones weigh less),
+ * placeholders are weak. Empty when only filler is left.
+ */
+export function featuresOf(words: readonly string[]): Feature[] {
+  const features = new Map<string, Feature>();
+  let hasAction = false;
+  for (const word of words) {
+    if (PLACEHOLDER.test(word)) {
+      if (!features.has(word)) features.set(word, { token: word, weight: WEAK_WEIGHT, role: 'weak' });
+      continue;
+    }
+    const lexeme = LEXICON.get(word);
+    const token = lexeme?.canonical ?? word;
+    if (!features.has(token)) {
+      if (lexeme?.verb === true && !hasAction) {
+        hasAction = true;
+        features.set(token, { token, weight: ACTION_WEIGHT, role: 'action' });
+      } else {
+        const weight = GENERIC.has(token) ? GENERIC_WEIGHT : CONTENT_WEIGHT;
+        features.set(token, { token, weight, role: 'content' });
+      }
+    }
+    const implied = IMPLIED_BY_STEM.get(word);
+    if (implied !== undefined && !features.has(implied)) {
+      features.set(implied, { token: implied, weight: CONTENT_WEIGHT, role: 'content' });
+    }
   }
   return [...features.values()];
 }
 
-/** The canonical opposite actions of a verb token ("add" → ["remove"]). */
+/** The features of one intent, without corpus knowledge (no typo corrections). */
+export function intentFeatures(intent: string): Feature[] {
+  return featuresOf(intentWords(intent));
+}
+
+/** The opposites of a word ("add" → ["remove"]). */
 export function oppositesOf(token: string): readonly string[] {
   return OPPOSITE_OF.get(token) ?? [];
+}
+
+/** Fewest intents, and fewest different actions among them, before the corpus can judge a word. */
+const SPECIFICITY_MIN_OCCURRENCES = 10;
+const SPECIFICITY_MIN_ACTIONS = 5;
+/** Bias-corrected KL divergence (nats) of a word's actions from the corpus's: below, filler. */
+const FILLER_MAX_DIVERGENCE = 0.15;
+/** ... below this (and not filler), a weak word. */
+const WEAK_MAX_DIVERGENCE = 0.4;
+
+export type Specificity = 'filler' | 'weak';
+
+/**
+ * What this corpus says about its words. A word that occurs with every kind of request alike
+ * ("alright", "when you get a chance", "the release is tomorrow") cannot tell two tasks apart, however
+ * often two intents happen to share it. For each content word seen in at least
+ * {@link SPECIFICITY_MIN_OCCURRENCES} intents with at least {@link SPECIFICITY_MIN_ACTIONS} different
+ * actions, the distribution of the actions of those intents ("none" included) is compared with the
+ * corpus's: the KL divergence, less its small-sample bias
+ * (categories − 1) / 2n. Under {@link FILLER_MAX_DIVERGENCE} the word is filler (dropped), under
+ * {@link WEAK_MAX_DIVERGENCE} it is weak. Task words ("lint", "dependency", "test") come with a few
+ * actions only and are left alone.
+ */
+export function corpusSpecificity(featureLists: readonly (readonly Feature[])[]): Map<string, Specificity> {
+  const actionOf = (features: readonly Feature[]): string =>
+    features.find((f) => f.role === 'action')?.token ?? '';
+  const global = new Map<string, number>();
+  const byWord = new Map<string, Map<string, number>>();
+  for (const features of featureLists) {
+    const action = actionOf(features);
+    global.set(action, (global.get(action) ?? 0) + 1);
+    for (const feature of features) {
+      if (feature.role !== 'content') continue;
+      let counts = byWord.get(feature.token);
+      if (counts === undefined) {
+        counts = new Map<string, number>();
+        byWord.set(feature.token, counts);
+      }
+      counts.set(action, (counts.get(action) ?? 0) + 1);
+    }
+  }
+  const total = featureLists.length;
+  const result = new Map<string, Specificity>();
+  for (const [word, counts] of byWord) {
+    let n = 0;
+    for (const count of counts.values()) n += count;
+    if (n < SPECIFICITY_MIN_OCCURRENCES || counts.size < SPECIFICITY_MIN_ACTIONS) continue;
+    let divergence = 0;
+    for (const [action, count] of counts) {
+      const p = count / n;
+      divergence += p * Math.log(p / ((global.get(action) ?? 1) / total));
+    }
+    const corrected = divergence - (counts.size - 1) / (2 * n);
+    if (corrected < FILLER_MAX_DIVERGENCE) result.set(word, 'filler');
+    else if (corrected < WEAK_MAX_DIVERGENCE) result.set(word, 'weak');
+  }
+  return result;
+}
+
+/** Drops the corpus's filler words and demotes its weak ones. */
+export function applySpecificity(
+  features: readonly Feature[],
+  specificity: ReadonlyMap<string, Specificity>,
+): Feature[] {
+  const kept: Feature[] = [];
+  for (const feature of features) {
+    const verdict = feature.role === 'content' ? specificity.get(feature.token) : undefined;
+    if (verdict === 'filler') continue;
+    kept.push(verdict === 'weak' ? { token: feature.token, weight: WEAK_WEIGHT, role: 'weak' } : feature);
+  }
+  return kept;
 }
 
 /** A feature set prepared for repeated comparisons. */
 export interface FeatureSet {
   /** token → weight */
   weights: ReadonlyMap<string, number>;
-  verbs: ReadonlySet<string>;
+  action: string | null;
+  /** Tokens in the content role. */
+  content: ReadonlySet<string>;
+  /** Some content word is not generic ("lint", not just "app"). */
+  specific: boolean;
+  /** The placeholders, sorted and joined. */
+  placeholders: string;
+  /** Sum of the content words' weights. */
+  contentTotal: number;
+  /** Tokens that have an opposite. */
+  polar: readonly string[];
   total: number;
 }
 
 export function featureSet(features: readonly Feature[]): FeatureSet {
   const weights = new Map<string, number>();
-  const verbs = new Set<string>();
+  const content = new Set<string>();
+  const polar: string[] = [];
+  let action: string | null = null;
+  let specific = false;
   let total = 0;
+  let contentTotal = 0;
   for (const feature of features) {
     weights.set(feature.token, feature.weight);
-    if (feature.verb) verbs.add(feature.token);
+    if (feature.role === 'action') action = feature.token;
+    if (feature.role === 'content') {
+      content.add(feature.token);
+      contentTotal += feature.weight;
+    }
+    if (feature.role === 'content' && feature.weight >= CONTENT_WEIGHT) specific = true;
+    if (OPPOSITE_OF.has(feature.token) || NEGATIVE.has(feature.token)) polar.push(feature.token);
     total += feature.weight;
   }
-  return { weights, verbs, total };
+  const placeholders = features
+    .filter((f) => PLACEHOLDER.test(f.token))
+    .map((f) => f.token)
+    .sort()
+    .join(' ');
+  return { weights, action, content, polar, specific, placeholders, contentTotal, total };
 }
 
 /**
- * The weighted Jaccard similarity of two feature sets, or 0 when they cannot be the same task:
- * they share no word besides verbs (so "add tests" and "add logging" stay apart), or one asks
- * for the opposite of the other ("add X" / "remove X").
+ * The weighted Jaccard similarity of two feature sets (Σ min / Σ max of the weights; two different
+ * actions count once more, so "rename `a` across the web app" and "add `b` to the web app" stay
+ * apart), or 0 when they cannot be the same task:
+ * - they share no specific content word (so "add tests" and "add logging" stay apart, and so do
+ *   two intents that only share a placeholder). Except that two intents with nothing specific, the
+ *   same action and the same placeholders join ("rename `a` to `b`" / "rename the `a` function to
+ *   `b` everywhere");
+ * - their content words overlap less than {@link CONTENT_THRESHOLD};
+ * - one asks for the opposite of the other ("add X" / "remove X"), or takes something away and
+ *   the other does not.
  */
 export function similarity(a: FeatureSet, b: FeatureSet): number {
   const [small, large] = a.weights.size <= b.weights.size ? [a, b] : [b, a];
   let shared = 0;
   let sharedContent = 0;
+  let sharedSpecific = false;
   for (const [token, weight] of small.weights) {
-    if (!large.weights.has(token)) continue;
-    shared += weight;
-    if (!small.verbs.has(token)) sharedContent += weight;
+    const other = large.weights.get(token);
+    if (other === undefined) continue;
+    const common = Math.min(weight, other);
+    shared += common;
+    if (small.content.has(token) && large.content.has(token)) {
+      sharedContent += common;
+      if (common >= CONTENT_WEIGHT) sharedSpecific = true;
+    }
   }
-  if (sharedContent === 0) return 0;
+  if (sharedSpecific) {
+    const contentUnion = a.contentTotal + b.contentTotal - sharedContent;
+    if (sharedContent < CONTENT_THRESHOLD * contentUnion) return 0;
+  } else if (!bareActionMatch(a, b)) {
+    return 0;
+  }
   if (opposed(a, b) || opposed(b, a)) return 0;
-  return shared / (a.total + b.total - shared);
+  const mismatch = a.action !== null && b.action !== null && a.action !== b.action ? ACTION_WEIGHT : 0;
+  return shared / (a.total + b.total - shared + mismatch);
 }
 
-/** True when `a` does a verb whose opposite `b` does, and neither also does the other one. */
+/**
+ * Same action and placeholders, and nothing specific on either side ("rename `a` to `b`" / "rename
+ * the `a` function to `b` everywhere", "add `zod` to the app" / "install `ky` in the project").
+ */
+function bareActionMatch(a: FeatureSet, b: FeatureSet): boolean {
+  if (a.action === null || a.action !== b.action || a.specific || b.specific) return false;
+  return a.placeholders === b.placeholders;
+}
+
+/**
+ * True when `a` has a word `b` lacks whose opposite `b` has ("remove" / "add"), or a word that
+ * takes something away ("remove", "disable", "revert") that `b` lacks: "we need more debug logging"
+ * and "remove the debug logging" are different tasks.
+ */
 function opposed(a: FeatureSet, b: FeatureSet): boolean {
-  for (const verb of a.verbs) {
-    if (b.verbs.has(verb)) continue;
-    if (oppositesOf(verb).some((opposite) => b.verbs.has(opposite) && !a.verbs.has(opposite))) return true;
+  for (const word of a.polar) {
+    if (b.weights.has(word)) continue;
+    if (NEGATIVE.has(word)) return true;
+    if (oppositesOf(word).some((opposite) => b.weights.has(opposite))) return true;
   }
   return false;
 }
 
-/** True when two intents count as the same task. */
-export function sameTask(a: FeatureSet, b: FeatureSet, threshold = SIMILARITY_THRESHOLD): boolean {
-  return similarity(a, b) >= threshold;
+/** True when two intents, read without corpus knowledge, count as the same task. */
+export function sameTask(a: string, b: string, threshold = SIMILARITY_THRESHOLD): boolean {
+  return similarity(featureSet(intentFeatures(a)), featureSet(intentFeatures(b))) >= threshold;
 }

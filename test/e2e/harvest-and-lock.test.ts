@@ -109,6 +109,14 @@ describe('harvest from Claude Code transcripts', () => {
     expect(tasks[0]?.judge.checks[0]).toEqual({ op: 'contains', arg: 'pnpm' });
     expect(new Set(tasks.map((t) => t.split))).toEqual(new Set(['train', 'val']));
     expect(out.reviewed).toBe(false);
+    const recurring = out.recurring_tasks as Array<{
+      occurrences: number;
+      source_sessions: string[];
+      outcome: string;
+    }>;
+    expect(recurring).toHaveLength(1);
+    expect(recurring[0]).toMatchObject({ occurrences: 4, outcome: 'success' });
+    expect(recurring[0]?.source_sessions.every((s) => s.startsWith('claude:0000000'))).toBe(true);
 
     // Harvesting again stores nothing twice.
     const again = runCli(box, ['harvest', '--json', '--lookback-hours', '0']).json();

@@ -17,6 +17,8 @@ import type { Db } from '../../store/db.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
+import type { Cluster } from '../../miner/types.js';
+import type { TaskRecord } from '../../core/task.js';
 import { progressBar } from '../progress-bar.js';
 
 const HARVEST_KEYS = [
@@ -48,6 +50,31 @@ function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSum
       ];
     }),
   );
+}
+
+const majority = (counts: Record<string, number>): string =>
+  Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
+
+/** One entry per recurring task: what a person reviews before trusting a night. */
+function clusterSummaries(clusters: Cluster[], tasks: TaskRecord[]) {
+  return clusters.map((c) => {
+    const splits: Record<string, number> = {};
+    for (const t of tasks) if (t.derived_from === c.id) splits[t.split] = (splits[t.split] ?? 0) + 1;
+    return {
+      id: c.id,
+      intent: c.intent,
+      occurrences: c.occurrences,
+      // The agents' own session ids, prefixed with their source (never internal row ids).
+      source_sessions: c.members,
+      outcome: majority(c.outcomes),
+      outcomes: c.outcomes,
+      checks: c.checks,
+      split: majority(splits),
+      splits,
+      first_seen: c.firstSeen,
+      last_seen: c.lastSeen,
+    };
+  });
 }
 
 export const harvestCommand = (): Command =>
@@ -106,6 +133,7 @@ export const harvestCommand = (): Command =>
             ...(JSON.parse(fileText) as object),
             n_sessions: nSessions,
             sources: bySource,
+            recurring_tasks: clusterSummaries(clusters, tasks),
             ...(output ? { output } : {}),
           });
           return;
