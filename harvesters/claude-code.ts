@@ -14,6 +14,7 @@ import type {
   Harvester,
   SourceFile,
 } from './types.js';
+import { isRecord, OrderedSet, parseUtcMs as parseAnyUtcMs } from './shared.js';
 
 const MAX_FILES_TOUCHED = 50;
 /** Command wrappers Claude Code writes as user records; they are harness output, not prompts. */
@@ -410,41 +411,15 @@ function finishSession(draft: SessionDraft, sourcePath: string): HarvestedSessio
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-/** Distinct strings in first-seen order, optionally capped. */
-class OrderedSet {
-  private readonly items = new Set<string>();
-  private readonly cap: number;
-  constructor(cap = Number.POSITIVE_INFINITY) {
-    this.cap = cap;
-  }
-  add(value: string): void {
-    if (this.items.size < this.cap) this.items.add(value);
-  }
-  values(): string[] {
-    return [...this.items];
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
-}
-
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-const HAS_ZONE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
-
-/** ISO timestamp → UTC epoch ms. A timestamp without a zone is read as UTC, never local time. */
-function parseUtcMs(value: unknown): number | null {
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  if (!ISO_DATE_TIME.test(text)) return null;
-  const ms = Date.parse(HAS_ZONE.test(text) ? text : `${text}Z`);
-  return Number.isFinite(ms) ? ms : null;
-}
-
 function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Claude Code writes ISO strings only; anything else in `timestamp` is a malformed record. */
+function parseUtcMs(value: unknown): number | null {
+  return typeof value === 'string' ? parseAnyUtcMs(value) : null;
 }

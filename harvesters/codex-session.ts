@@ -10,6 +10,9 @@
  * `patch_apply_end` events). Picking a stream instead of matching duplicate texts keeps a prompt the
  * user really sent twice (e.g. re-sent after an interrupt) as two turns.
  */
+import { OrderedSet } from './shared.js';
+
+export { OrderedSet };
 import type { HarvestedSession, HarvestedTurn } from './types.js';
 
 export type Stream = 'item' | 'event';
@@ -197,19 +200,4 @@ function noteToolError(builder: TurnBuilder): void {
 function noteInterrupt(builder: TurnBuilder): void {
   if (builder.lastUserTurn) builder.lastUserTurn.interrupted = true;
   else builder.pendingInterrupt = true;
-}
-
-/** Distinct strings in first-seen order, optionally capped. */
-export class OrderedSet {
-  private readonly items = new Set<string>();
-  private readonly cap: number;
-  constructor(cap = Number.POSITIVE_INFINITY) {
-    this.cap = cap;
-  }
-  add(value: string): void {
-    if (this.items.size < this.cap) this.items.add(value);
-  }
-  values(): string[] {
-    return [...this.items];
-  }
 }

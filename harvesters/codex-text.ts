@@ -3,6 +3,9 @@
  * says about the call (§3.6), and the few names kept from tool arguments (skills, patched files).
  * Pure functions; nothing here reads files.
  */
+import { isRecord, parseUtcMs } from './shared.js';
+
+export { isRecord, parseUtcMs };
 
 /** Codex-injected user messages start with one of these; they are context, not prompts. */
 const INJECTED_PREFIXES = [
@@ -209,22 +212,6 @@ export function skillFileNames(text: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Small helpers shared by the Codex modules
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
-}
-
 export function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-const HAS_ZONE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
-
-/** ISO timestamp → UTC epoch ms. A timestamp without a zone is read as UTC, never local time. */
-export function parseUtcMs(value: unknown): number | null {
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  if (!ISO_DATE_TIME.test(text)) return null;
-  const ms = Date.parse(HAS_ZONE.test(text) ? text : `${text}Z`);
-  return Number.isFinite(ms) ? ms : null;
 }

@@ -2,59 +2,18 @@
  * Small building blocks shared by the two GitHub Copilot CLI readers (`copilot-cli-events.ts` for
  * `events.jsonl` streams, `copilot-cli-store.ts` for the SQLite session store).
  */
+import { isRecord, OrderedSet, parseUtcMs } from './shared.js';
+
+export { isRecord, OrderedSet, parseUtcMs };
 
 /** Claude keeps the same cap; a long session edits hundreds of files and only the first ones matter. */
 export const MAX_FILES_TOUCHED = 50;
-
-/** Distinct strings in first-seen order, optionally capped. */
-export class OrderedSet {
-  private readonly items = new Set<string>();
-  private readonly cap: number;
-  constructor(cap = Number.POSITIVE_INFINITY) {
-    this.cap = cap;
-  }
-  add(value: string): void {
-    if (this.items.size < this.cap) this.items.add(value);
-  }
-  values(): string[] {
-    return [...this.items];
-  }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
-}
 
 /** A string with something other than whitespace in it, trimmed; otherwise undefined. */
 export function trimmedString(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   return text === '' ? undefined : text;
-}
-
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(.*)$/i;
-const ZONE = /^(?:Z|[+-]\d{2}:?\d{2})$/i;
-/** Epoch values at or above this are milliseconds, below it seconds (year 2286 in seconds). */
-const EPOCH_MS_THRESHOLD = 1e10;
-
-/**
- * Timestamp → UTC epoch ms, or null. Accepts ISO 8601, the SQLite `YYYY-MM-DD HH:MM:SS` form the
- * session store mixes in, and epoch seconds/milliseconds. A timestamp without a zone is UTC, never
- * local time.
- */
-export function parseUtcMs(value: unknown): number | null {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value <= 0) return null;
-    return Math.round(value >= EPOCH_MS_THRESHOLD ? value : value * 1000);
-  }
-  if (typeof value !== 'string') return null;
-  const match = DATE_TIME.exec(value.trim());
-  if (match == null) return null;
-  const [, date, time, rest] = match;
-  const zone = (rest ?? '').trim();
-  if (zone !== '' && !ZONE.test(zone)) return null;
-  const ms = Date.parse(`${date}T${time}${zone === '' ? 'Z' : zone}`);
-  return Number.isFinite(ms) ? ms : null;
 }
 
 /** Widens a [start, end] range with one timestamp. */

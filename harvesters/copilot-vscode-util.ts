@@ -1,8 +1,7 @@
 /** Small value helpers shared by the VS Code Copilot Chat harvester modules. */
+import { isRecord, OrderedSet } from './shared.js';
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
-}
+export { isRecord, OrderedSet };
 
 export function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
@@ -37,21 +36,6 @@ export class TimeRange {
     if (ts == null) return;
     this.start = this.start == null ? ts : Math.min(this.start, ts);
     this.end = this.end == null ? ts : Math.max(this.end, ts);
-  }
-}
-
-/** Distinct strings in first-seen order, optionally capped. */
-export class OrderedSet {
-  private readonly items = new Set<string>();
-  private readonly cap: number;
-  constructor(cap = Number.POSITIVE_INFINITY) {
-    this.cap = cap;
-  }
-  add(value: string): void {
-    if (this.items.size < this.cap) this.items.add(value);
-  }
-  values(): string[] {
-    return [...this.items];
   }
 }
 

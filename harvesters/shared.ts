@@ -1,0 +1,44 @@
+/** Small value helpers every harvester needs; one copy here instead of one per source. */
+
+/** Distinct strings in first-seen order, optionally capped. */
+export class OrderedSet {
+  private readonly items = new Set<string>();
+  private readonly cap: number;
+  constructor(cap = Number.POSITIVE_INFINITY) {
+    this.cap = cap;
+  }
+  add(value: string): void {
+    if (this.items.size < this.cap) this.items.add(value);
+  }
+  values(): string[] {
+    return [...this.items];
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value != null && !Array.isArray(value);
+}
+
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(.*)$/i;
+const ZONE = /^(?:Z|[+-]\d{2}:?\d{2})$/i;
+/** Epoch values at or above this are milliseconds, below it seconds (year 2286 in seconds). */
+const EPOCH_MS_THRESHOLD = 1e10;
+
+/**
+ * Timestamp → UTC epoch ms, or null. Accepts ISO 8601, the SQLite `YYYY-MM-DD HH:MM:SS` form, and epoch
+ * seconds/milliseconds. A timestamp without a zone is UTC, never local time.
+ */
+export function parseUtcMs(value: unknown): number | null {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value <= 0) return null;
+    return Math.round(value >= EPOCH_MS_THRESHOLD ? value : value * 1000);
+  }
+  if (typeof value !== 'string') return null;
+  const match = DATE_TIME.exec(value.trim());
+  if (match == null) return null;
+  const [, date, time, rest] = match;
+  const zone = (rest ?? '').trim();
+  if (zone !== '' && !ZONE.test(zone)) return null;
+  const ms = Date.parse(`${date}T${time}${zone === '' ? 'Z' : zone}`);
+  return Number.isFinite(ms) ? ms : null;
+}
