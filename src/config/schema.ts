@@ -65,6 +65,22 @@ export const configSchema = z
       .default('skillopt-sleep-learned')
       .describe('Name of the skill the tool manages.'),
     preferences: z.string().default('').describe('House rules shown to the optimizer when it reflects.'),
+    correction_patterns: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            regex: z.string().min(1),
+            checks: z
+              .array(z.object({ op: z.string(), arg: z.union([z.string(), z.number()]).optional() }))
+              .min(1),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe(
+        'Extra phrases that turn a correction into checks: {name, regex, checks: [{op, arg with $1..}]}.',
+      ),
     dream_factor: count
       .default(0)
       .describe('Synthetic variants per real train task (train split only; 0 = off).'),

@@ -148,10 +148,11 @@ describe('mineSessions: clusters', () => {
       [...sessions, addDependency('dep-4', 4, 'nanoid', 'use pnpm, not npm. never edit `dist/`')],
       { project: PROJECT, maxTasks: 10 },
     ).clusters;
+    // "never edit dist/" yields no check: the corrected answer never touched dist/, so the check
+    // would pass on it and teach nothing.
     expect(deps?.checks).toEqual([
       { op: 'contains', arg: 'pnpm' },
       { op: 'regex', arg: String.raw`(?i)^(?![\s\S]*\bnpm\b)` },
-      negativeWordCheck('dist/'),
     ]);
     expect(deps?.corrections).toEqual([
       'no, use pnpm instead of npm',
@@ -327,7 +328,12 @@ describe('mineSessions: meaning-based clusters', () => {
     session(
       key,
       day,
-      turns(['user', intent], ['assistant', 'Done.'], ...followUps.map((text): Turn => ['user', text])),
+      // The first answer makes the mistakes the follow-ups correct, so their checks fail on it.
+      turns(
+        ['user', intent],
+        ['assistant', 'Done: ran npm install and rebuilt dist/index.js.'],
+        ...followUps.map((text): Turn => ['user', text]),
+      ),
     );
 
   const paraphrases = [
@@ -403,5 +409,31 @@ describe('mineSessions: meaning-based clusters', () => {
     ]);
     const removals = mined.clusters.find((c) => c.members.includes('r-1'));
     expect(removals?.checkSources).toEqual([]);
+  });
+});
+
+describe('mineSessions: correction patterns from config', () => {
+  it('reads extra phrases into checks, kept only when the first answer fails them', async () => {
+    const { compileUserPatterns } = await import('./correction-patterns.js');
+    const patterns = compileUserPatterns([
+      { name: 'ticket', regex: 'mention the ticket (\\w+-\\d+)', checks: [{ op: 'contains', arg: '$1' }] },
+    ]);
+    const s = (key: string, answer: string) =>
+      session(
+        key,
+        0,
+        turns(
+          ['user', 'write the release notes'],
+          ['assistant', answer],
+          ['user', 'mention the ticket WEB-42'],
+        ),
+      );
+    const mined = mineSessions([s('a', 'Release notes: fixes.'), s('b', 'Release notes for WEB-42.')], {
+      project: PROJECT,
+      maxTasks: 5,
+      correctionPatterns: patterns,
+    });
+    expect(mined.clusters[0]?.checks).toEqual([{ op: 'contains', arg: 'WEB-42' }]);
+    expect(mined.clusters[0]?.checkSources.map((c) => c.sessionKey)).toEqual(['a']);
   });
 });

@@ -7,7 +7,8 @@ import type { HarvestedSession } from '../../harvesters/types.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
 import { clusterIntents } from './cluster.js';
-import { correctionsToChecks, dedupeChecks } from './corrections.js';
+import { arrangeChecks, correctionsToChecks, dedupeChecks, filterUsefulChecks } from './corrections.js';
+import type { CorrectionPattern } from './correction-patterns.js';
 import { isReplayPrompt, normalizeIntent, userPrompts } from './normalize-intent.js';
 import { feedbackSignals, labelOutcome } from './outcome.js';
 import type {
@@ -51,7 +52,7 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
   const observations: Observation[] = [];
   for (const session of sessions) {
     const screening = screenSession(session);
-    if (screening.keep) observations.push(observe(session, screening.intent));
+    if (screening.keep) observations.push(observe(session, screening.intent, opts.correctionPatterns ?? []));
     else dropped[screening.reason] += 1;
   }
   const groups = groupBySimilarIntent(observations);
@@ -82,10 +83,16 @@ function screenSession(session: HarvestedSession): Screening {
   return { keep: true, intent: prompt.text };
 }
 
-function observe(session: MinerSession, intent: string): Observation {
+function observe(session: MinerSession, intent: string, patterns: readonly CorrectionPattern[]): Observation {
+  const attempt = firstAttempt(session);
   const followUps = userPrompts(session.turns)
     .slice(1)
-    .map((prompt) => correctionsToChecks(prompt.text));
+    .map((prompt) => {
+      // Keep only checks the corrected answer fails: a check it already passes teaches nothing.
+      const parsed = correctionsToChecks(prompt.text, patterns);
+      const useful = filterUsefulChecks(parsed.checks, parsed.evidence, attempt);
+      return { ...parsed, checks: useful.checks, evidence: useful.evidence };
+    });
   const corrections = mergeCorrections(followUps);
   return {
     session,
@@ -183,10 +190,20 @@ function buildCluster(project: string, members: readonly Observation[]): Cluster
     firstSeen,
     lastSeen,
     outcomes,
-    checks: dedupeChecks(members.flatMap((m) => m.corrections.checks)),
+    // Pairs ("use X" + "not Y") stay adjacent whatever order the members gave them in.
+    checks: mergedChecks(members),
     corrections: unique(members.flatMap((m) => m.corrections.corrections)),
     checkSources,
   };
+}
+
+/** The cluster's checks, once each, with "use X" + "not Y" pairs kept adjacent across members. */
+function mergedChecks(members: readonly Observation[]): Check[] {
+  const merged = dedupeSources(members.flatMap((m) => m.sources));
+  return arrangeChecks(
+    merged.map((s) => s.check),
+    merged.map((s) => s.sentence),
+  ).checks;
 }
 
 /** Most recurrent first, then most recent, then by id so equal clusters keep a stable order. */

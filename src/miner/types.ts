@@ -4,6 +4,7 @@
  */
 import type { HarvestedSession } from '../../harvesters/types.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
+import type { CorrectionPattern } from './correction-patterns.js';
 
 export { REPLAY_MARKER } from '../core/machine-sessions.js';
 
@@ -19,6 +20,8 @@ export interface MineOptions {
   project: string;
   /** Keep at most this many clusters (the most recurrent, then the most recent). */
   maxTasks: number;
+  /** Extra correction patterns (from config), tried after the built-in ones. */
+  correctionPatterns?: readonly CorrectionPattern[];
 }
 
 /** Where a check came from: the session whose follow-up said it, and the sentence. */

@@ -3,6 +3,8 @@ import type { Clock } from '../core/clock.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { mineSessions } from '../miner/mine.js';
+import { compileUserPatterns, type CorrectionPattern } from '../miner/correction-patterns.js';
+import { ConfigError } from '../core/errors.js';
 import { assignSplitsWithinGroups } from '../miner/split.js';
 import type { Cluster } from '../miner/types.js';
 import type { Db } from '../store/db.js';
@@ -39,6 +41,15 @@ export function activeSince(
   return config.lookback_hours === 0 ? null : clock.now() - config.lookback_hours * 3_600_000;
 }
 
+/** The config's extra correction patterns, compiled; a bad one is a config error naming the key. */
+function configPatterns(config: Config): CorrectionPattern[] {
+  try {
+    return compileUserPatterns(config.correction_patterns);
+  } catch (err) {
+    throw new ConfigError(`key "correction_patterns": ${(err as Error).message}`);
+  }
+}
+
 export function mineProjectTasks(
   db: Db,
   project: string,
@@ -49,7 +60,11 @@ export function mineProjectTasks(
   const since = activeSince(db, project, config, clock, ignoreLookback);
   const limit = config.max_sessions_per_night ?? config.max_tasks_per_night * 3;
   const sessions = querySessions(db, { project, scope: config.scope, sinceMs: null, limit });
-  const mined = mineSessions(sessions, { project, maxTasks: Number.MAX_SAFE_INTEGER });
+  const mined = mineSessions(sessions, {
+    project,
+    maxTasks: Number.MAX_SAFE_INTEGER,
+    correctionPatterns: configPatterns(config),
+  });
   const clusters = mined.clusters
     .filter((c) => since === null || (c.lastSeen ?? 0) >= since)
     .slice(0, config.max_tasks_per_night);

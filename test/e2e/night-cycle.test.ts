@@ -145,3 +145,19 @@ describe('bad input', () => {
     expect(r.stderr).toMatch(/intent/);
   });
 });
+
+describe('correction patterns in config', () => {
+  it('a pattern whose regex does not compile is exit 2 naming the key', () => {
+    const box = sandbox();
+    mkdirSync(path.join(box.project, '.skillopt-sleep'), { recursive: true });
+    writeFileSync(
+      path.join(box.project, '.skillopt-sleep', 'config.json'),
+      JSON.stringify({
+        correction_patterns: [{ name: 'bad', regex: '(unclosed', checks: [{ op: 'contains', arg: 'x' }] }],
+      }),
+    );
+    const r = runCli(box, ['dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('correction_patterns');
+  });
+});
