@@ -11,7 +11,7 @@
  * worry about the docs", "I have never seen this error before") and must give no check; a few
  * corrections are phrased in ways the parser is not expected to read, so recall stays honest.
  */
-import { negativeWordCheck } from '../src/core/negative-check.js';
+import { forbiddenTerm, negativeWordCheck } from '../src/core/negative-check.js';
 import type { Check } from '../src/core/task.js';
 import type { HarvestedTurn } from '../harvesters/types.js';
 import type { MinerSession } from '../src/miner/types.js';
@@ -323,6 +323,19 @@ function plantCorrections(rng: Rng): PlantedCorrection[] {
   });
 }
 
+/** An answer that fails every planted check: it uses what is forbidden and runs long. */
+function mistakenAnswer(corrections: readonly PlantedCorrection[]): string {
+  const parts = ['Done. I updated the code for step 1.'];
+  for (const c of corrections) {
+    for (const check of c.expected) {
+      const term = forbiddenTerm(check);
+      if (term !== null) parts.push(`I also ran ${term} and touched ${term} while at it.`);
+      else if (check.op === 'max_chars' || check.op === 'regex') parts.push('word '.repeat(120).trim());
+    }
+  }
+  return parts.join(' ');
+}
+
 function makeSession(rng: Rng, key: string, intent: string, corrections: PlantedCorrection[]): MinerSession {
   const start = T_END - Math.floor(rng.next() * SPAN_MS);
   const prompts: string[] = [intent];
@@ -335,14 +348,9 @@ function makeSession(rng: Rng, key: string, intent: string, corrections: Planted
   const turns: HarvestedTurn[] = [];
   prompts.forEach((prompt, i) => {
     turns.push(turn(turns.length, 'user', prompt, start + i * 60_000));
-    turns.push(
-      turn(
-        turns.length,
-        'assistant',
-        `Done. I updated the code for step ${i + 1}.`,
-        start + i * 60_000 + 30_000,
-      ),
-    );
+    // The first answer makes the mistakes the corrections later point out, as real first answers do.
+    const answer = i === 0 ? mistakenAnswer(corrections) : `Done. I updated the code for step ${i + 1}.`;
+    turns.push(turn(turns.length, 'assistant', answer, start + i * 60_000 + 30_000));
   });
   return {
     source: 'claude',
