@@ -32,6 +32,13 @@ export interface NightReport {
   unmatched_edits: Edit[];
   /** Edits that tied (no gain, no harm); the next night re-tests them together with its new edits. */
   pending_edits: Edit[];
+  /** Mined recurring tasks; each check names the session and the sentence it was read from. */
+  recurring_tasks: Array<{
+    id: string;
+    intent: string;
+    occurrences: number;
+    checks: Array<{ op: string; arg?: string | number; session: string; sentence: string }>;
+  }>;
   gate_metric: string;
   gate_no_regression: boolean;
   gate_trials: GateTrial[];

@@ -55,6 +55,18 @@ export function renderReportMd(r: NightReport): string {
       );
     }
   }
+  const withChecks = r.recurring_tasks.filter((t) => t.checks.length > 0);
+  if (withChecks.length > 0) {
+    lines.push('', '## Recurring tasks and the corrections behind their checks', '');
+    for (const t of withChecks) {
+      lines.push(`- **${escapeMd(t.intent)}** (×${t.occurrences})`);
+      for (const c of t.checks) {
+        lines.push(
+          `  - \`${c.op}\` ${escapeMd(String(c.arg ?? ''))} — “${escapeMd(c.sentence)}” (${escapeMd(c.session)})`,
+        );
+      }
+    }
+  }
   if (r.learned_rules.length > 0) {
     lines.push('', '## Learned rules after this night', '');
     for (const rule of r.learned_rules) lines.push(`- ${escapeMd(rule)}`);

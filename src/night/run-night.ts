@@ -71,6 +71,8 @@ interface TaskSet {
   reviewed?: boolean;
   notes: string[];
   clusters: Parameters<typeof upsertTasks>[1];
+  /** Recurring tasks with where each check came from (session and sentence), for the report. */
+  taskSummaries: NightReport['recurring_tasks'];
 }
 
 /** The sources a config selects. */
@@ -105,6 +107,16 @@ async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskS
     harvest: summary,
     notes,
     clusters: mined.clusters.map((c) => ({ ...c, project: req.project })),
+    taskSummaries: mined.clusters.map((c) => ({
+      id: c.id,
+      intent: c.intent,
+      occurrences: c.occurrences,
+      checks: c.checkSources.map((src) => ({
+        ...src.check,
+        session: src.sessionKey,
+        sentence: src.sentence,
+      })),
+    })),
   };
 }
 
@@ -130,6 +142,7 @@ function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): Ta
     reviewed: loaded.reviewed,
     notes: [],
     clusters: [],
+    taskSummaries: [],
   };
 }
 
@@ -282,6 +295,7 @@ function buildReport(
     rejected_edits: epoch.rejectedEdits,
     unmatched_edits: epoch.unmatchedEdits,
     pending_edits: epoch.pendingEdits,
+    recurring_tasks: set.taskSummaries,
     gate_metric: req.config.gate_metric,
     gate_no_regression: req.config.gate_no_regression,
     gate_trials: epoch.trials,

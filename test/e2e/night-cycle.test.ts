@@ -27,6 +27,10 @@ describe('the bundled demo', () => {
     const out = run.json();
     expect(out.accepted).toBe(true);
     expect(String(out.staging_dir)).toContain(path.join(box.stateHome, 'demo'));
+    // Every check in the report names the session and the sentence it came from.
+    const report = readFileSync(path.join(String(out.staging_dir), 'report.md'), 'utf8');
+    expect(report).toContain('## Recurring tasks and the corrections behind their checks');
+    expect(report).toMatch(/pnpm.*instead of.*npm.*\(claude:/i);
     const adopt = runCli(box, ['adopt', '--demo', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);
     const paths = adopt.json().updated_paths as string[];
