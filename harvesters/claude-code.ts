@@ -6,15 +6,8 @@ import path from 'node:path';
 import { IoError } from '../src/core/errors.js';
 import { readJsonlLines } from '../src/core/io/jsonl.js';
 import { walkFiles } from '../src/core/io/walk.js';
-import type {
-  FileParse,
-  HarvestContext,
-  HarvestedSession,
-  HarvestedTurn,
-  Harvester,
-  SourceFile,
-} from './types.js';
-import { isRecord, OrderedSet, parseUtcMs as parseAnyUtcMs } from './shared.js';
+import type { FileParse, HarvestContext, HarvestedSession, Harvester, SourceFile } from './types.js';
+import { finishTurns, isRecord, OrderedSet, parseUtcMs as parseAnyUtcMs } from './shared.js';
 
 const MAX_FILES_TOUCHED = 50;
 /** Command wrappers Claude Code writes as user records; they are harness output, not prompts. */
@@ -378,18 +371,7 @@ function noteToolInput(draft: SessionDraft, toolName: string, input: unknown): v
 // ----- finishing
 
 function finishSession(draft: SessionDraft, sourcePath: string): HarvestedSession | undefined {
-  const turns = draft.turns
-    .filter((t) => t.role === 'user' || t.textParts.length > 0 || t.toolNames.length > 0)
-    .map((t, seq): HarvestedTurn => ({
-      seq,
-      role: t.role,
-      text: t.textParts.join('\n'),
-      ts: t.ts,
-      toolNames: t.toolNames,
-      toolErrors: t.toolErrors,
-      interrupted: t.interrupted,
-      offset: t.offset,
-    }));
+  const turns = finishTurns(draft.turns);
   if (turns.length === 0) return undefined;
   return {
     source: 'claude',

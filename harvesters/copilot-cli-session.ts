@@ -6,7 +6,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isRecord, MAX_FILES_TOUCHED, OrderedSet, trimmedString } from './copilot-cli-common.js';
-import type { HarvestedSession, HarvestedTurn } from './types.js';
+import { finishTurns } from './shared.js';
+import type { HarvestedSession } from './types.js';
 
 export const EVENTS_FILE_NAME = 'events.jsonl';
 const WORKSPACE_YAML = 'workspace.yaml';
@@ -161,18 +162,7 @@ function yamlScalar(text: string, key: string): string {
 // ----- finishing
 
 export function finishSession(draft: SessionDraft, sourcePath: string): HarvestedSession | undefined {
-  const turns = draft.turns
-    .filter((t) => t.role === 'user' || t.textParts.length > 0 || t.toolNames.length > 0)
-    .map((t, seq): HarvestedTurn => ({
-      seq,
-      role: t.role,
-      text: t.textParts.join('\n'),
-      ts: t.ts,
-      toolNames: t.toolNames,
-      toolErrors: t.toolErrors,
-      interrupted: t.interrupted,
-      offset: t.offset,
-    }));
+  const turns = finishTurns(draft.turns);
   if (turns.length === 0) return undefined;
   return {
     source: 'copilot-cli',

@@ -1,3 +1,5 @@
+import type { HarvestedTurn } from './types.js';
+
 /** Small value helpers every harvester needs; one copy here instead of one per source. */
 
 /** Distinct strings in first-seen order, optionally capped. */
@@ -41,4 +43,31 @@ export function parseUtcMs(value: unknown): number | null {
   if (zone !== '' && !ZONE.test(zone)) return null;
   const ms = Date.parse(`${date}T${time}${zone === '' ? 'Z' : zone}`);
   return Number.isFinite(ms) ? ms : null;
+}
+
+/** A turn while a transcript is being read: text arrives in parts, tools one by one. */
+export interface TurnDraft {
+  role: 'user' | 'assistant';
+  offset: number;
+  textParts: string[];
+  ts: number | null;
+  toolNames: string[];
+  toolErrors: number;
+  interrupted: boolean;
+}
+
+/** Finished turns: empty assistant turns (thinking only) dropped, numbered from 0 in file order. */
+export function finishTurns(drafts: readonly TurnDraft[]): HarvestedTurn[] {
+  return drafts
+    .filter((t) => t.role === 'user' || t.textParts.length > 0 || t.toolNames.length > 0)
+    .map((t, seq) => ({
+      seq,
+      role: t.role,
+      text: t.textParts.join('\n'),
+      ts: t.ts,
+      toolNames: t.toolNames,
+      toolErrors: t.toolErrors,
+      interrupted: t.interrupted,
+      offset: t.offset,
+    }));
 }
