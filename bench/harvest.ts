@@ -39,13 +39,12 @@ function harvestOnce(home: string, state: string, extra: string[] = []): Run & {
 }
 
 /** A process that starts and opens the store but has nothing to do: the start-up to subtract. */
-function startupMs(home: string): number {
+function startupMs(): number {
   const empty = mkdtempSync(path.join(os.tmpdir(), 'bench-empty-'));
   const state = mkdtempSync(path.join(os.tmpdir(), 'bench-state-'));
   const r = harvestOnce(empty, state);
   rmSync(empty, { recursive: true, force: true });
   rmSync(state, { recursive: true, force: true });
-  void home;
   return r.wallMs;
 }
 
@@ -102,5 +101,5 @@ const summary = Object.fromEntries(
   keys.map((k) => [k, Math.round(median(results.map((r) => r[k] ?? 0)) * 100) / 100]),
 );
 console.log(
-  JSON.stringify({ corpus, runs, startup_ms: Math.round(startupMs(home)), median: summary }, null, 2),
+  JSON.stringify({ corpus, runs, startup_ms: Math.round(startupMs()), median: summary }, null, 2),
 );
