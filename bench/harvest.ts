@@ -100,6 +100,4 @@ const keys = Object.keys(results[0] ?? {});
 const summary = Object.fromEntries(
   keys.map((k) => [k, Math.round(median(results.map((r) => r[k] ?? 0)) * 100) / 100]),
 );
-console.log(
-  JSON.stringify({ corpus, runs, startup_ms: Math.round(startupMs()), median: summary }, null, 2),
-);
+console.log(JSON.stringify({ corpus, runs, startup_ms: Math.round(startupMs()), median: summary }, null, 2));
