@@ -1,4 +1,4 @@
-import type { Edit, EditTarget, Score, TaskRecord } from '../core/task.js';
+import type { Edit, EditTarget, Outcome, Score, TaskRecord } from '../core/task.js';
 
 /** Token and call accounting for one model call (the mock reports zero tokens). */
 export interface Usage {
@@ -61,6 +61,24 @@ export interface RubricRequest {
   rubric: string;
 }
 
+/** One recurring task as the LLM miner shows it to the optimizer (see `src/miner/llm-miner.ts`). */
+export interface ProposeTasksRequest {
+  project: string;
+  /** Distinct wordings of the task, newest first (at most 6, each at most 240 characters). */
+  intents: string[];
+  /** The user's corrections across the task's sessions (at most 6). */
+  corrections: string[];
+  /** The agent's first answer in the latest session (at most 400 characters). */
+  lastAnswer: string;
+  outcomes: Record<Outcome, number>;
+}
+
+export interface ProposeTasksResult {
+  /** The model's parsed JSON reply, unvalidated: the miner validates every statement and check. */
+  reply: unknown;
+  usage: Usage;
+}
+
 /** A model backend. Roles: `attempt` is the target agent; `reflect` and `judgeRubric` are the optimizer. */
 export interface Backend {
   readonly name: string;
@@ -69,6 +87,8 @@ export interface Backend {
   attempt(req: AttemptRequest): Promise<AttemptResult>;
   reflect(req: ReflectRequest): Promise<ReflectResult>;
   judgeRubric(req: RubricRequest): Promise<Score & { usage: Usage }>;
+  /** Optimizer: 0–3 checkable task statements for a recurring task (real models only; the LLM miner). */
+  proposeTasks?(req: ProposeTasksRequest): Promise<ProposeTasksResult>;
 }
 
 export const zeroUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });

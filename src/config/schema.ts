@@ -81,6 +81,12 @@ export const configSchema = z
       .describe(
         'Extra phrases that turn a correction into checks: {name, regex, checks: [{op, arg with $1..}]}.',
       ),
+    llm_mine: z
+      .boolean()
+      .default(true)
+      .describe(
+        'With a real model backend, also ask the optimizer for 0-3 checkable statements per recurring task.',
+      ),
     dream_factor: count
       .default(0)
       .describe('Synthetic variants per real train task (train split only; 0 = off).'),

@@ -231,8 +231,8 @@ describe('mineSessions: tasks', () => {
         id: instanceId('dep-2'),
         project: PROJECT,
         intent: 'Add `dayjs` to the web app',
-        context_excerpt:
-          'Follow-up constraints from the same session:\n- use pnpm instead of npm\n- thanks, works now',
+        // The correction itself is what the skill must learn: never shown to the target.
+        context_excerpt: 'Follow-up constraints from the same session:\n- thanks, works now',
         system: '',
         attempted_solution: "I'll add it with npm:\n\nnpm install dayjs",
         outcome: 'success',

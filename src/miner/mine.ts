@@ -258,9 +258,16 @@ function truncateIntent(intent: string): string {
   return intent.length > MAX_INTENT_CHARS ? `${intent.slice(0, MAX_INTENT_CHARS)} …` : intent;
 }
 
-/** Prompts 2–4 of the session, as the reference shows them to the target. */
+/**
+ * Prompts 2–4 of the session, as the reference shows them to the target, minus the user's
+ * corrections: those are what the skill must learn, and handing them to the target with the task
+ * would make the baseline pass and hide the lesson (the reference sends them).
+ */
 function contextExcerpt(session: HarvestedSession): string {
-  const followUps = userPrompts(session.turns).slice(1, 4);
+  const followUps = userPrompts(session.turns)
+    .slice(1)
+    .filter((prompt) => !isCorrection(prompt.text))
+    .slice(0, 3);
   if (followUps.length === 0) return '';
   const lines = followUps.map((prompt) => `- ${prompt.text.slice(0, EXCERPT_PROMPT_CHARS)}`);
   return [EXCERPT_HEADER, ...lines].join('\n').slice(0, EXCERPT_TOTAL_CHARS);

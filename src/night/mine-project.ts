@@ -50,13 +50,24 @@ function configPatterns(config: Config): CorrectionPattern[] {
   }
 }
 
-export function mineProjectTasks(
+/** Phase one of mining: the project's recurring tasks and their heuristic instances, before any split. */
+export interface MinedProject {
+  clusters: Cluster[];
+  /** Instances of the kept clusters (unsplit). */
+  instances: TaskRecord[];
+  /** Instances of older clusters, for recall. */
+  archive: TaskRecord[];
+  nSessions: number;
+  activeSince: number | null;
+}
+
+export function mineProjectClusters(
   db: Db,
   project: string,
   config: Config,
   clock: Clock,
   ignoreLookback = false,
-): ProjectTasks {
+): MinedProject {
   const since = activeSince(db, project, config, clock, ignoreLookback);
   const limit = config.max_sessions_per_night ?? config.max_tasks_per_night * 3;
   const sessions = querySessions(db, { project, scope: config.scope, sinceMs: null, limit });
@@ -69,20 +80,43 @@ export function mineProjectTasks(
     .filter((c) => since === null || (c.lastSeen ?? 0) >= since)
     .slice(0, config.max_tasks_per_night);
   const kept = new Set(clusters.map((c) => c.id));
-  const split = { seed: config.seed, valFraction: config.val_fraction, testFraction: config.test_fraction };
-  const tasks = assignSplitsWithinGroups(
-    mined.tasks.filter((t) => kept.has(clusterOf(t))),
-    clusterOf,
-    split,
-  );
-  // Opt-in dreaming: recall older tasks of the project like tonight's, and wrap train tasks in variants.
-  const archive = mined.tasks.filter((t) => !kept.has(clusterOf(t)));
-  const recalled = recallSimilar(tasks, archive, config.recall_k);
-  const dreamt = dreamVariants([...tasks, ...recalled], config.dream_factor);
   return {
-    tasks: [...tasks, ...recalled, ...dreamt],
     clusters,
+    instances: mined.tasks.filter((t) => kept.has(clusterOf(t))),
+    archive: mined.tasks.filter((t) => !kept.has(clusterOf(t))),
     nSessions: sessions.length,
     activeSince: since,
   };
+}
+
+/**
+ * Phase two: split the instances (plus any tasks a model mined for the same clusters) within their
+ * clusters, then the opt-in dreaming extras.
+ */
+export function finishProjectTasks(
+  mined: MinedProject,
+  config: Config,
+  extra: readonly TaskRecord[] = [],
+): ProjectTasks {
+  const split = { seed: config.seed, valFraction: config.val_fraction, testFraction: config.test_fraction };
+  const tasks = assignSplitsWithinGroups([...mined.instances, ...extra], clusterOf, split);
+  // Opt-in dreaming: recall older tasks of the project like tonight's, and wrap train tasks in variants.
+  const recalled = recallSimilar(tasks, mined.archive, config.recall_k);
+  const dreamt = dreamVariants([...tasks, ...recalled], config.dream_factor);
+  return {
+    tasks: [...tasks, ...recalled, ...dreamt],
+    clusters: mined.clusters,
+    nSessions: mined.nSessions,
+    activeSince: mined.activeSince,
+  };
+}
+
+export function mineProjectTasks(
+  db: Db,
+  project: string,
+  config: Config,
+  clock: Clock,
+  ignoreLookback = false,
+): ProjectTasks {
+  return finishProjectTasks(mineProjectClusters(db, project, config, clock, ignoreLookback), config);
 }

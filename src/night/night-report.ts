@@ -1,6 +1,9 @@
 /** The result of one night, in the reference's `--json` shape plus what the reference left out. */
 import type { Edit } from '../core/task.js';
+import type { LlmMinerStats } from '../miner/llm-miner.js';
 import type { GateTrial, RejectedEdit } from '../trainer/epoch.js';
+
+export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
 
 export interface NightReport {
   night: number;
@@ -39,6 +42,8 @@ export interface NightReport {
     occurrences: number;
     checks: Array<{ op: string; arg?: string | number; session: string; sentence: string }>;
   }>;
+  /** What the LLM miner did (null when it did not run: offline backend, tasks file or `llm_mine: false`). */
+  llm_miner: LlmMinerReport | null;
   gate_metric: string;
   gate_no_regression: boolean;
   gate_trials: GateTrial[];

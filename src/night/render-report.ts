@@ -67,6 +67,17 @@ export function renderReportMd(r: NightReport): string {
       }
     }
   }
+  if (r.llm_miner) {
+    const m = r.llm_miner;
+    const dropped = Object.entries(m.dropped).filter(([, n]) => n > 0);
+    lines.push(
+      '',
+      '## Tasks the model mined',
+      '',
+      `${m.accepted} checkable statements kept of ${m.proposed} proposed for ${m.clusters} recurring tasks (${m.calls} calls).`,
+    );
+    if (dropped.length > 0) lines.push(`Dropped: ${dropped.map(([why, n]) => `${why} ${n}`).join(', ')}.`);
+  }
   if (r.learned_rules.length > 0) {
     lines.push('', '## Learned rules after this night', '');
     for (const rule of r.learned_rules) lines.push(`- ${escapeMd(rule)}`);

@@ -33,7 +33,8 @@ import { runEpoch, type EpochResult } from '../trainer/epoch.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { stageProposal } from '../../proposals/index.js';
 import { harvest, type HarvestSummary } from './harvest.js';
-import { mineProjectTasks } from './mine-project.js';
+import { finishProjectTasks, mineProjectClusters, type MinedProject } from './mine-project.js';
+import { canMineWithModel, mineWithModel, type LlmMinerStats } from '../miner/llm-miner.js';
 import { finiteOrNull, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
@@ -73,6 +74,7 @@ interface TaskSet {
   clusters: Parameters<typeof upsertTasks>[1];
   /** Recurring tasks with where each check came from (session and sentence), for the report. */
   taskSummaries: NightReport['recurring_tasks'];
+  llmMiner: LlmMinerStats | null;
 }
 
 /** The sources a config selects. */
@@ -93,13 +95,16 @@ async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskS
   deps.logger.progress(
     `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`,
   );
-  const mined = mineProjectTasks(deps.db, req.project, config, deps.clock, req.ignoreLookback);
+  const phase1 = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
+  const llm = await mineClustersWithModel(phase1, req, deps);
+  const mined = finishProjectTasks(phase1, config, llm?.tasks ?? []);
   const notes: string[] = [];
   if (mined.nSessions === 0) notes.push(`no sessions found for ${req.project}`);
   else if (mined.tasks.length === 0 && mined.activeSince !== null) {
     notes.push(`no task had new sessions since ${new Date(mined.activeSince).toISOString()}`);
   }
   return {
+    llmMiner: llm?.stats ?? null,
     tasks: mined.tasks,
     nSessions: mined.nSessions,
     nClusters: mined.clusters.length,
@@ -118,6 +123,31 @@ async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskS
       })),
     })),
   };
+}
+
+/** The LLM miner, when the backend is a real model and `llm_mine` is on; null when it did not run. */
+async function mineClustersWithModel(
+  mined: MinedProject,
+  req: NightRequest,
+  deps: NightDeps,
+): Promise<Awaited<ReturnType<typeof mineWithModel>> | null> {
+  if (!req.config.llm_mine || !canMineWithModel(deps.backend) || mined.clusters.length === 0) return null;
+  const result = await mineWithModel({
+    project: req.project,
+    clusters: mined.clusters,
+    instances: mined.instances,
+    backend: deps.backend,
+  });
+  const dropped = Object.values(result.stats.dropped).reduce((a, b) => a + b, 0);
+  deps.logger.progress(
+    `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} recurring tasks (${dropped} dropped)`,
+  );
+  return result;
+}
+
+/** The report leaves usage out: the miner's calls and tokens are counted in the night's totals. */
+function llmMinerReport({ usage: _usage, ...rest }: LlmMinerStats): NightReport['llm_miner'] {
+  return rest;
 }
 
 function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): TaskSet {
@@ -143,6 +173,7 @@ function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): Ta
     notes: [],
     clusters: [],
     taskSummaries: [],
+    llmMiner: null,
   };
 }
 
@@ -296,13 +327,17 @@ function buildReport(
     unmatched_edits: epoch.unmatchedEdits,
     pending_edits: epoch.pendingEdits,
     recurring_tasks: set.taskSummaries,
+    llm_miner: set.llmMiner ? llmMinerReport(set.llmMiner) : null,
     gate_metric: req.config.gate_metric,
     gate_no_regression: req.config.gate_no_regression,
     gate_trials: epoch.trials,
     learned_rules: learnedRules(epoch.skill),
     target_skill_path: skillPath,
-    calls: epoch.usage.calls,
-    tokens_used: epoch.usage.inputTokens + epoch.usage.outputTokens,
+    calls: epoch.usage.calls + (set.llmMiner?.usage.calls ?? 0),
+    tokens_used:
+      epoch.usage.inputTokens +
+      epoch.usage.outputTokens +
+      (set.llmMiner ? set.llmMiner.usage.inputTokens + set.llmMiner.usage.outputTokens : 0),
     stopped: '',
     staging_dir: '',
     proposal_id: '',

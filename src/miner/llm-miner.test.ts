@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import type { Backend, ProposeTasksRequest } from '../backends/types.js';
+import { MockBackend } from '../backends/mock/mock-backend.js';
+import { emptyTask, type TaskRecord } from '../core/task.js';
+import {
+  canMineWithModel,
+  clusterDigest,
+  mineWithModel,
+  replyStatements,
+  validateStatement,
+} from './llm-miner.js';
+import type { Cluster } from './types.js';
+
+const cluster = (id: string, overrides: Partial<Cluster> = {}): Cluster => ({
+  id,
+  normalizedIntent: 'bump dependency',
+  intent: 'bump the lodash dependency',
+  members: [`${id}-s1`, `${id}-s2`],
+  occurrences: 2,
+  firstSeen: 1,
+  lastSeen: 2,
+  outcomes: { success: 1, fail: 1, mixed: 0, unknown: 0 },
+  checks: [],
+  corrections: ['use pnpm, not npm'],
+  checkSources: [],
+  ...overrides,
+});
+
+const instance = (clusterId: string, n: number, intent: string): TaskRecord =>
+  emptyTask({
+    id: `inst_${clusterId}_${n}`,
+    intent,
+    derived_from: clusterId,
+    attempted_solution: `answer ${n}: run npm install`,
+  });
+
+/** A real-model stand-in: replies are scripted per call, requests are recorded. */
+function scriptedBackend(replies: unknown[]): Backend & { requests: ProposeTasksRequest[] } {
+  const mock = new MockBackend();
+  const requests: ProposeTasksRequest[] = [];
+  return {
+    name: 'scripted',
+    offline: false,
+    attempt: (req) => mock.attempt(req),
+    reflect: (req) => mock.reflect(req),
+    judgeRubric: (req) => mock.judgeRubric(req),
+    requests,
+    proposeTasks: (req) => {
+      requests.push(req);
+      return Promise.resolve({
+        reply: replies[requests.length - 1],
+        usage: { calls: 1, inputTokens: 10, outputTokens: 5 },
+      });
+    },
+  };
+}
+
+describe('validateStatement', () => {
+  it('keeps content checks as a rule judge', () => {
+    const v = validateStatement({
+      intent: 'Install dependencies for the web app',
+      checks: [
+        { op: 'contains', arg: 'pnpm' },
+        { op: 'regex', arg: '(?i)^(?![\\s\\S]*\\bnpm\\b)' },
+      ],
+      satisfied: false,
+    });
+    expect(v).toEqual({
+      ok: true,
+      statement: {
+        intent: 'Install dependencies for the web app',
+        checks: [
+          { op: 'contains', arg: 'pnpm' },
+          { op: 'regex', arg: '(?i)^(?![\\s\\S]*\\bnpm\\b)' },
+        ],
+        rubric: '',
+        satisfied: false,
+      },
+    });
+  });
+
+  it('prefers a rubric over checks that only test shape', () => {
+    const v = validateStatement({
+      intent: 'Summarise the release notes',
+      checks: [{ op: 'max_chars', arg: 400 }],
+      rubric: 'Names every breaking change and its migration step.',
+      satisfied: true,
+    });
+    expect(v.ok && v.statement).toMatchObject({
+      checks: [],
+      rubric: 'Names every breaking change and its migration step.',
+      satisfied: true,
+    });
+  });
+
+  it('drops shape-only checks without a rubric, and statements with nothing to check', () => {
+    expect(
+      validateStatement({ intent: 'Summarise the release notes', checks: [{ op: 'max_chars', arg: 400 }] }),
+    ).toEqual({ ok: false, reason: 'shape_only' });
+    expect(validateStatement({ intent: 'Summarise the release notes', checks: [] })).toEqual({
+      ok: false,
+      reason: 'uncheckable',
+    });
+  });
+
+  it.each([
+    ['unknown op', { op: 'smells_good', arg: 'x' }],
+    ['regex that does not compile', { op: 'regex', arg: '([unclosed' }],
+    ['negative bound', { op: 'max_chars', arg: -5 }],
+    ['non-integer bound', { op: 'min_chars', arg: 'lots' }],
+    ['empty text argument', { op: 'contains', arg: '  ' }],
+    ['argument of the wrong type', { op: 'contains', arg: { nested: true } }],
+    ['not an object', 'contains pnpm'],
+  ])('drops a statement with a malformed check: %s', (_name, check) => {
+    expect(
+      validateStatement({
+        intent: 'Install dependencies',
+        checks: [{ op: 'contains', arg: 'ok' }, check],
+        rubric: 'r',
+      }),
+    ).toEqual({
+      ok: false,
+      reason: 'invalid_check',
+    });
+  });
+
+  it('drops short intents and non-objects', () => {
+    expect(validateStatement({ intent: 'fix', checks: [{ op: 'contains', arg: 'x' }] })).toEqual({
+      ok: false,
+      reason: 'short_intent',
+    });
+    expect(validateStatement(['intent'])).toEqual({ ok: false, reason: 'not_an_object' });
+  });
+});
+
+describe('replyStatements', () => {
+  it('reads an array or an object holding one under "tasks"', () => {
+    expect(replyStatements([1])).toEqual([1]);
+    expect(replyStatements({ tasks: [2] })).toEqual([2]);
+    expect(replyStatements({ statements: [] })).toBeNull();
+    expect(replyStatements('[]')).toBeNull();
+  });
+});
+
+describe('clusterDigest', () => {
+  it('shows distinct wordings newest first, the corrections and the latest first answer, bounded', () => {
+    const c = cluster('task_a');
+    const long = 'x'.repeat(500);
+    const digest = clusterDigest('/p', c, [
+      instance('task_a', 1, 'bump lodash'),
+      instance('task_a', 2, long),
+      instance('task_a', 3, 'bump lodash'),
+    ]);
+    expect(digest.intents).toEqual(['bump lodash', 'x'.repeat(240)]);
+    expect(digest.corrections).toEqual(['use pnpm, not npm']);
+    expect(digest.lastAnswer).toBe('answer 3: run npm install');
+    expect(digest.outcomes).toEqual(c.outcomes);
+  });
+});
+
+describe('mineWithModel', () => {
+  const clusters = [cluster('task_a'), cluster('task_b', { corrections: [] })];
+  const instances = [
+    instance('task_a', 1, 'bump lodash please'),
+    instance('task_a', 2, 'update lodash'),
+    instance('task_b', 1, 'write the changelog'),
+  ];
+
+  it('never runs on the offline mock', async () => {
+    const mock = new MockBackend();
+    expect(canMineWithModel(mock)).toBe(false);
+    const out = await mineWithModel({ project: '/p', clusters, instances, backend: mock });
+    expect(out.tasks).toEqual([]);
+    expect(out.stats.calls).toBe(0);
+  });
+
+  it('turns valid statements into tasks of the same cluster and counts every drop', async () => {
+    const backend = scriptedBackend([
+      [
+        {
+          intent: 'Install the dependencies of the web app',
+          checks: [{ op: 'contains', arg: 'pnpm' }],
+          satisfied: false,
+        },
+        {
+          intent: 'Install the dependencies of the web app',
+          checks: [{ op: 'contains', arg: 'pnpm' }],
+          satisfied: false,
+        },
+        { intent: 'Bump lodash to the latest minor', checks: [{ op: 'regex', arg: '(' }] },
+        { intent: 'a fourth statement over the limit', rubric: 'anything' },
+      ],
+      'the model rambled instead of answering',
+    ]);
+    expect(canMineWithModel(backend)).toBe(true);
+    const out = await mineWithModel({ project: '/p', clusters, instances, backend });
+    expect(backend.requests).toHaveLength(2);
+    expect(out.stats).toMatchObject({ clusters: 2, calls: 2, proposed: 4, accepted: 1 });
+    expect(out.stats.dropped).toMatchObject({ duplicate: 1, invalid_check: 1, over_limit: 1, bad_reply: 1 });
+    expect(out.stats.usage).toEqual({ calls: 2, inputTokens: 20, outputTokens: 10 });
+    const [task] = out.tasks;
+    expect(task).toMatchObject({
+      intent: 'Install the dependencies of the web app',
+      derived_from: 'task_a',
+      reference_kind: 'rule',
+      judge: { kind: 'rule', checks: [{ op: 'contains', arg: 'pnpm' }] },
+      outcome: 'fail',
+      context_excerpt: '',
+      source_sessions: ['task_a-s1', 'task_a-s2'],
+      tags: ['mined:llm', 'cluster:task_a'],
+    });
+    expect(task?.id).toMatch(/^llm_[0-9a-f]{12}$/);
+  });
+
+  it('stops the night when the backend fails (budget, auth): the error propagates', async () => {
+    const backend = scriptedBackend([]);
+    backend.proposeTasks = () => Promise.reject(new Error('budget reached'));
+    await expect(mineWithModel({ project: '/p', clusters, instances, backend })).rejects.toThrow(
+      'budget reached',
+    );
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * The LLM miner: for each top recurring task, the optimizer model proposes 0–3 checkable task
+ * statements with rule checks or a rubric. Nothing it says is trusted: every check is validated
+ * (known op, argument type, regex compiles, bounds non-negative), a rubric wins over checks that only
+ * test shape, and a statement that cannot be checked is dropped and counted. The heuristic instances
+ * stay; the model's statements join them as extra tasks of the same cluster, so the split keeps them
+ * grouped and a rule learned on train can show on held-out.
+ *
+ * Calls go through the backend (`proposeTasks`), so a real backend's cache, hard budget and outbound
+ * redaction apply to mining exactly as to replay.
+ */
+import type { Backend, ProposeTasksRequest, Usage } from '../backends/types.js';
+import { addUsage, zeroUsage } from '../backends/types.js';
+import { sha256Hex } from '../core/hash.js';
+import type { Check, TaskRecord } from '../core/task.js';
+import { KNOWN_OPS, SHAPE_OPS } from '../replay/judges/rule-checks.js';
+import { validateJudge } from '../replay/judges/validate-checks.js';
+import type { Cluster } from './types.js';
+
+export const MAX_STATEMENTS_PER_CLUSTER = 3;
+const MIN_INTENT_CHARS = 8;
+const MAX_INTENT_CHARS = 800;
+const MAX_RUBRIC_CHARS = 2000;
+const DIGEST_INTENTS = 6;
+const DIGEST_INTENT_CHARS = 240;
+const DIGEST_CORRECTIONS = 6;
+const DIGEST_ANSWER_CHARS = 400;
+
+/** Why a proposed statement was not kept. */
+export type LlmDropReason =
+  | 'bad_reply'
+  | 'not_an_object'
+  | 'short_intent'
+  | 'invalid_check'
+  | 'shape_only'
+  | 'uncheckable'
+  | 'over_limit'
+  | 'duplicate';
+
+export interface LlmMinerStats {
+  clusters: number;
+  calls: number;
+  proposed: number;
+  accepted: number;
+  /** Statements (or whole replies, for `bad_reply`) dropped, by reason. */
+  dropped: Record<LlmDropReason, number>;
+  usage: Usage;
+}
+
+export interface MinedStatement {
+  intent: string;
+  checks: Check[];
+  rubric: string;
+  satisfied: boolean;
+}
+
+export type StatementVerdict = { ok: true; statement: MinedStatement } | { ok: false; reason: LlmDropReason };
+
+export const emptyLlmMinerStats = (): LlmMinerStats => ({
+  clusters: 0,
+  calls: 0,
+  proposed: 0,
+  accepted: 0,
+  dropped: {
+    bad_reply: 0,
+    not_an_object: 0,
+    short_intent: 0,
+    invalid_check: 0,
+    shape_only: 0,
+    uncheckable: 0,
+    over_limit: 0,
+    duplicate: 0,
+  },
+  usage: zeroUsage(),
+});
+
+/** True when the backend can mine: a real model (never the offline mock) that implements the call. */
+export function canMineWithModel(backend: Backend): boolean {
+  return !backend.offline && typeof backend.proposeTasks === 'function';
+}
+
+/**
+ * The statements of a reply: a JSON array, or an object holding one under `tasks`. Anything else
+ * is not a reply we can read (null).
+ */
+export function replyStatements(reply: unknown): unknown[] | null {
+  const list: unknown = isRecord(reply) ? reply['tasks'] : reply;
+  return Array.isArray(list) ? (list as unknown[]) : null;
+}
+
+/**
+ * Validates one proposed statement. Any malformed check drops the statement (a model that wrote one
+ * bad check is not trusted with the others); unknown ops are malformed here, unlike in tasks files,
+ * because a check that always passes would make the task free.
+ */
+export function validateStatement(raw: unknown): StatementVerdict {
+  if (!isRecord(raw)) return { ok: false, reason: 'not_an_object' };
+  const intent = typeof raw['intent'] === 'string' ? raw['intent'].trim() : '';
+  if (intent.length < MIN_INTENT_CHARS) return { ok: false, reason: 'short_intent' };
+  const rubric = typeof raw['rubric'] === 'string' ? raw['rubric'].trim().slice(0, MAX_RUBRIC_CHARS) : '';
+  const rawChecks = raw['checks'] ?? [];
+  if (!Array.isArray(rawChecks)) return { ok: false, reason: 'invalid_check' };
+  if (rawChecks.some((c) => !isRecord(c) || typeof c['op'] !== 'string' || !KNOWN_OPS.has(c['op']))) {
+    return { ok: false, reason: 'invalid_check' };
+  }
+  const validation = validateJudge({ checks: rawChecks });
+  if (validation.errors.length > 0) return { ok: false, reason: 'invalid_check' };
+  const shapeOnly = validation.checks.every((c) => SHAPE_OPS.has(c.op));
+  const base = {
+    intent: intent.slice(0, MAX_INTENT_CHARS),
+    satisfied: raw['satisfied'] === true,
+  };
+  // Checks that test content are deterministic and free to score; keep them. Shape-only checks can be
+  // won by reformatting, so a rubric replaces them, and without a rubric the statement is not checkable.
+  if (validation.checks.length > 0 && !shapeOnly) {
+    return { ok: true, statement: { ...base, checks: validation.checks, rubric: '' } };
+  }
+  if (rubric !== '') return { ok: true, statement: { ...base, checks: [], rubric } };
+  return { ok: false, reason: validation.checks.length > 0 ? 'shape_only' : 'uncheckable' };
+}
+
+/** What the optimizer sees of one recurring task: wordings, corrections, the agent's latest first answer. */
+export function clusterDigest(
+  project: string,
+  cluster: Cluster,
+  instances: readonly TaskRecord[],
+): ProposeTasksRequest {
+  const newestFirst = [...instances].reverse();
+  const intents = unique(newestFirst.map((t) => t.intent.slice(0, DIGEST_INTENT_CHARS))).slice(
+    0,
+    DIGEST_INTENTS,
+  );
+  return {
+    project,
+    intents: intents.length > 0 ? intents : [cluster.intent.slice(0, DIGEST_INTENT_CHARS)],
+    corrections: cluster.corrections.slice(0, DIGEST_CORRECTIONS),
+    lastAnswer: (newestFirst[0]?.attempted_solution ?? '').slice(0, DIGEST_ANSWER_CHARS),
+    outcomes: { ...cluster.outcomes },
+  };
+}
+
+export function llmTaskId(project: string, clusterId: string, intent: string): string {
+  return `llm_${sha256Hex(`${project}::${clusterId}::${intent}`).slice(0, 12)}`;
+}
+
+function toTask(
+  project: string,
+  cluster: Cluster,
+  s: MinedStatement,
+  latest: TaskRecord | undefined,
+): TaskRecord {
+  const rule = s.checks.length > 0;
+  return {
+    id: llmTaskId(project, cluster.id, s.intent),
+    project,
+    intent: s.intent,
+    // Never the user's follow-ups: they would hand the answer to the target.
+    context_excerpt: '',
+    system: '',
+    attempted_solution: latest?.attempted_solution ?? '',
+    outcome: s.satisfied ? 'success' : 'fail',
+    reference_kind: rule ? 'rule' : 'rubric',
+    reference: rule ? '' : s.rubric,
+    judge: rule ? { kind: 'rule', checks: s.checks } : {},
+    tags: ['mined:llm', `cluster:${cluster.id}`],
+    source_sessions: [...cluster.members],
+    split: 'train',
+    origin: 'real',
+    derived_from: cluster.id,
+    skill_hint: latest?.skill_hint ?? '',
+  };
+}
+
+export interface LlmMineInput {
+  project: string;
+  clusters: readonly Cluster[];
+  /** The heuristic instances of those clusters (grouped by `derived_from`). */
+  instances: readonly TaskRecord[];
+  backend: Backend;
+}
+
+/**
+ * Asks the model about each cluster in turn (clusters come ranked, so a budget that runs out stops
+ * at the least recurrent ones). Errors from the backend (budget, auth) propagate: they stop the night.
+ */
+export async function mineWithModel(
+  input: LlmMineInput,
+): Promise<{ tasks: TaskRecord[]; stats: LlmMinerStats }> {
+  const stats = emptyLlmMinerStats();
+  const tasks: TaskRecord[] = [];
+  const propose = input.backend.proposeTasks?.bind(input.backend);
+  if (!propose || input.backend.offline) return { tasks, stats };
+  const seen = new Set<string>();
+  for (const cluster of input.clusters) {
+    const instances = input.instances.filter((t) => t.derived_from === cluster.id);
+    stats.clusters += 1;
+    const { reply, usage } = await propose(clusterDigest(input.project, cluster, instances));
+    stats.calls += 1;
+    addUsage(stats.usage, usage);
+    const statements = replyStatements(reply);
+    if (statements === null) {
+      stats.dropped.bad_reply += 1;
+      continue;
+    }
+    statements.forEach((raw, index) => {
+      stats.proposed += 1;
+      if (index >= MAX_STATEMENTS_PER_CLUSTER) {
+        stats.dropped.over_limit += 1;
+        return;
+      }
+      const verdict = validateStatement(raw);
+      if (!verdict.ok) {
+        stats.dropped[verdict.reason] += 1;
+        return;
+      }
+      const task = toTask(input.project, cluster, verdict.statement, instances.at(-1));
+      if (seen.has(task.id)) {
+        stats.dropped.duplicate += 1;
+        return;
+      }
+      seen.add(task.id);
+      stats.accepted += 1;
+      tasks.push(task);
+    });
+  }
+  return { tasks, stats };
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,100 @@
+// A night with a real-model backend runs the LLM miner on its recurring tasks: the model's statements
+// join the heuristic instances of the same cluster (split with them), malformed ones are counted, and
+// the mock and `llm_mine: false` never ask.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MockBackend } from '../src/backends/mock/mock-backend.js';
+import type { Backend, ProposeTasksRequest } from '../src/backends/types.js';
+import { fixedClock } from '../src/core/clock.js';
+import { silentLogger } from '../src/core/logger.js';
+import { defaultConfig, type Config } from '../src/config/schema.js';
+import { prepareDemo, type DemoSetup } from '../src/night/demo.js';
+import { runNight, type NightDeps } from '../src/night/run-night.js';
+import { openStore } from '../src/store/db.js';
+
+let demo: DemoSetup | null = null;
+afterEach(() => demo?.cleanup());
+
+/** The mock as the target, plus a miner that proposes one good and one malformed statement per task. */
+function miningBackend(): Backend & { requests: ProposeTasksRequest[] } {
+  const mock = new MockBackend();
+  const requests: ProposeTasksRequest[] = [];
+  return {
+    name: 'scripted-model',
+    offline: false,
+    attempt: (req) => mock.attempt(req),
+    reflect: (req) => mock.reflect(req),
+    judgeRubric: (req) => mock.judgeRubric(req),
+    requests,
+    proposeTasks: (req) => {
+      requests.push(req);
+      const reply = [
+        {
+          intent: `Do this again: ${req.intents[0] ?? ''}`,
+          checks: [{ op: 'min_chars', arg: 1 }, { op: 'no_refusal' }],
+        },
+        { intent: 'A statement whose check cannot compile', checks: [{ op: 'regex', arg: '(' }] },
+      ];
+      return Promise.resolve({ reply, usage: { calls: 1, inputTokens: 100, outputTokens: 40 } });
+    },
+  };
+}
+
+function night(backend: Backend, config: Config) {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sos-llm-night-'));
+  demo = prepareDemo(path.join(root, 'state'), false);
+  const deps: NightDeps = {
+    home: path.join(root, 'state'),
+    userHome: path.join(root, 'home'),
+    env: {},
+    clock: fixedClock(Date.UTC(2026, 10, 29)),
+    db: openStore(':memory:'),
+    backend,
+    logger: silentLogger,
+  };
+  return runNight(
+    {
+      project: demo.project,
+      config,
+      mode: 'dry-run',
+      ignoreLookback: true,
+      harvestEnv: demo.harvestEnv,
+      mapCwd: demo.mapCwd,
+    },
+    deps,
+  );
+}
+
+describe('LLM miner in a night', () => {
+  it('asks once per recurring task, keeps the valid statements and counts the rest', async () => {
+    const backend = miningBackend();
+    const report = await night(backend, defaultConfig());
+    expect(backend.requests).toHaveLength(report.n_clusters);
+    expect(report.llm_miner).toMatchObject({
+      clusters: report.n_clusters,
+      calls: report.n_clusters,
+      proposed: 2 * report.n_clusters,
+      accepted: report.n_clusters,
+    });
+    expect(report.llm_miner?.dropped.invalid_check).toBe(report.n_clusters);
+    // The model's tasks are replayed with the heuristic instances (16 sessions in the demo).
+    expect(report.n_tasks).toBe(16 + report.n_clusters);
+    // Its calls count in the night's totals.
+    expect(report.calls).toBeGreaterThanOrEqual(report.n_clusters);
+    // The digest never carries row ids: wordings, corrections and the latest first answer only.
+    const withCorrections = backend.requests.filter((r) => r.corrections.length > 0);
+    expect(withCorrections.length).toBeGreaterThan(0);
+  });
+
+  it('does not run with llm_mine off or on the offline mock', async () => {
+    const backend = miningBackend();
+    const off = await night(backend, { ...defaultConfig(), llm_mine: false });
+    expect(backend.requests).toHaveLength(0);
+    expect(off.llm_miner).toBeNull();
+    const mock = await night(new MockBackend(), defaultConfig());
+    expect(mock.llm_miner).toBeNull();
+    expect(mock.n_tasks).toBe(16);
+  });
+});
