@@ -48,12 +48,13 @@ export function cliContext(flags: CommonFlags): CliContext {
   };
 }
 
-/** The project folder: --project or the current folder; it must exist. */
-export function resolveProject(flag: string | undefined): string {
+/** The project folder: --project or the current folder; it must exist unless `mustExist` is false. */
+export function resolveProject(flag: string | undefined, mustExist = true): string {
   const project = normalizeProjectPath(path.resolve(flag ?? process.cwd()), {
     home: userHome(process.env),
     platform: process.platform,
   });
+  if (!mustExist) return project;
   const isDir = statSync(project, { throwIfNoEntry: false })?.isDirectory() ?? false;
   if (!isDir) throw new UsageError(`project folder ${project} does not exist or is not a folder`);
   return project;

@@ -5,6 +5,7 @@ import { EXIT, SkilloptError } from '../core/errors.js';
 import { adoptCommand } from './commands/adopt.js';
 import { harvestCommand } from './commands/harvest.js';
 import { dryRunCommand, runCommand } from './commands/night.js';
+import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
 import { statusCommand } from './commands/status.js';
 import { printJson } from './output.js';
 
@@ -16,7 +17,15 @@ function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError()
     .exitOverride();
-  for (const make of [runCommand, dryRunCommand, statusCommand, adoptCommand, harvestCommand]) {
+  for (const make of [
+    runCommand,
+    dryRunCommand,
+    statusCommand,
+    adoptCommand,
+    harvestCommand,
+    scheduleCommand,
+    unscheduleCommand,
+  ]) {
     program.addCommand(make().exitOverride());
   }
   return program;

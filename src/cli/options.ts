@@ -138,6 +138,32 @@ const attributeName = (flags: string): string =>
     .slice(2)
     .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
+/**
+ * The night options typed on this command, as arguments for `run` (what `schedule` records so a
+ * scheduled night is the night the user asked for).
+ */
+export function typedNightArgs(cmd: Command): string[] {
+  const args: string[] = [];
+  const opts = cmd.opts<Record<string, unknown>>();
+  const typed = (attr: string): boolean => cmd.getOptionValueSource(attr) === 'cli';
+  const flagOf = (flags: string): string => flags.split(/[ ,]+/).find((f) => f.startsWith('--')) ?? '';
+  const all = [
+    { flags: '--backend <name>' },
+    { flags: '--gate-metric <metric>' },
+    ...NIGHT_OPTIONS,
+    { flags: '--auto-adopt' },
+  ];
+  for (const o of all) {
+    const attr = attributeName(o.flags);
+    if (!cmd.options.some((opt) => opt.attributeName() === attr) || !typed(attr)) continue;
+    const value = opts[attr];
+    if (value === true) args.push(flagOf(o.flags));
+    else if (typeof value === 'string' || typeof value === 'number')
+      args.push(flagOf(o.flags), String(value));
+  }
+  return args;
+}
+
 /** The config overrides the user actually typed on the command line. */
 export function typedConfigFlags(cmd: Command): Partial<Config> {
   const out: Record<string, unknown> = {};
@@ -145,6 +171,7 @@ export function typedConfigFlags(cmd: Command): Partial<Config> {
   const typed = (attr: string): boolean => cmd.getOptionValueSource(attr) === 'cli';
   if (typed('backend')) out.backend = opts.backend;
   if (typed('gateMetric')) out.gate_metric = opts.gateMetric;
+  if (typed('autoAdopt')) out.auto_adopt = opts.autoAdopt === true;
   for (const o of NIGHT_OPTIONS) {
     const attr = attributeName(o.flags);
     if (cmd.options.some((opt) => opt.attributeName() === attr) && typed(attr)) out[o.key] = opts[attr];

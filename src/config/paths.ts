@@ -2,8 +2,10 @@
  * Every path the tool uses comes from here. The only module allowed to ask the OS for home or temp,
  * so tests that set HOME and SKILLOPT_SLEEP_HOME never touch the real ones.
  */
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -26,11 +28,36 @@ export function stateHome(env: Env): string {
 export const dbFile = (home: string): string => path.join(home, 'store.sqlite');
 export const userConfigFile = (home: string): string => path.join(home, 'config.json');
 export const locksDir = (home: string): string => path.join(home, 'locks');
+/** Projects scheduled with `schedule` (read by `schedule --list` and the daemon). */
+export const schedulesFile = (home: string): string => path.join(home, 'schedules.json');
+/** The daemon's single-instance lock (its pid) and its last-activity record. */
+export const daemonLockFile = (home: string): string => path.join(home, 'daemon.lock');
+export const daemonStatusFile = (home: string): string => path.join(home, 'daemon-status.json');
 
 /** Per-project folder for project config and proposals. */
 export const projectStateDir = (project: string): string => path.join(project, '.skillopt-sleep');
 export const projectConfigFile = (project: string): string =>
   path.join(projectStateDir(project), 'config.json');
+/** Where scheduled nights (cron or daemon) append their output. */
+export const projectLogsDir = (project: string): string => path.join(projectStateDir(project), 'logs');
+export const nightLogFile = (project: string): string => path.join(projectLogsDir(project), 'nights.log');
+
+/**
+ * The installed CLI entry (`dist/src/cli/main.js`), absolute and with symlinks resolved, for lines that
+ * run without our PATH (cron). From src (tests run through vitest) it is the built copy under dist/.
+ */
+export function installedCliPath(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const inDist = here.split(path.sep).includes('dist');
+  const entry = inDist
+    ? path.resolve(here, '..', 'cli', 'main.js')
+    : path.resolve(here, '..', '..', 'dist', 'src', 'cli', 'main.js');
+  try {
+    return realpathSync(entry);
+  } catch {
+    return entry;
+  }
+}
 
 /** The live skill a night trains when no other target is configured. */
 export function defaultSkillPath(project: string, skillName: string): string {

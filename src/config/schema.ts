@@ -93,6 +93,10 @@ export const configSchema = z
     recall_k: count
       .default(0)
       .describe("Older tasks of the project most similar to tonight's, added to train (0 = off)."),
+    auto_adopt: z
+      .boolean()
+      .default(false)
+      .describe("After `run`, adopt the night's proposal at once when the gate accepted it."),
     dream_rollouts: z
       .number()
       .int()

@@ -37,9 +37,12 @@ export function migrate(db: Db): void {
   }
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
+    // IMMEDIATE takes the write lock before reading the version again: two processes opening a new
+    // store at once (two scheduled nights, the daemon and a night) apply each migration exactly once.
     db.transaction(() => {
+      if (schemaVersion(db) >= m.version) return;
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
-    })();
+    }).immediate();
   }
 }

@@ -6,6 +6,7 @@ import { dbFile } from '../../config/paths.js';
 import { prepareDemo } from '../../night/demo.js';
 import type { NightReport } from '../../night/night-report.js';
 import { runNight } from '../../night/run-night.js';
+import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
@@ -16,6 +17,15 @@ interface NightFlags extends CommonFlags {
 }
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+
+function renderAutoAdopt(a: AutoAdoptOutcome): void {
+  if (a.adopted) {
+    say(`[sleep] auto-adopted ${a.proposal_id}`);
+    for (const p of a.updated_paths) say(`   -> ${p}`);
+  } else {
+    say(`[sleep] auto-adopt refused, the proposal stays staged: ${displayText(a.reason)}`);
+  }
+}
 
 function renderHuman(r: NightReport): void {
   const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
@@ -57,49 +67,59 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   addNightOptions(cmd);
   cmd
     .option('--tasks-file <file>', 'replay tasks from a JSON tasks file instead of harvesting transcripts')
-    .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)')
-    .action(async (flags: NightFlags, command: Command) => {
-      const ctx = cliContext(flags);
-      const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
+    .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)');
+  if (name === 'run')
+    cmd.option(
+      '--auto-adopt',
+      "adopt the night's proposal at once when the gate accepts it (config auto_adopt)",
+    );
+  cmd.action(async (flags: NightFlags, command: Command) => {
+    const ctx = cliContext(flags);
+    const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
+    try {
+      const project = demo ? demo.project : resolveProject(flags.project);
+      const { config } = projectConfig(ctx, project, command);
+      // The dry-run demo uses a throwaway store so it leaves no trace in the user's history.
+      const db = openStore(demo && name === 'dry-run' ? ':memory:' : dbFile(ctx.home));
       try {
-        const project = demo ? demo.project : resolveProject(flags.project);
-        const { config } = projectConfig(ctx, project, command);
-        // The dry-run demo uses a throwaway store so it leaves no trace in the user's history.
-        const db = openStore(demo && name === 'dry-run' ? ':memory:' : dbFile(ctx.home));
-        try {
-          const report = await runNight(
-            {
-              project,
-              config,
-              mode: name,
-              ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
-              ...(demo
-                ? {
-                    ignoreLookback: true,
-                    harvestEnv: { ...ctx.env, ...demo.harvestEnv },
-                    mapCwd: demo.mapCwd,
-                  }
-                : {}),
-            },
-            {
-              home: ctx.home,
-              userHome: ctx.userHome,
-              env: ctx.env,
-              clock: ctx.clock,
-              db,
-              backend: createBackend(config.backend),
-              logger: ctx.logger,
-            },
-          );
-          if (ctx.json) printJson(report);
-          else renderHuman(report);
-        } finally {
-          db.close();
+        const report = await runNight(
+          {
+            project,
+            config,
+            mode: name,
+            ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
+            ...(demo
+              ? {
+                  ignoreLookback: true,
+                  harvestEnv: { ...ctx.env, ...demo.harvestEnv },
+                  mapCwd: demo.mapCwd,
+                }
+              : {}),
+          },
+          {
+            home: ctx.home,
+            userHome: ctx.userHome,
+            env: ctx.env,
+            clock: ctx.clock,
+            db,
+            backend: createBackend(config.backend),
+            logger: ctx.logger,
+          },
+        );
+        const adopted = config.auto_adopt ? await autoAdopt(db, report, ctx.clock.now()) : null;
+        if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
+        if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
+        else {
+          renderHuman(report);
+          if (adopted) renderAutoAdopt(adopted);
         }
       } finally {
-        demo?.cleanup();
+        db.close();
       }
-    });
+    } finally {
+      demo?.cleanup();
+    }
+  });
   return cmd;
 }
 
