@@ -73,6 +73,25 @@
 import { negativeWordCheck } from '../core/negative-check.js';
 import type { Check } from '../core/task.js';
 
+import {
+  QUOTED,
+  SPAN,
+  QUOTED_SPAN,
+  CLAUSE_START,
+  NEGATION,
+  VAGUE_TOKENS,
+  STATEMENT_WORDS,
+  UNSAYABLE_WORDS,
+  trimToken,
+  isFlag,
+  isPathOrFlag,
+  cleanSpan,
+  literalsIn,
+  unclaimedLiteral,
+  negatedBefore,
+} from './correction-fragments.js';
+import { SECTION_PATTERNS, LENGTH_PATTERN } from './correction-shape-patterns.js';
+
 /** What a pattern sees besides its match. */
 export interface MatchContext {
   /** The sentence the match was found in. */
@@ -101,127 +120,6 @@ export interface UserPatternSpec {
   name: string;
   regex: string;
   checks: ReadonlyArray<{ op: string; arg?: string | number }>;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Shared fragments
-
-/** A quoted or backticked span; a single quote only counts away from letters (not "it's"). */
-const QUOTED = String.raw`(?:\x60[^\x60\n]+\x60|"[^"\n]+"|(?<!\w)'[^'\n]+'(?!\w)|“[^”\n]+”|‘[^’\n]+’)`;
-/** A quoted span or one bare token; quoted forms come first so they win. */
-const SPAN = String.raw`(?:${QUOTED}|[^\s,;]+)`;
-const QUOTED_SPAN = new RegExp(QUOTED);
-const QUOTED_SPANS = new RegExp(QUOTED, 'g');
-
-/** What may precede an imperative "always" / "never" / "don't" (not "I have never seen ..."). */
-const CLAUSE_START = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|also|please|so|you|we|should|must|to|just|ok|okay)\s+)`;
-/** A negated imperative: "never", "don't (ever)", "must not", "shouldn't". */
-const NEGATION = String.raw`(?:never(?:\s+ever)?|don['’]?t(?:\s+ever)?|do\s+not(?:\s+ever)?|must\s+not|mustn['’]?t|should\s+not|shouldn['’]?t)`;
-
-/** Bare tokens too vague to check ("use it instead of that"). */
-// prettier-ignore
-const VAGUE_TOKENS: ReadonlySet<string> = new Set([
-  'it', 'this', 'that', 'these', 'those', 'them', 'one', 'the', 'a', 'an', 'something', 'anything',
-  'what', 'which', 'there', 'here', 'me', 'you', 'we',
-]);
-
-/** Words that make "X not Y" a statement ("that's not right", "tests not passing"), not a swap. */
-// prettier-ignore
-const STATEMENT_WORDS: ReadonlySet<string> = new Set([
-  'is', 'was', 'are', 'were', 'right', 'correct', 'good', 'bad', 'done', 'true', 'false', 'ok',
-  'okay', 'sure', 'yet', 'really', 'quite', 'enough', 'great', 'needed', 'allowed', 'possible',
-  'again', 'anymore', 'now', 'here', 'there', 'so', 'why', 'but', 'and', 'or', 'maybe', 'probably',
-]);
-
-/** Bare words that cannot be the thing not to say ("don't mention anything", "never say you're done"). */
-// prettier-ignore
-const UNSAYABLE_WORDS: ReadonlySet<string> = new Set([
-  ...VAGUE_TOKENS, 'i', 'your', 'they', 'he', 'she', 'my', 'our', 'their', 'his', 'her', 'everything',
-  'nothing', 'any', 'all', 'so', 'too', 'how', 'why', 'when', 'where', 'who', 'whether', 'if', 'to',
-  'about', 'of', 'in', 'on', 'for', 'with', 'no', 'not', 'more', 'less', 'again', 'anymore', 'stuff',
-  'things', 'much', 'such',
-]);
-
-/** Adjectives that are not part of a section's name ("add a separate Testing section"). */
-// prettier-ignore
-const SECTION_ADJECTIVES: ReadonlySet<string> = new Set([
-  'new', 'separate', 'short', 'small', 'brief', 'proper', 'dedicated', 'extra', 'final', 'another',
-  'second', 'first', 'last', 'own', 'clear', 'whole', 'full', 'big', 'little', 'real', 'actual',
-  'additional', 'specific', 'explicit', 'quick', 'single', 'more', 'some', 'any', 'that', 'this',
-]);
-
-/** Strips wrapping brackets and quotes; leading dots and dashes stay (`./x`, `--force`). */
-function trimToken(raw: string): string {
-  return stripTrailingPunctuation(raw.replace(/^[([{<"'“‘\x60]+/, ''));
-}
-
-function stripTrailingPunctuation(token: string): string {
-  return token.replace(/[.,;:!?)\]}>"'”’\x60]+$/, '');
-}
-
-const isFlag = (token: string): boolean => /^--?[A-Za-z][\w-]*$/.test(token);
-
-function isPathOrFlag(token: string): boolean {
-  if (isFlag(token)) return true;
-  if (token.includes('/') && /\w/.test(token)) return true;
-  return /^[\w.-]*\w\.[A-Za-z0-9]{1,8}$/.test(token) && !/^(?:[a-z]\.)+[a-z]?$/i.test(token);
-}
-
-/** Strips quotes and trailing punctuation; returns null for empty or vague bare tokens. */
-export function cleanSpan(raw: string): string | null {
-  const quoted = /^([\x60"'“‘])([\s\S]*)([\x60"'”’])$/.exec(raw);
-  if (quoted != null) {
-    const inner = (quoted[2] ?? '').trim();
-    return inner === '' ? null : inner;
-  }
-  const token = trimToken(raw);
-  if (token.length < 2 || !/[\p{L}\p{N}]/u.test(token)) return null;
-  return VAGUE_TOKENS.has(token.toLowerCase()) ? null : token;
-}
-
-interface Literal {
-  value: string;
-  /** Where the literal starts in the text it was read from. */
-  index: number;
-}
-
-/**
- * Every literal in `text`, in order: quoted spans, and bare path-, file- or flag-like tokens outside
- * them. A quoted span that is empty inside gives a null value (it stops `firstLiteral`).
- */
-function literalsIn(text: string): Array<{ value: string | null; index: number }> {
-  const quoted = [...text.matchAll(QUOTED_SPANS)].map((m) => ({
-    value: cleanSpan(m[0]),
-    index: m.index,
-    end: m.index + m[0].length,
-  }));
-  const inQuote = (index: number): boolean => quoted.some((q) => index >= q.index && index < q.end);
-  const bare = [...text.matchAll(/\S+/g)]
-    .filter((m) => !inQuote(m.index) && isPathOrFlag(trimToken(m[0])))
-    .map((m) => ({ value: trimToken(m[0]), index: m.index }));
-  return [...quoted, ...bare].sort((a, b) => a.index - b.index);
-}
-
-/** The earliest literal in `text`, or null when there is none (or it is empty). */
-function firstLiteral(text: string): Literal | null {
-  const first = literalsIn(text)[0];
-  return first?.value == null ? null : { value: first.value, index: first.index };
-}
-
-/** The first literal of a generic pattern's tail (`m[1]`, which runs to the end of the sentence). */
-function unclaimedLiteral(m: RegExpMatchArray, context: MatchContext): string | null {
-  const rest = m[1] ?? '';
-  const restStart = (m.index ?? 0) + m[0].length - rest.length;
-  const literal = firstLiteral(rest);
-  if (literal == null || context.isClaimed(restStart + literal.index)) return null;
-  return literal.value;
-}
-
-/** True when the words just before `index` negate what follows ("don't add a ... section"). */
-function negatedBefore(sentence: string, index: number): boolean {
-  return /\b(?:don['’]?t|do\s+not|never|not|no\s+need\s+to|without|doesn['’]?t|didn['’]?t|shouldn['’]?t|won['’]?t|stop|avoid)\s+(?:\S+\s+){0,2}$/i.test(
-    sentence.slice(0, index),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -386,108 +284,6 @@ const OMISSION_PATTERN: CorrectionPattern = {
 };
 
 // ---------------------------------------------------------------------------------------------------
-// Length limits
-
-/** The whole answer, as the user refers to it. */
-const ANSWER = String.raw`(?:it|this|that|them|(?:the|your|each|every|all)\s+(?:answers?|repl(?:y|ies)|responses?|outputs?|messages?|summar(?:y|ies)|explanations?)|answers|replies|responses)`;
-const LENGTH_LEAD = String.raw`(?:(?:no|nope|ok|okay|please|so|and|but|also|just|again|hmm|(?:(?:that|it)['’]?s\s+|this\s+is\s+)?(?:way\s+|much\s+|far\s+)?too\s+(?:long|verbose|wordy))\b[\s,;:.!—–-]*)*`;
-const LENGTH_LEAD_IN = String.raw`(?:(?:keep|make|cut|trim|shorten|limit|cap|get)\s+${ANSWER}(?:\s+(?:down|short|shorter|brief|concise))?\s+|${ANSWER}\s+(?:should|must|needs?\s+to|has\s+to|have\s+to)\s+(?:be|stay)\s+|(?:answer|reply|respond)\s+in\s+|(?:be|stay)\s+)?`;
-const LENGTH_BOUND = String.raw`(?:(?<strict>under|below|shorter\s+than|less\s+than|fewer\s+than)|(?<upto>within|to|at\s+most|no\s+more\s+than|no\s+longer\s+than|(?:to\s+)?(?:a\s+)?max(?:imum)?(?:\s+of)?|up\s+to))\s+`;
-const LENGTH = new RegExp(
-  String.raw`^${LENGTH_LEAD}${LENGTH_LEAD_IN}(?:${LENGTH_BOUND})?(?<n>\d{1,3}(?:,\d{3})+|\d+)(?:\s*-\s*|\s*)(?<unit>char(?:acter)?s?|letters?|words?)\b(?<post>(?:\s*,\s*|\s+)(?:max(?:imum)?|tops|or\s+(?:less|fewer)|at\s+most)\b)?`,
-  'gi',
-);
-/** Words that may follow a length limit without changing what it applies to. */
-const LENGTH_FLUFF = /^[\s,]*(?:max(?:imum)?|tops|total|in\s+total|long|please|pls|thanks|thx)\b/i;
-
-/**
- * True when what follows a length limit leaves it about the whole answer: nothing but fluff and
- * punctuation, or a new clause ("…; use pnpm", "…, and …") that does not say what it is for.
- */
-function isLengthTail(rest: string): boolean {
-  let text = rest;
-  for (let m = LENGTH_FLUFF.exec(text); m != null; m = LENGTH_FLUFF.exec(text))
-    text = text.slice(m[0].length);
-  text = text.replace(/^[\s.!]+/, '');
-  if (text === '') return true;
-  const clause = /^(?:[;—–]|,?\s*(?:and|but|then|so)\b)/i.exec(text.trimStart());
-  if (clause == null) return false;
-  return !/^\s*(?:for|in|of|on|per|when|if)\b/i.test(text.trimStart().slice(clause[0].length));
-}
-
-const MAX_LIMIT = 1_000_000;
-
-/** The check "at most `n` words" (whitespace-separated), exact rather than converted to characters. */
-export function wordLimitCheck(n: number): Check {
-  return { op: 'regex', arg: String.raw`^\s*(?:\S+\s+){0,${n - 1}}\S*\s*$` };
-}
-
-/** The word limit of a check written by `wordLimitCheck`, or null. */
-export function wordLimitOf(check: Check): number | null {
-  if (check.op !== 'regex' || typeof check.arg !== 'string') return null;
-  const m = /^\^\\s\*\(\?:\\S\+\\s\+\)\{0,(\d+)\}\\S\*\\s\*\$$/.exec(check.arg);
-  return m == null ? null : Number(m[1]) + 1;
-}
-
-function lengthChecks(m: RegExpMatchArray, context: MatchContext): Check[] {
-  if (!isLengthTail(context.sentence.slice((m.index ?? 0) + m[0].length))) return [];
-  const groups = m.groups ?? {};
-  const strict = groups['strict'] !== undefined;
-  if (!strict && groups['upto'] === undefined && groups['post'] === undefined) return [];
-  const n = Number((groups['n'] ?? '').replaceAll(',', ''));
-  const limit = strict ? n - 1 : n;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return [];
-  return /^words?$/i.test(groups['unit'] ?? '') ? [wordLimitCheck(limit)] : [{ op: 'max_chars', arg: limit }];
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Sections
-
-const SECTION_VERB = String.raw`(?:add|include|need|needs|want|put|write|missing|forgot|forgot\s+to\s+add|(?:should|must|to)\s+have|with)`;
-const SECTION_NAME = String.raw`(?:(?<quoted>${QUOTED})|(?<hashed>#{1,6}\s*[^\s#][^\n]*?)|(?<words>[A-Za-z][\w&/+-]*(?:\s+[A-Za-z][\w&/+-]*){0,2}))`;
-
-function sectionName(raw: string, bare: boolean): string | null {
-  let name = raw.replace(/^#{1,6}\s*/, '').trim();
-  if (bare) {
-    const words = name.split(/\s+/);
-    while (words.length > 0 && SECTION_ADJECTIVES.has((words[0] ?? '').toLowerCase())) words.shift();
-    name = words.join(' ');
-    if (VAGUE_TOKENS.has(name.toLowerCase()) || /^(?:section|heading|header)$/i.test(name)) return null;
-  }
-  return name === '' ? null : name;
-}
-
-function sectionChecks(m: RegExpMatchArray, context: MatchContext): Check[] {
-  if (negatedBefore(context.sentence, m.index ?? 0)) return [];
-  const { quoted, hashed, words, named } = m.groups ?? {};
-  let name: string | null = null;
-  if (quoted !== undefined) name = sectionName(cleanSpan(quoted) ?? '', false);
-  else if (hashed !== undefined) name = sectionName(hashed, false);
-  else if (words !== undefined) name = sectionName(words, true);
-  else if (named !== undefined) name = sectionName(cleanSpan(named) ?? '', !QUOTED_SPAN.test(named));
-  return name == null ? [] : [{ op: 'section_present', arg: name }];
-}
-
-const SECTION_PATTERNS: readonly CorrectionPattern[] = [
-  {
-    name: 'add-section',
-    pattern: new RegExp(
-      String.raw`\b${SECTION_VERB}\s+(?:(?:also|still)\s+)?(?:(?:a|an|the|one|your)\s+)?${SECTION_NAME}\s+(?:section|heading|header)\b`,
-      'gi',
-    ),
-    checks: sectionChecks,
-  },
-  {
-    name: 'section-called',
-    pattern: new RegExp(
-      String.raw`\b${SECTION_VERB}\s+(?:(?:a|an|the)\s+)?(?:section|heading|header)\s+(?:called|named|titled)\s+(?<named>${SPAN})`,
-      'gi',
-    ),
-    checks: sectionChecks,
-  },
-];
-
-// ---------------------------------------------------------------------------------------------------
 // What to say and not to say
 
 const SAY_START = String.raw`(?:^|[,;:—–-]\s*|\b(?:and|also|please|just|ok|okay|then|should|must)\s+)`;
@@ -595,7 +391,7 @@ export const BUILTIN_PATTERNS: readonly CorrectionPattern[] = [
   ...SWAP_PATTERNS,
   ...PROHIBITION_PATTERNS,
   OMISSION_PATTERN,
-  { name: 'length-limit', pattern: LENGTH, checks: lengthChecks },
+  LENGTH_PATTERN,
   ...SECTION_PATTERNS,
   ...SAYING_PATTERNS,
   REQUIRED_PATTERN,
@@ -603,3 +399,4 @@ export const BUILTIN_PATTERNS: readonly CorrectionPattern[] = [
 ];
 
 export { compileUserPatterns } from './correction-user-patterns.js';
+export { wordLimitCheck, wordLimitOf } from './correction-shape-patterns.js';

@@ -10,7 +10,8 @@ import {
   parseCharBound,
 } from '../replay/judges/rule-checks.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
-import { cleanSpan, type CorrectionPattern, type UserPatternSpec } from './correction-patterns.js';
+import { cleanSpan } from './correction-fragments.js';
+import type { CorrectionPattern, UserPatternSpec } from './correction-patterns.js';
 
 const GROUP_REF = /\$(\$|\d)/g;
 const HEADING_OPS: ReadonlySet<string> = new Set(['section_present', 'section_contains']);
