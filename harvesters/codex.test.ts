@@ -1,104 +1,40 @@
 import {
   appendFileSync,
-  chmodSync,
   copyFileSync,
   cpSync,
-  existsSync,
   mkdirSync,
-  mkdtempSync,
-  readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IoError } from '../src/core/errors.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { codex } from './codex.js';
-import type { HarvestContext, HarvestedSession, HarvestedTurn, SourceFile } from './types.js';
+import type { HarvestContext } from './types.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE_HOME = path.join(here, '..', 'test', 'fixtures', 'codex', 'codex-home');
-const SAMPLES = '/work/shared/samples/codex';
-
-const G2 = '019aad50-0000-7000-8000-000000000001';
-const EVENTS_ONLY = '019a0000-0000-7000-8000-000000000002';
-const G1 = '64427691-0000-4000-8000-000000000003';
-const G0 = '0418f71e-0000-4000-8000-000000000004';
-const SUBAGENT_META = '019aae00-0000-7000-8000-000000000005';
-const META_ONLY = '3cf49b45-0000-4000-8000-000000000008';
-
-const G2_FILE = path.join(FIXTURE_HOME, 'sessions/2025/11/22', `rollout-2025-11-22T20-45-35-${G2}.jsonl`);
-const EVENTS_FILE = path.join(
+import {
   FIXTURE_HOME,
-  'archived_sessions',
-  `rollout-2025-10-01T09-00-00-${EVENTS_ONLY}.jsonl`,
-);
-const G1_FILE = path.join(FIXTURE_HOME, 'sessions/2025/08/27', `rollout-2025-08-27T17-50-50-${G1}.jsonl`);
-const G0_FILE = path.join(FIXTURE_HOME, 'sessions', `rollout-2025-08-23-${G0}.json`);
-const SUBAGENT_FILE = path.join(
-  FIXTURE_HOME,
-  'sessions/2025/11/23',
-  `rollout-2025-11-23T10-00-00-${SUBAGENT_META}.jsonl`,
-);
-const META_ONLY_FILE = path.join(
-  FIXTURE_HOME,
-  'sessions/2025/08/21',
-  `rollout-2025-08-21T06-29-22-${META_ONLY}.jsonl`,
-);
+  G2,
+  EVENTS_ONLY,
+  G2_FILE,
+  EVENTS_FILE,
+  G1_FILE,
+  G0_FILE,
+  SUBAGENT_FILE,
+  META_ONLY_FILE,
+  parseFile,
+  onlySession,
+  shape,
+  writeLines,
+  envelope,
+  message,
+  useTmpDir,
+} from '../test/helpers/codex-harvest.js';
 
-let tmp: string;
+let tmp = '';
+const tmpDir = useTmpDir();
 beforeEach(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'codex-harvest-'));
-});
-afterEach(() => {
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-function sourceFile(filePath: string): SourceFile {
-  const st = statSync(filePath);
-  return { source: 'codex', path: filePath, size: st.size, mtimeMs: st.mtimeMs, inode: st.ino };
-}
-
-async function parseFile(filePath: string, fromOffset = 0) {
-  return codex.parse(sourceFile(filePath), fromOffset);
-}
-
-async function onlySession(filePath: string, fromOffset = 0): Promise<HarvestedSession> {
-  const { sessions } = await parseFile(filePath, fromOffset);
-  expect(sessions).toHaveLength(1);
-  const [session] = sessions;
-  if (session === undefined) throw new Error('no session');
-  return session;
-}
-
-/** The turn fields that matter for a comparison, without seq and offset. */
-const shape = (t: HarvestedTurn) => ({
-  role: t.role,
-  text: t.text,
-  toolNames: t.toolNames,
-  toolErrors: t.toolErrors,
-  interrupted: t.interrupted,
-});
-
-function writeLines(name: string, records: unknown[]): string {
-  const file = path.join(tmp, name);
-  writeFileSync(file, records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n');
-  return file;
-}
-
-const envelope = (type: string, payload: unknown, timestamp = '2026-01-01T00:00:00.000Z') => ({
-  timestamp,
-  type,
-  payload,
-});
-const message = (role: string, text: string) => ({
-  type: 'message',
-  role,
-  content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }],
+  tmp = tmpDir();
 });
 
 describe('codex.roots', () => {
@@ -460,244 +396,5 @@ describe('codex.parse: incremental', () => {
     const secondLine = readFileSync(SUBAGENT_FILE).indexOf(0x0a) + 1;
     expect((await parseFile(SUBAGENT_FILE, secondLine)).sessions).toEqual([]);
     expect((await parseFile(SUBAGENT_FILE, size)).endOffset).toBe(size);
-  });
-});
-
-describe('codex.parse: Aug-2025 legacy rollouts (bare records)', () => {
-  it('reads the meta line, the cwd from <environment_context>, tools and exit codes', async () => {
-    const parsed = await parseFile(G1_FILE);
-    expect(parsed.badLines).toBe(0);
-    const [session] = parsed.sessions;
-    expect(session).toMatchObject({
-      sessionId: G1,
-      cwd: '/Users/dev/legacy-app',
-      branch: 'main',
-      model: '',
-      sourceVersion: '',
-      startedAt: Date.parse('2025-08-27T17:50:50.879Z'),
-      // No record timestamps: the session ends when the file was last written.
-      endedAt: Math.trunc(statSync(G1_FILE).mtimeMs),
-      toolsUsed: ['shell', 'local_shell'],
-      skillsUsed: ['rust-testing'],
-      filesTouched: ['src/parser.rs'],
-    });
-    expect(session?.turns.map(shape)).toEqual([
-      {
-        role: 'user',
-        text: 'Run the unit tests and tell me what fails',
-        toolNames: [],
-        toolErrors: 1,
-        interrupted: false,
-      },
-      { role: 'assistant', text: '', toolNames: ['shell', 'local_shell'], toolErrors: 0, interrupted: false },
-      {
-        role: 'assistant',
-        text: 'One test fails: parser::tests::empty_input.',
-        toolNames: [],
-        toolErrors: 0,
-        interrupted: false,
-      },
-      { role: 'user', text: 'Fix it please', toolNames: [], toolErrors: 1, interrupted: false },
-      { role: 'assistant', text: '', toolNames: ['shell'], toolErrors: 0, interrupted: false },
-      {
-        role: 'assistant',
-        text: 'The sandbox blocked the patch; please approve it.',
-        toolNames: [],
-        toolErrors: 0,
-        interrupted: false,
-      },
-    ]);
-    expect(session?.turns.every((t) => t.ts === null && t.offset > 0)).toBe(true);
-  });
-
-  it('resumes from an offset with the cwd and id read from the head', async () => {
-    const full = await onlySession(G1_FILE);
-    const tail = await onlySession(G1_FILE, full.turns[3]?.offset ?? 0);
-    expect(tail).toMatchObject({ sessionId: G1, cwd: '/Users/dev/legacy-app', branch: 'main' });
-    expect(tail.turns.map(shape)).toEqual(full.turns.slice(3).map(shape));
-  });
-});
-
-describe('codex.parse: oldest whole-JSON sessions', () => {
-  it('reads {session, items}; all offsets are 0; \\r line breaks become \\n', async () => {
-    const parsed = await parseFile(G0_FILE);
-    expect(parsed.badLines).toBe(1);
-    expect(parsed.endOffset).toBe(statSync(G0_FILE).size);
-    const [session] = parsed.sessions;
-    expect(session).toMatchObject({
-      sessionId: G0,
-      cwd: '/Users/dev/oldest',
-      startedAt: Date.parse('2025-08-23T11:03:20.415Z'),
-      toolsUsed: ['shell'],
-    });
-    expect(session?.turns.map(shape)).toEqual([
-      {
-        role: 'user',
-        text: 'cargo test fails:\n\nthread main panicked\nplease fix',
-        toolNames: [],
-        toolErrors: 0,
-        interrupted: false,
-      },
-      { role: 'assistant', text: '', toolNames: ['shell'], toolErrors: 0, interrupted: false },
-      { role: 'assistant', text: 'All tests pass now.', toolNames: [], toolErrors: 0, interrupted: false },
-    ]);
-    expect(session?.turns.every((t) => t.offset === 0 && t.ts === null)).toBe(true);
-  });
-
-  it('is always read whole, whatever the offset', async () => {
-    const whole = await parseFile(G0_FILE);
-    expect(await parseFile(G0_FILE, 200)).toEqual(whole);
-  });
-
-  it('reads the chat-completions item shape (role, content, tool_calls, tool results)', async () => {
-    const file = path.join(tmp, 'rollout-2025-08-20-0418f71e-0000-4000-8000-00000000000c.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        session: { timestamp: '2025-08-20T10:00:00Z', id: 'chat-shape', instructions: '' },
-        items: [
-          { role: 'system', content: 'You are a fork of Codex.' },
-          { role: 'user', content: [{ type: 'text', text: 'list the files' }] },
-          {
-            role: 'assistant',
-            content: '',
-            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell' } }],
-          },
-          { role: 'tool', tool_call_id: 'c1', content: 'Exit code: 2\nOutput:\nls: denied' },
-          { role: 'assistant', content: 'Permission denied.' },
-        ],
-      }),
-    );
-    const session = await onlySession(file);
-    expect(session.sessionId).toBe('chat-shape');
-    expect(session.turns.map(shape)).toEqual([
-      { role: 'user', text: 'list the files', toolNames: [], toolErrors: 1, interrupted: false },
-      { role: 'assistant', text: '', toolNames: ['shell'], toolErrors: 0, interrupted: false },
-      { role: 'assistant', text: 'Permission denied.', toolNames: [], toolErrors: 0, interrupted: false },
-    ]);
-  });
-
-  it('reports a document that is not a session as one bad line', async () => {
-    const broken = path.join(tmp, 'rollout-broken.json');
-    writeFileSync(broken, '{"session": {');
-    expect(await parseFile(broken)).toEqual({ sessions: [], badLines: 1, endOffset: 13 });
-    const other = path.join(tmp, 'rollout-other.json');
-    writeFileSync(other, '[1, 2]');
-    expect((await parseFile(other)).badLines).toBe(1);
-  });
-});
-
-describe('codex.parse: unreadable files', () => {
-  it('rejects with an IoError naming a missing file', async () => {
-    const missing: SourceFile = {
-      source: 'codex',
-      path: path.join(tmp, 'gone.jsonl'),
-      size: 1,
-      mtimeMs: 0,
-      inode: 1,
-    };
-    await expect(codex.parse(missing, 0)).rejects.toThrow(IoError);
-    await expect(codex.parse(missing, 0)).rejects.toThrow(missing.path);
-    await expect(codex.parse({ ...missing, path: path.join(tmp, 'gone.json') }, 0)).rejects.toThrow(IoError);
-  });
-
-  it.skipIf(process.getuid?.() === 0)('rejects on EACCES with the path in the message', async () => {
-    const file = writeLines('rollout-locked.jsonl', [envelope('response_item', message('user', 'x'))]);
-    chmodSync(file, 0o000);
-    await expect(parseFile(file)).rejects.toThrow(file);
-  });
-});
-
-describe('codex on the real samples (reference data, read in place)', () => {
-  const sample = (name: string) => path.join(SAMPLES, name);
-  const files = existsSync(SAMPLES) ? readdirSync(SAMPLES).map(sample) : [];
-  const users = (s: HarvestedSession | undefined) => s?.turns.filter((t) => t.role === 'user') ?? [];
-  const answers = (s: HarvestedSession | undefined) =>
-    s?.turns.filter((t) => t.role === 'assistant' && t.text !== '') ?? [];
-
-  it.skipIf(!existsSync(SAMPLES))('finds the sample files', () => {
-    expect(files.length).toBeGreaterThanOrEqual(8);
-  });
-
-  for (const file of files) {
-    it(`parses ${path.basename(file)} without crashing`, async () => {
-      const parsed = await parseFile(file);
-      expect(parsed.badLines).toBe(0);
-      expect(parsed.endOffset).toBe(statSync(file).size);
-      for (const s of parsed.sessions) {
-        expect(s.turns.length).toBeGreaterThan(0);
-        expect(s.turns.map((t) => t.seq)).toEqual(s.turns.map((_, i) => i));
-        for (const t of s.turns)
-          expect(t.text).not.toMatch(/^<environment_context|^# AGENTS\.md|<user_instructions>/);
-      }
-    });
-  }
-
-  const pinouchon = sample('pinouchon-rtchess-rollout-019aad50.jsonl');
-  it.skipIf(!existsSync(pinouchon))(
-    'counts every duplicated prompt and answer once (pinouchon)',
-    async () => {
-      const session = await onlySession(pinouchon);
-      expect(session).toMatchObject({
-        sessionId: '019aad50-a7e6-7422-b7a8-0b384290624f',
-        cwd: '/Users/pinouchon/code/rtchess',
-        model: 'gpt-5.1-codex-max',
-        sourceVersion: '0.60.1',
-        toolsUsed: ['shell_command', 'update_plan', 'apply_patch'],
-      });
-      // 55 response_item user messages = 1 environment context + 54 prompts (= 54 user_message events).
-      expect(users(session)).toHaveLength(54);
-      expect(answers(session)).toHaveLength(53);
-      // 9 "Exit code: 1" shell outputs + 8 "apply_patch verification failed"; one turn_aborted.
-      expect(users(session).reduce((n, t) => n + t.toolErrors, 0)).toBe(17);
-      expect(users(session).filter((t) => t.interrupted)).toHaveLength(1);
-      expect(session.turns.some((t) => t.text.includes('gAAAA'))).toBe(false);
-    },
-  );
-
-  it.skipIf(!existsSync(pinouchon))(
-    'resuming the large sample from a mid turn gives the same tail',
-    async () => {
-      const full = await onlySession(pinouchon);
-      const middle = users(full)[27];
-      if (middle === undefined) throw new Error('sample changed');
-      const tail = await onlySession(pinouchon, middle.offset);
-      expect(tail.sessionId).toBe(full.sessionId);
-      expect(tail.turns.map(shape)).toEqual(full.turns.slice(middle.seq).map(shape));
-    },
-  );
-
-  const legacy = sample('jaydenxsoe-legacy-rollout-2025-08-25T11-40-41-435aac8f.jsonl');
-  it.skipIf(!existsSync(legacy))(
-    'reads a legacy rollout (cwd from a "Current working directory" line)',
-    async () => {
-      const session = await onlySession(legacy);
-      expect(session).toMatchObject({ cwd: '/Users/kobra/Dev/Chatgpt-Apps/ocodex-labs', branch: 'main' });
-      expect(users(session)).toHaveLength(4);
-      expect(answers(session)).toHaveLength(7);
-      expect(session.turns.reduce((n, t) => n + t.toolNames.length, 0)).toBe(41);
-    },
-  );
-
-  const empty = sample('jaydenxsoe-legacy-rollout-2025-08-21-empty-3cf49b45.jsonl');
-  it.skipIf(!existsSync(empty))('yields nothing for a meta-only rollout', async () => {
-    expect((await parseFile(empty)).sessions).toEqual([]);
-  });
-
-  const oldest = sample('jaydenxsoe-legacy-session-2025-08-23-0418f71e.json');
-  it.skipIf(!existsSync(oldest))('reads the oldest whole-JSON session', async () => {
-    const session = await onlySession(oldest);
-    expect(session.sessionId).toBe('0418f71e-beb0-474c-a03d-1719a72e64cc');
-    expect(users(session)).toHaveLength(1);
-    expect(users(session)[0]?.text).not.toContain('\r');
-    expect(session.toolsUsed).toEqual(['shell']);
-  });
-
-  const head = sample('simonw-cct-homelab-migration-head.jsonl');
-  it.skipIf(!existsSync(head))('drops the AGENTS.md and environment messages (simonw head)', async () => {
-    const session = await onlySession(head);
-    expect(session.turns.map((t) => t.role)).toEqual(['user']);
-    expect(session.turns[0]?.text).toMatch(/^can you analyse the MD files/);
-    expect(session.model).toBe('gpt-5.2-codex');
   });
 });
