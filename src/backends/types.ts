@@ -48,10 +48,45 @@ export interface ReflectRequest {
   editBudget: number;
   rejected: RejectedEditMemory[];
   preferences: string;
+  /** Cross-epoch memory of the trainer (what helped, what did not), when it has one. */
+  metaNote?: string;
 }
 
 export interface ReflectResult {
   edits: Edit[];
+  usage: Usage;
+}
+
+/** An edit with how many reflection calls proposed it. */
+export interface SupportedEdit extends Edit {
+  support: number;
+  source: 'failure' | 'success';
+}
+
+export interface MergeEditsRequest {
+  doc: string;
+  edits: SupportedEdit[];
+  metaNote?: string;
+}
+
+/** The merged list; the trainer checks its shape and falls back to its own de-duplication. */
+export interface MergeEditsResult {
+  edits: unknown[];
+  usage: Usage;
+}
+
+export interface RewriteRequest {
+  /** The whole skill document, for context. */
+  doc: string;
+  /** The learned rules as they stand; the reply replaces them (text outside the block is kept). */
+  rules: string[];
+  /** The selected edits the rewrite should take into account. */
+  suggestions: Edit[];
+  metaNote?: string;
+}
+
+export interface RewriteResult {
+  rules: unknown[];
   usage: Usage;
 }
 
@@ -89,6 +124,10 @@ export interface Backend {
   judgeRubric(req: RubricRequest): Promise<Score & { usage: Usage }>;
   /** Optimizer: 0–3 checkable task statements for a recurring task (real models only; the LLM miner). */
   proposeTasks?(req: ProposeTasksRequest): Promise<ProposeTasksResult>;
+  /** Optional: merge similar edits (the trainer de-duplicates deterministically without it). */
+  mergeEdits?(req: MergeEditsRequest): Promise<MergeEditsResult>;
+  /** Optional: rewrite the learned rules as a whole (update_mode "rewrite"); gated like any edit. */
+  rewrite?(req: RewriteRequest): Promise<RewriteResult>;
 }
 
 export const zeroUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });

@@ -9,10 +9,10 @@ import { zeroUsage } from '../backends/types.js';
 import type { Edit, TaskRecord } from '../core/task.js';
 import { replayTasks, type ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
-import { normalizeEditContent } from '../store/learning-repo.js';
 import { batchScore, type TaskDelta } from './gate.js';
 import { selectEdits, TIE_REASON } from './select-edits.js';
 import { applyEdits } from './learned-block.js';
+import { proposeEdits } from './propose.js';
 
 export type GateAction = 'accept_new_best' | 'reject' | 'reject_unverified';
 
@@ -126,13 +126,6 @@ async function rolloutTrain(
   return { worst: pick((a, b) => score(a) < score(b)), best: pick((a, b) => score(a) > score(b)) };
 }
 
-function withoutRefused(edits: Edit[], rejected: RejectedEditMemory[]): Edit[] {
-  const refused = new Set(
-    rejected.filter((r) => r.delta < 0).map((r) => `${r.target}|${r.op}|${normalizeEditContent(r.content)}`),
-  );
-  return edits.filter((e) => !refused.has(`${e.target}|${e.op}|${normalizeEditContent(e.content)}`));
-}
-
 export async function runEpoch(input: EpochInput): Promise<EpochResult> {
   const { backend, options } = input;
   const usage = zeroUsage();
@@ -196,23 +189,27 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
   } else if (options.editBudget === 0) {
     result.noEditsReason = 'edit_budget is 0';
   } else {
-    const reflected = await backend.reflect({
-      target: 'skill',
+    // A night reflects once on all its failures (no minibatches) and keeps edit_budget edits.
+    const proposal = await proposeEdits({
+      backend,
       doc: workingDoc,
       otherDoc: input.memory,
       failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
       successes: trainRollouts.best
         .filter((r) => r.hard >= 1)
         .map((r) => ({ task: r.task, response: r.response, score: r })),
-      editBudget: options.editBudget,
+      minibatchSize: 0,
+      reflectSuccesses: false,
+      reflectBudget: options.editBudget,
+      select: options.editBudget,
       rejected: input.rejected,
       preferences: options.preferences,
+      workers: 1,
+      seed: 0,
+      usage,
     });
-    usage.calls += reflected.usage.calls;
-    usage.inputTokens += reflected.usage.inputTokens;
-    usage.outputTokens += reflected.usage.outputTokens;
     // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
-    const proposed = withoutRefused(reflected.edits, input.rejected).slice(0, options.editBudget);
+    const proposed = proposal.selected;
     const appliedNew = applyEdits(workingDoc, proposed);
     result.unmatchedEdits = appliedNew.unmatched;
     fresh = appliedNew.applied;

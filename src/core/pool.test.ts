@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { mapPool } from './pool.js';
+import { chunks, shuffled } from './rng.js';
+
+describe('mapPool', () => {
+  it('keeps at most `limit` calls in flight and returns results in input order', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const out = await mapPool([5, 1, 4, 2, 3], 2, async (ms, i) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, ms));
+      inFlight--;
+      return `${i}:${ms}`;
+    });
+    expect(out).toEqual(['0:5', '1:1', '2:4', '3:2', '4:3']);
+    expect(peak).toBe(2);
+  });
+
+  it('propagates a failure', async () => {
+    await expect(
+      mapPool([1, 2], 4, (x) => (x === 2 ? Promise.reject(new Error('boom')) : Promise.resolve(x))),
+    ).rejects.toThrow('boom');
+  });
+});
+
+describe('seeded shuffling and chunks', () => {
+  it('is a permutation, reproducible from the seed, different for another seed', () => {
+    const items = Array.from({ length: 20 }, (_, i) => i);
+    const a = shuffled(items, 7);
+    expect([...a].sort((x, y) => x - y)).toEqual(items);
+    expect(shuffled(items, 7)).toEqual(a);
+    expect(shuffled(items, 8)).not.toEqual(a);
+  });
+
+  it('cuts consecutive chunks; size 0 keeps everything together', () => {
+    expect(chunks([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(chunks([1, 2, 3], 0)).toEqual([[1, 2, 3]]);
+    expect(chunks([], 3)).toEqual([]);
+  });
+});

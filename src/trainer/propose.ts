@@ -1,0 +1,186 @@
+/**
+ * From judged trajectories to the edits a step will try: reflect on minibatches (failures always,
+ * successes optionally) → drop edits that lowered the score before → aggregate similar edits (the
+ * backend's optional `mergeEdits`, else a deterministic de-duplication) → rank by support → keep the
+ * step's learning rate worth of edits.
+ */
+import type { Backend, RejectedEditMemory, SupportedEdit, Trajectory, Usage } from '../backends/types.js';
+import { addUsage } from '../backends/types.js';
+import type { Edit } from '../core/task.js';
+import { mapPool } from '../core/pool.js';
+import { chunks, shuffled } from '../core/rng.js';
+import { normalizeEditContent } from '../store/learning-repo.js';
+
+export interface ProposeInput {
+  backend: Backend;
+  doc: string;
+  otherDoc: string;
+  failures: Trajectory[];
+  successes: Trajectory[];
+  /** Trajectories per reflection call; 0 puts everything (failures and successes) in one call. */
+  minibatchSize: number;
+  /** Also reflect on successful trajectories in their own minibatches (minibatchSize > 0 only). */
+  reflectSuccesses: boolean;
+  /** The most edits one reflection call may return. */
+  reflectBudget: number;
+  /** How many edits the step keeps after ranking (its learning rate). */
+  select: number;
+  rejected: RejectedEditMemory[];
+  preferences: string;
+  metaNote?: string;
+  workers: number;
+  /** Seeds the minibatch composition. */
+  seed: number;
+  usage: Usage;
+}
+
+export interface Proposal {
+  /** Every edit the reflection calls returned (before filtering). */
+  proposed: Edit[];
+  /** After removing refused edits and aggregating, ranked. */
+  ranked: SupportedEdit[];
+  selected: Edit[];
+  /** 'backend' when the backend merged, 'fallback' when the deterministic de-duplication did. */
+  merge: 'backend' | 'fallback' | 'none';
+  reflectCalls: number;
+}
+
+const editKey = (e: Pick<Edit, 'op' | 'anchor' | 'content'>): string =>
+  `${e.op}|${normalizeEditContent(e.anchor)}|${normalizeEditContent(e.content)}`;
+
+/** Edits whose earlier trial lowered the held-out score are never proposed again. */
+export function withoutRefused<E extends Edit>(edits: E[], rejected: RejectedEditMemory[]): E[] {
+  const refused = new Set(
+    rejected.filter((r) => r.delta < 0).map((r) => `${r.target}|${r.op}|${normalizeEditContent(r.content)}`),
+  );
+  return edits.filter((e) => !refused.has(`${e.target}|${e.op}|${normalizeEditContent(e.content)}`));
+}
+
+/**
+ * Deterministic aggregation: identical edits (same op, anchor and normalised content) become one with
+ * their support summed; edits that replace or delete the same anchor keep only the best supported one.
+ * Order is first appearance.
+ */
+export function dedupeEdits(edits: SupportedEdit[]): SupportedEdit[] {
+  const byKey = new Map<string, SupportedEdit>();
+  for (const e of edits) {
+    const key = editKey(e);
+    const seen = byKey.get(key);
+    if (seen) {
+      seen.support += e.support;
+      if (e.source === 'failure') seen.source = 'failure';
+    } else byKey.set(key, { ...e });
+  }
+  const out: SupportedEdit[] = [];
+  const byAnchor = new Map<string, number>();
+  for (const e of byKey.values()) {
+    const anchor = e.op === 'add' ? '' : normalizeEditContent(e.anchor);
+    const at = anchor === '' ? undefined : byAnchor.get(anchor);
+    if (at === undefined) {
+      if (anchor !== '') byAnchor.set(anchor, out.length);
+      out.push(e);
+    } else if ((out[at]?.support ?? 0) < e.support) out[at] = e;
+  }
+  return out;
+}
+
+/** Failure-driven edits first, then by support; ties keep their order (a stable sort). */
+export function rankEdits(edits: SupportedEdit[]): SupportedEdit[] {
+  return edits
+    .map((e, i) => ({ e, i }))
+    .sort(
+      (a, b) =>
+        Number(b.e.source === 'failure') - Number(a.e.source === 'failure') ||
+        b.e.support - a.e.support ||
+        a.i - b.i,
+    )
+    .map(({ e }) => e);
+}
+
+const OPS = new Set(['add', 'replace', 'delete']);
+
+/** A merge reply is usable when every item is an edit of a known op with string fields. */
+function asEdits(reply: unknown[], fallbackTarget: Edit['target']): SupportedEdit[] | null {
+  const out: SupportedEdit[] = [];
+  for (const item of reply) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return null;
+    const r = item as Record<string, unknown>;
+    if (typeof r.op !== 'string' || !OPS.has(r.op) || typeof r.content !== 'string') return null;
+    if (r.anchor !== undefined && typeof r.anchor !== 'string') return null;
+    out.push({
+      target: r.target === 'memory' || r.target === 'skill' ? r.target : fallbackTarget,
+      op: r.op as Edit['op'],
+      content: r.content,
+      anchor: typeof r.anchor === 'string' ? r.anchor : '',
+      rationale: typeof r.rationale === 'string' ? r.rationale : 'merged',
+      support: typeof r.support === 'number' && r.support > 0 ? r.support : 1,
+      source: r.source === 'success' ? 'success' : 'failure',
+    });
+  }
+  return out.length > 0 ? out : null;
+}
+
+async function aggregate(
+  input: ProposeInput,
+  edits: SupportedEdit[],
+): Promise<{ edits: SupportedEdit[]; merge: Proposal['merge'] }> {
+  const deduped = dedupeEdits(edits);
+  if (deduped.length <= 1 || !input.backend.mergeEdits) return { edits: deduped, merge: 'none' };
+  try {
+    const reply = await input.backend.mergeEdits({
+      doc: input.doc,
+      edits: deduped,
+      ...(input.metaNote ? { metaNote: input.metaNote } : {}),
+    });
+    addUsage(input.usage, reply.usage);
+    const merged = Array.isArray(reply.edits) ? asEdits(reply.edits, deduped[0]?.target ?? 'skill') : null;
+    // A merge may not bring back an edit the gate refused.
+    if (merged) return { edits: dedupeEdits(withoutRefused(merged, input.rejected)), merge: 'backend' };
+  } catch {
+    // The reply is unusable; the deterministic de-duplication stands in (the error may carry secrets).
+  }
+  return { edits: deduped, merge: 'fallback' };
+}
+
+export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
+  type Call = { failures: Trajectory[]; successes: Trajectory[]; source: SupportedEdit['source'] };
+  const calls: Call[] = [];
+  if (input.minibatchSize <= 0) {
+    if (input.failures.length > 0)
+      calls.push({ failures: input.failures, successes: input.successes, source: 'failure' });
+  } else {
+    for (const mb of chunks(shuffled(input.failures, input.seed), input.minibatchSize))
+      calls.push({ failures: mb, successes: [], source: 'failure' });
+    if (input.reflectSuccesses)
+      for (const mb of chunks(shuffled(input.successes, input.seed + 1), input.minibatchSize))
+        calls.push({ failures: [], successes: mb, source: 'success' });
+  }
+  const replies = await mapPool(calls, input.workers, (call) =>
+    input.backend.reflect({
+      target: 'skill',
+      doc: input.doc,
+      otherDoc: input.otherDoc,
+      failures: call.failures,
+      successes: call.successes,
+      editBudget: input.reflectBudget,
+      rejected: input.rejected,
+      preferences: input.preferences,
+      ...(input.metaNote ? { metaNote: input.metaNote } : {}),
+    }),
+  );
+  const proposed: Edit[] = [];
+  const supported: SupportedEdit[] = [];
+  replies.forEach((reply, i) => {
+    addUsage(input.usage, reply.usage);
+    const edits = reply.edits.slice(0, input.reflectBudget);
+    proposed.push(...edits);
+    for (const e of withoutRefused(edits, input.rejected))
+      supported.push({ ...e, support: 1, source: calls[i]?.source ?? 'failure' });
+  });
+  const { edits, merge } = await aggregate(input, supported);
+  const ranked = rankEdits(edits);
+  const selected = ranked
+    .slice(0, Math.max(0, input.select))
+    .map(({ target, op, content, anchor, rationale }) => ({ target, op, content, anchor, rationale }));
+  return { proposed, ranked, selected, merge, reflectCalls: calls.length };
+}
