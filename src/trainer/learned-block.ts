@@ -119,3 +119,11 @@ export function applyEdits(doc: string, edits: Edit[], where = 'skill'): ApplyRe
   if (applied.length === 0) return { doc, applied, unmatched };
   return { doc: render(block, rules), applied, unmatched };
 }
+
+/** The document with its learned rules replaced by `rules` (a rewrite); text outside the block is kept. */
+export function withRules(doc: string, rules: string[], where = 'skill'): string {
+  const block = locate(doc, where);
+  const clean = rules.map(oneLine).filter((r) => r !== '');
+  if (!block.present && clean.length === 0) return doc;
+  return render(block, clean);
+}

@@ -14,6 +14,8 @@ import type {
   Backend,
   ReflectRequest,
   ReflectResult,
+  RewriteRequest,
+  RewriteResult,
   RubricRequest,
   Trajectory,
   Usage,
@@ -27,6 +29,7 @@ import {
   type GrammarRule,
 } from './rule-grammar.js';
 import { scopeKeyword } from './scope-keyword.js';
+import { answerDiffProposals } from './answer-diff.js';
 
 const HARMFUL = '__harmful__';
 const oneCall = (): Usage => ({ calls: 1, inputTokens: 0, outputTokens: 0 });
@@ -150,7 +153,36 @@ export class MockBackend implements Backend {
       const content = formatRule({ ...p.rule, scope });
       propose(content, `failed check ${p.failedCheck} on ${p.tasks.length} task(s), first ${p.firstTaskId}`);
     }
+    // Answer-graded tasks with a recorded draft (labelled datasets): diff the answer with the hidden reference.
+    const drafted = req.failures.filter(
+      (f) =>
+        f.task.reference_kind === 'exact' &&
+        f.task.attempted_solution !== '' &&
+        tableKeys(f.task).length === 0,
+    );
+    const diffs = answerDiffProposals(
+      drafted.map((f) => ({ taskId: f.task.id, response: f.response, reference: f.task.reference })),
+    );
+    for (const d of diffs) propose(d.content, `answer differs from the reference on ${d.support.join(', ')}`);
     return Promise.resolve({ edits, usage: req.failures.length > 0 ? oneCall() : zeroUsage() });
+  }
+
+  /** A deterministic rewrite: apply the suggestions, tidy each rule, drop duplicates, sort the list. */
+  rewrite(req: RewriteRequest): Promise<RewriteResult> {
+    let rules = [...req.rules];
+    for (const s of req.suggestions) {
+      const anchor = normalize(s.anchor);
+      if (s.op === 'add') rules.push(s.content);
+      else if (s.op === 'delete')
+        rules = rules.filter((r) => anchor === '' || !normalize(r).includes(anchor));
+      else rules = rules.map((r) => (anchor !== '' && normalize(r).includes(anchor) ? s.content : r));
+    }
+    const tidy = rules
+      .map((r) => r.replace(/\s+/g, ' ').trim())
+      .filter((r) => r !== '')
+      .map((r) => (/[.!?]$/.test(r) ? r : `${r}.`));
+    const unique = tidy.filter((r, i) => tidy.findIndex((o) => normalize(o) === normalize(r)) === i);
+    return Promise.resolve({ rules: unique.sort((a, b) => a.localeCompare(b)), usage: oneCall() });
   }
 
   judgeRubric(req: RubricRequest): Promise<{ hard: number; soft: number; rationale: string; usage: Usage }> {
