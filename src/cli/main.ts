@@ -7,6 +7,7 @@ import { harvestCommand } from './commands/harvest.js';
 import { dryRunCommand, runCommand } from './commands/night.js';
 import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
 import { statusCommand } from './commands/status.js';
+import { evalCommand, trainCommand } from './commands/train.js';
 import { printJson } from './output.js';
 
 function buildProgram(): Command {
@@ -25,6 +26,8 @@ function buildProgram(): Command {
     harvestCommand,
     scheduleCommand,
     unscheduleCommand,
+    trainCommand,
+    evalCommand,
   ]) {
     program.addCommand(make().exitOverride());
   }

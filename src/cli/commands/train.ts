@@ -1,0 +1,119 @@
+/** `train` and `eval`: the batch trainer on a labelled JSONL dataset, configured by YAML. */
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { createBackend } from '../../backends/factory.js';
+import { templatesDir } from '../../config/paths.js';
+import { BACKENDS } from '../../config/schema.js';
+import { UsageError } from '../../core/errors.js';
+import type { Split } from '../../core/task.js';
+import { runEval, type EvalReport } from '../../train/run-eval.js';
+import { runTrain, type TrainSummary } from '../../train/run-train.js';
+import { loadTrainConfig, type LoadedTrainConfig } from '../../train/train-config.js';
+import { stderrLogger } from '../context.js';
+import { printJson, say } from '../output.js';
+
+interface TrainFlags {
+  config?: string;
+  demo?: boolean;
+  backend?: string;
+  optimizerModel?: string;
+  targetModel?: string;
+  out?: string;
+  set: string[];
+  json?: boolean;
+  progress?: boolean;
+}
+
+/** Test hook: a pause after each finished step, so a test can kill the run mid-way. */
+const STEP_DELAY_ENV = 'SKILLOPT_SLEEP_TRAIN_STEP_DELAY_MS';
+
+export const demoTrainConfig = (): string => path.join(templatesDir(), 'train-demo', 'train.yaml');
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function addConfigOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'YAML config (may inherit others with `_base_: other.yaml`)')
+    .option('--demo', 'use the bundled demo dataset and config (templates/train-demo)')
+    .addOption(new Option('--backend <name>', 'model backend').choices([...BACKENDS]))
+    .option(
+      '--set <key=value>',
+      'override a config key with a dotted path, e.g. trainer.learning_rate=2 (repeatable)',
+      collect,
+      [],
+    )
+    .option('--json', 'print one JSON object on stdout (logs stay on stderr)')
+    .option('--progress', 'print a line per step on stderr');
+}
+
+function loadFromFlags(flags: TrainFlags, extra: string[] = []): LoadedTrainConfig {
+  if (flags.demo && flags.config) throw new UsageError('give either --config or --demo, not both');
+  const file = flags.demo ? demoTrainConfig() : flags.config;
+  if (!file) throw new UsageError('--config <file> is required (or --demo for the bundled example)');
+  const overrides = [...flags.set, ...extra];
+  if (flags.backend) overrides.push(`backend=${flags.backend}`);
+  return loadTrainConfig(path.resolve(file), overrides, process.cwd());
+}
+
+const fmt = (x: number): string => x.toFixed(3);
+
+function renderTrain(s: TrainSummary): void {
+  say(`[train] val ${fmt(s.initial_val)} -> best ${fmt(s.best_val)} (step ${s.best_step} of ${s.steps})`);
+  if (s.test)
+    say(`[train] test: initial ${fmt(s.test.initial)}, best ${fmt(s.test.best)}, final ${fmt(s.test.final)}`);
+  if (s.resumed_from_step > 0) say(`[train] resumed after step ${s.resumed_from_step}`);
+  say(`[train] best skill: ${s.best_skill_path}`);
+  say(`[train] history: ${s.history_path}`);
+}
+
+export const trainCommand = (): Command =>
+  addConfigOptions(
+    new Command('train').description(
+      'Train a skill on a labelled JSONL dataset: epochs of batches, a learning-rate schedule, every step gated on the val split. Resumes from the last finished step when --out already holds the same run.',
+    ),
+  )
+    .option('--optimizer-model <model>', 'optimizer model (sets optimizer_model)')
+    .option('--target-model <model>', 'target model (sets target_model)')
+    .option('--out <dir>', 'output folder (default ./skillopt-runs/<name>)')
+    .action(async (flags: TrainFlags) => {
+      const extra: string[] = [];
+      if (flags.optimizerModel) extra.push(`optimizer_model=${JSON.stringify(flags.optimizerModel)}`);
+      if (flags.targetModel) extra.push(`target_model=${JSON.stringify(flags.targetModel)}`);
+      const loaded = loadFromFlags(flags, extra);
+      const out = path.resolve(flags.out ?? path.join('skillopt-runs', loaded.config.name));
+      const delay = Number(process.env[STEP_DELAY_ENV] ?? '0');
+      const summary = await runTrain(loaded, out, {
+        backend: createBackend(loaded.config.backend),
+        logger: stderrLogger(flags.progress === true),
+        ...(Number.isFinite(delay) && delay > 0 ? { stepDelayMs: delay } : {}),
+      });
+      if (flags.json) printJson(summary);
+      else renderTrain(summary);
+    });
+
+const SPLITS: Split[] = ['train', 'val', 'test'];
+
+function renderEval(r: EvalReport): void {
+  say(
+    `[eval] ${r.split}: ${r.n} items, hard ${fmt(r.hard)}, soft ${fmt(r.soft)}, ${r.gate_metric} ${fmt(r.score)}`,
+  );
+}
+
+export const evalCommand = (): Command =>
+  addConfigOptions(new Command('eval').description("Score a skill on a split of the config's dataset."))
+    .requiredOption(
+      '--skill <file>',
+      'the skill to score (e.g. <out>/best_skill.md or <out>/snapshots/step-0000.md)',
+    )
+    .addOption(new Option('--split <split>', 'which split to score').choices(SPLITS).default('val'))
+    .action(async (flags: TrainFlags & { skill: string; split: Split }) => {
+      const { config } = loadFromFlags(flags);
+      const report = await runEval(
+        config,
+        path.resolve(flags.skill),
+        flags.split,
+        createBackend(config.backend),
+      );
+      if (flags.json) printJson(report);
+      else renderEval(report);
+    });
