@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,36 +6,81 @@ import { MockBackend } from '../src/backends/mock/mock-backend.js';
 import { silentLogger } from '../src/core/logger.js';
 import { runTrain } from '../src/train/run-train.js';
 import { loadTrainConfig } from '../src/train/train-config.js';
-import type { StepRecord } from '../src/trainer/step-record.js';
 import { learnedRules } from '../src/trainer/learned-block.js';
 
 const DEMO = path.resolve(import.meta.dirname, '../templates/train-demo/train.yaml');
 const outDir = (): string => mkdtempSync(path.join(os.tmpdir(), 'sos-train-'));
 
+/** A mock whose target dies after `n` answers (a crash mid-run). */
+class CrashingMock extends MockBackend {
+  private left: number;
+  constructor(n: number) {
+    super();
+    this.left = n;
+  }
+  override attempt(req: Parameters<MockBackend['attempt']>[0]) {
+    if (this.left-- <= 0) return Promise.reject(new Error('simulated crash'));
+    return super.attempt(req);
+  }
+}
+
 describe('runTrain on the bundled demo with the mock backend', () => {
-  it('improves the validation score and writes every output', async () => {
+  it('learns the house-style rules without the trap rule', async () => {
     const out = outDir();
     const s = await runTrain(loadTrainConfig(DEMO), out, {
       backend: new MockBackend(),
       logger: silentLogger,
     });
-    console.log(JSON.stringify(s));
-    const history = readFileSync(path.join(out, 'history.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as StepRecord);
-    for (const h of history)
-      console.log(
-        h.kind,
-        h.step,
-        h.lr,
-        h.gate,
-        h.val_before,
-        h.val_after,
-        h.accepted_edits.map((e) => e.content),
-        h.rejected_edits.map((e) => `${e.content} ${e.delta} ${e.reason}`),
-      );
-    console.log(readFileSync(path.join(out, 'best_skill.md'), 'utf8'));
+    expect(s.initial_val).toBeLessThan(0.5);
+    expect(s.best_val).toBe(1);
+    expect(s.test?.best).toBeGreaterThan(s.test?.initial ?? 1);
+    const rules = learnedRules(readFileSync(path.join(out, 'best_skill.md'), 'utf8'));
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        'Use "pnpm" instead of "npm".',
+        'Use "main" instead of "master".',
+        'Never include "basically".',
+        'Use "color" instead of "colour".',
+      ]),
+    );
+    expect(rules).not.toContain('Use "master" instead of "main".');
+  });
+
+  it('rewrite mode also improves the demo (gated the same way)', async () => {
+    const s = await runTrain(loadTrainConfig(DEMO, ['trainer.update_mode=rewrite']), outDir(), {
+      backend: new MockBackend(),
+      logger: silentLogger,
+    });
     expect(s.best_val).toBeGreaterThan(s.initial_val);
+  });
+
+  it('a run that crashed mid-way resumes from its last finished step to the same result', async () => {
+    const clean = outDir();
+    await runTrain(loadTrainConfig(DEMO), clean, { backend: new MockBackend(), logger: silentLogger });
+    const crashed = outDir();
+    await expect(
+      runTrain(loadTrainConfig(DEMO), crashed, { backend: new CrashingMock(40), logger: silentLogger }),
+    ).rejects.toThrow('simulated crash');
+    const state = JSON.parse(readFileSync(path.join(crashed, 'state.json'), 'utf8')) as { step: number };
+    expect(state.step).toBeGreaterThan(0);
+    const resumed = await runTrain(loadTrainConfig(DEMO), crashed, {
+      backend: new MockBackend(),
+      logger: silentLogger,
+    });
+    expect(resumed.resumed_from_step).toBe(state.step);
+    const read = (dir: string, f: string): string => readFileSync(path.join(dir, f), 'utf8');
+    expect(read(crashed, 'best_skill.md')).toBe(read(clean, 'best_skill.md'));
+    expect(read(crashed, 'history.jsonl')).toBe(read(clean, 'history.jsonl'));
+  });
+
+  it('refuses to resume into an output folder of a different config', async () => {
+    const out = outDir();
+    await runTrain(loadTrainConfig(DEMO), out, { backend: new MockBackend(), logger: silentLogger });
+    await expect(
+      runTrain(loadTrainConfig(DEMO, ['trainer.learning_rate=1']), out, {
+        backend: new MockBackend(),
+        logger: silentLogger,
+      }),
+    ).rejects.toThrow(/different config/);
   });
 });
