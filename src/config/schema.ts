@@ -97,6 +97,12 @@ export const configSchema = z
       .boolean()
       .default(false)
       .describe("After `run`, adopt the night's proposal at once when the gate accepted it."),
+    workers: z
+      .number()
+      .int()
+      .min(1)
+      .default(4)
+      .describe('Most model calls a night keeps in flight at once (reflection calls).'),
     dream_rollouts: z
       .number()
       .int()

@@ -2,6 +2,8 @@
 import type { Edit } from '../core/task.js';
 import type { LlmMinerStats } from '../miner/llm-miner.js';
 import type { GateTrial, RejectedEdit } from '../trainer/epoch.js';
+import type { TaskDelta } from '../trainer/gate.js';
+import type { StepRecord } from '../trainer/step-record.js';
 
 export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
 
@@ -47,6 +49,10 @@ export interface NightReport {
   gate_metric: string;
   gate_no_regression: boolean;
   gate_trials: GateTrial[];
+  /** The night as trainer steps (one record, the shape of a `train` history.jsonl line). */
+  steps: StepRecord[];
+  /** Per held-out task, before and after, for the candidate the gate decided on. */
+  task_deltas: TaskDelta[];
   /** The learned rules of the skill after the night (accepted ones only). */
   learned_rules: string[];
   target_skill_path: string;

@@ -31,6 +31,7 @@ import {
 import { recordProposal } from '../store/proposals-repo.js';
 import { runEpoch, type EpochResult } from '../trainer/epoch.js';
 import { learnedRules } from '../trainer/learned-block.js';
+import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
 import { stageProposal } from '../../proposals/index.js';
 import { harvest, type HarvestSummary } from './harvest.js';
 import { finishProjectTasks, mineProjectClusters, type MinedProject } from './mine-project.js';
@@ -201,6 +202,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       options: {
         editBudget: req.config.edit_budget,
         rollouts: req.config.dream_rollouts,
+        workers: req.config.workers,
         metric: { metric: req.config.gate_metric, mixedWeight: req.config.gate_mixed_weight },
         noRegression: req.config.gate_no_regression,
         preferences: req.config.preferences,
@@ -331,6 +333,8 @@ function buildReport(
     gate_metric: req.config.gate_metric,
     gate_no_regression: req.config.gate_no_regression,
     gate_trials: epoch.trials,
+    steps: set.tasks.length === 0 ? [] : [nightStepRecord(epoch, night, req.config.edit_budget)],
+    task_deltas: decisiveDeltas(epoch),
     learned_rules: learnedRules(epoch.skill),
     target_skill_path: skillPath,
     calls: epoch.usage.calls + (set.llmMiner?.usage.calls ?? 0),

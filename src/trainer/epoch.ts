@@ -20,6 +20,8 @@ export interface TrainerOptions {
   editBudget: number;
   /** Replays per train task (1 = one); reflection then sees each task's worst and best attempt. */
   rollouts?: number;
+  /** Most model calls in flight at once. */
+  workers?: number;
   metric: GateMetricConfig;
   noRegression: boolean;
   preferences: string;
@@ -204,7 +206,7 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
       select: options.editBudget,
       rejected: input.rejected,
       preferences: options.preferences,
-      workers: 1,
+      workers: options.workers ?? 1,
       seed: 0,
       usage,
     });

@@ -27,6 +27,14 @@ describe.skipIf(!hasPersonas)('reference persona tasks files on the mock backend
       'Report arXiv ids in the exact form arXiv:XXXX.XXXXX.',
     ]);
     expect(out.tasks_reviewed).toBe(true);
+    // The night as one trainer step, with per-task deltas.
+    const steps = out.steps as Array<Record<string, unknown>>;
+    expect(steps).toHaveLength(1);
+    expect(steps[0]).toMatchObject({ kind: 'night', lr: 4, accepted: true, val_after: 1 });
+    expect(steps[0]?.val_before as number).toBeCloseTo(0.3333, 4);
+    const deltas = out.task_deltas as Array<{ status: string }>;
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.every((d) => d.status === 'improved')).toBe(true);
   });
 
   it('programmer goes from 0.3194 to 1.0 with the commit rule', () => {
