@@ -124,7 +124,9 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   const total = discovered.reduce((n, d) => n + d.files.length, 0);
   let done = 0;
   let batchBytes = 0;
-  opts.db.exec('BEGIN');
+  // IMMEDIATE: the writer reads then writes; a deferred transaction could not upgrade to a write lock
+  // while another process (a concurrent night, the daemon) writes, and would fail at once with SQLITE_BUSY.
+  opts.db.exec('BEGIN IMMEDIATE');
   try {
     for (const { id, files } of discovered) {
       const harvester = harvesters[id];
@@ -178,7 +180,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
           batchBytes += read;
           if (batchBytes >= BATCH_BYTES) {
             opts.db.exec('COMMIT');
-            opts.db.exec('BEGIN');
+            opts.db.exec('BEGIN IMMEDIATE');
             batchBytes = 0;
           }
         }

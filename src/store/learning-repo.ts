@@ -36,7 +36,7 @@ export function upsertTasks(db: Db, tasks: TaskUpsert[], now: number): void {
         now,
       );
     }
-  })();
+  }).immediate();
 }
 
 export function countTasks(db: Db, project: string): number {
@@ -114,5 +114,5 @@ export function savePendingEdits(db: Db, project: string, edits: Edit[], now: nu
       if (n > MAX_PENDING_TRIES) continue;
       insert.run(project, e.target, e.op, e.content, e.anchor, e.rationale, n, now);
     }
-  })();
+  }).immediate();
 }

@@ -119,5 +119,5 @@ export function insertReplays(db: Db, nightId: number, rows: ReplayRow[]): void 
         r.latencyMs,
       );
     }
-  })();
+  }).immediate();
 }
