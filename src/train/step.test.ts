@@ -155,6 +155,31 @@ describe('trainStep', () => {
   });
 });
 
+describe('rules that only help together, at learning rate 1', () => {
+  it("a tied edit stays pending and is accepted together with the next step's edit", async () => {
+    // Every task needs both fixes at once, so either rule alone ties on the exact-match gate.
+    const together = [
+      item('t1', 'npm colour', 'pnpm color', 'train'),
+      item('t2', 'npm run colour', 'pnpm run color', 'train'),
+      item('v1', 'npm colour check', 'pnpm color check', 'val'),
+    ];
+    const ctx = context(together);
+    const s = state(SKILL, 0);
+    const first = await trainStep(ctx, s, ctx.data.train, 1, 1, 1);
+    expect(first.accepted).toBe(false);
+    expect(first.rejected_edits).toEqual([expect.objectContaining({ delta: 0 })]);
+    expect(s.pending).toHaveLength(1);
+    // A tie is not harm: it is not in the never-again list.
+    expect(s.rejected.every((e) => e.delta === 0)).toBe(true);
+    const second = await trainStep(ctx, s, ctx.data.train, 2, 1, 1);
+    expect(second.edits.selected).toBe(1);
+    expect(second.accepted).toBe(true);
+    expect(learnedRules(s.current_skill)).toHaveLength(2);
+    expect(s.current_score).toBe(1);
+    expect(s.pending).toEqual([]);
+  });
+});
+
 describe('epoch boundary', () => {
   it("slow update: drops this epoch's rule that regressed tasks, keeps the one that improved, gated on val", async () => {
     const regressing = [

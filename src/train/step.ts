@@ -188,7 +188,10 @@ export async function trainStep(
   record.batch = batch.map((b) => b.task.id);
   const currentVal = await ctx.rollouts.run(ctx.data.val, state.current_skill);
   record.val_before = batchScore(currentVal, metricOf(config));
-  const trainResults = await ctx.rollouts.run(batch, state.current_skill);
+  // Pending (tied) edits are re-tested with the new ones, so reflection sees the skill with them applied;
+  // the learning rate bounds only the new edits.
+  const pending = applyEdits(state.current_skill, state.pending);
+  const trainResults = await ctx.rollouts.run(batch, pending.doc);
   record.train_score = batchScore(trainResults, metricOf(config));
   const failures = trainResults.filter((r) => r.hard < 1);
   record.n_failures = failures.length;
@@ -201,7 +204,7 @@ export async function trainStep(
   if (lr > 0 && (failures.length > 0 || config.trainer.reflect_successes)) {
     proposal = await proposeEdits({
       backend: ctx.backend,
-      doc: state.current_skill,
+      doc: pending.doc,
       otherDoc: '',
       failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
       successes: trainResults
@@ -222,8 +225,6 @@ export async function trainStep(
     record.edits.proposed = proposal.proposed.length;
     record.edits.selected = proposal.selected.length;
   }
-  // Pending (tied) edits are re-tested with the new ones; the learning rate bounds only the new ones.
-  const pending = applyEdits(state.current_skill, state.pending);
   const fresh = applyEdits(pending.doc, proposal?.selected ?? []);
   record.unmatched_edits = fresh.unmatched.map(plain);
   record.edits.unmatched = fresh.unmatched.length;

@@ -19,7 +19,11 @@ const int = (min: number) => z.number().int().min(min);
 
 export const trainConfigSchema = z
   .object({
-    name: z.string().default('train').describe('A label for the run.'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a single folder name of letters, digits, . _ -')
+      .default('train')
+      .describe('A label for the run (the default output folder is ./skillopt-runs/<name>).'),
     data: z
       .object({
         path: z

@@ -11,7 +11,7 @@ export interface StepRecord {
   lr: number;
   /** Ids of the train tasks the step rolled out. */
   batch: string[];
-  /** Gate-metric score of the current skill on the batch, before the update (null when not rolled out). */
+  /** Gate-metric score on the batch of the skill reflection saw (current + pending edits; null when not rolled out). */
   train_score: number | null;
   n_failures: number;
   edits: { proposed: number; selected: number; applied: number; unmatched: number; accepted: number };
