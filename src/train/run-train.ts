@@ -4,6 +4,7 @@
  * atomically and a run killed at any point resumes from its last finished step:
  *
  *   out/best_skill.md           the best skill on val so far
+ *   out/final_skill.md          the current skill when the run ended
  *   out/snapshots/step-NNNN.md  the current skill after each step (step-0000 is the initial skill)
  *   out/history.jsonl           one StepRecord a step (rewritten whole, atomically)
  *   out/state.json              the resume pointer, written last
@@ -210,6 +211,7 @@ export async function runTrain(
     history_path: path.join(out, 'history.jsonl'),
     calls: state.calls + usage.calls,
   };
+  write('final_skill.md', state.current_skill);
   write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   return summary;
 }

@@ -161,8 +161,14 @@ export async function gateEdits(
 
 /** Fold a gate outcome into the state: accept, remember refused edits, keep tied ones pending. */
 export function applyOutcome(state: TrainState, outcome: GateOutcome, step: number): void {
-  for (const e of outcome.record.rejected_edits)
-    state.rejected.push({ target: e.target, op: e.op, content: e.content, delta: e.delta });
+  // One buffer entry per edit; an edit that ever lowered the score keeps its worst delta.
+  for (const e of outcome.record.rejected_edits) {
+    const seen = state.rejected.find(
+      (r) => r.target === e.target && r.op === e.op && r.content === e.content,
+    );
+    if (seen) seen.delta = Math.min(seen.delta, e.delta);
+    else state.rejected.push({ target: e.target, op: e.op, content: e.content, delta: e.delta });
+  }
   if (outcome.accepted) {
     state.current_skill = outcome.doc;
     state.current_score = outcome.score;

@@ -104,6 +104,8 @@ describe('proposeEdits', () => {
     );
     expect(p.ranked.map((e) => e.content)).not.toContain('Rule for a.');
     expect(backend.calls[0]?.metaNote).toBe('epoch 1: rules about b helped');
+    // The rejected-edit buffer is shown to every reflection call.
+    expect(backend.calls.every((c) => c.rejected.length === 1 && c.rejected[0]?.delta === -0.1)).toBe(true);
   });
 
   it('uses the backend merge when its reply is usable', async () => {

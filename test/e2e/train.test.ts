@@ -110,6 +110,7 @@ describe('skillopt-sleep train / eval (built CLI, mock backend)', () => {
     expect(state.step).toBeGreaterThanOrEqual(2);
     expect(state.step).toBeLessThan(straight.json().steps as number);
     expect(existsSync(path.join(killed, 'summary.json'))).toBe(false);
+    expect(existsSync(path.join(killed, 'final_skill.md'))).toBe(false);
 
     const resumed = runCli(box, ['train', '--demo', '--backend', 'mock', '--out', 'killed', '--json']);
     expect(resumed.code).toBe(0);
@@ -117,6 +118,7 @@ describe('skillopt-sleep train / eval (built CLI, mock backend)', () => {
     const read = (dir: string, file: string): string =>
       readFileSync(path.join(box.project, dir, file), 'utf8');
     expect(read('killed', 'best_skill.md')).toBe(read('straight', 'best_skill.md'));
+    expect(read('killed', 'final_skill.md')).toBe(read('straight', 'final_skill.md'));
     expect(read('killed', 'history.jsonl')).toBe(read('straight', 'history.jsonl'));
     expect(resumed.json().best_val).toBe(straight.json().best_val);
   });
