@@ -84,6 +84,15 @@ describe('skillopt-sleep train / eval (built CLI, mock backend)', () => {
     expect(initial.code).toBe(0);
     expect(best.json().score as number).toBeGreaterThan(initial.json().score as number);
     expect(best.json()).toMatchObject({ split: 'test', n: 4 });
+    // --out scores the initial, best and final skill of the run at once.
+    const all = runCli(box, ['eval', '--demo', '--out', 'run', '--split', 'test', '--json']);
+    expect(all.code).toBe(0);
+    const scores = all.json() as Record<string, { score: number }>;
+    expect(Object.keys(scores)).toEqual(['initial', 'best', 'final']);
+    expect(scores.initial?.score).toBe(initial.json().score);
+    expect(scores.best?.score).toBe(best.json().score);
+    expect(scores.final?.score).toBe(best.json().score);
+    expect(runCli(box, ['eval', '--demo', '--split', 'test']).code).toBe(2);
   });
 
   it('refuses bad configs with exit 2 naming the problem', () => {
@@ -107,7 +116,9 @@ describe('skillopt-sleep train / eval (built CLI, mock backend)', () => {
     await killAfter(box, ['train', '--demo', '--backend', 'mock', '--out', 'killed', '--json'], 2);
     const killed = path.join(box.project, 'killed');
     const state = JSON.parse(readFileSync(path.join(killed, 'state.json'), 'utf8')) as { step: number };
-    expect(state.step).toBeGreaterThanOrEqual(2);
+    // Killed after history.jsonl had 2 records; state.json may lag one step behind (killed between the
+    // two writes), and then the extra history line is dropped on resume.
+    expect(state.step).toBeGreaterThanOrEqual(1);
     expect(state.step).toBeLessThan(straight.json().steps as number);
     expect(existsSync(path.join(killed, 'summary.json'))).toBe(false);
     expect(existsSync(path.join(killed, 'final_skill.md'))).toBe(false);

@@ -1,4 +1,5 @@
 /** `train` and `eval`: the batch trainer on a labelled JSONL dataset, configured by YAML. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { createBackend } from '../../backends/factory.js';
@@ -93,27 +94,40 @@ export const trainCommand = (): Command =>
 
 const SPLITS: Split[] = ['train', 'val', 'test'];
 
-function renderEval(r: EvalReport): void {
-  say(
-    `[eval] ${r.split}: ${r.n} items, hard ${fmt(r.hard)}, soft ${fmt(r.soft)}, ${r.gate_metric} ${fmt(r.score)}`,
-  );
-}
+const describeEval = (r: EvalReport): string =>
+  `${r.split}: ${r.n} items, hard ${fmt(r.hard)}, soft ${fmt(r.soft)}, ${r.gate_metric} ${fmt(r.score)}`;
+
+/** The skills of a finished (or interrupted) run: initial, best and final. */
+const runSkills = (out: string): Array<[string, string]> => [
+  ['initial', path.join(out, 'snapshots', 'step-0000.md')],
+  ['best', path.join(out, 'best_skill.md')],
+  ['final', path.join(out, 'final_skill.md')],
+];
 
 export const evalCommand = (): Command =>
   addConfigOptions(new Command('eval').description("Score a skill on a split of the config's dataset."))
-    .requiredOption(
-      '--skill <file>',
-      'the skill to score (e.g. <out>/best_skill.md or <out>/snapshots/step-0000.md)',
-    )
+    .option('--skill <file>', 'the skill to score, e.g. <out>/best_skill.md')
+    .option('--out <dir>', 'instead of --skill: score the initial, best and final skill of a train run')
     .addOption(new Option('--split <split>', 'which split to score').choices(SPLITS).default('val'))
-    .action(async (flags: TrainFlags & { skill: string; split: Split }) => {
+    .action(async (flags: TrainFlags & { skill?: string; split: Split }) => {
+      if (!flags.skill === !flags.out) throw new UsageError('give either --skill <file> or --out <run dir>');
       const { config } = loadFromFlags(flags);
-      const report = await runEval(
-        config,
-        path.resolve(flags.skill),
-        flags.split,
-        createBackend(config.backend),
-      );
-      if (flags.json) printJson(report);
-      else renderEval(report);
+      const backend = createBackend(config.backend);
+      if (flags.skill) {
+        const report = await runEval(config, path.resolve(flags.skill), flags.split, backend);
+        if (flags.json) printJson(report);
+        else say(`[eval] ${describeEval(report)}`);
+        return;
+      }
+      const out = path.resolve(flags.out ?? '');
+      const reports: Record<string, EvalReport> = {};
+      for (const [which, file] of runSkills(out)) {
+        if (!existsSync(file)) {
+          if (which === 'final') continue; // the run has not finished: there is no final skill yet
+          throw new UsageError(`${out} is not a train output folder (no ${path.relative(out, file)})`);
+        }
+        reports[which] = await runEval(config, file, flags.split, backend);
+      }
+      if (flags.json) printJson(reports);
+      else for (const [which, r] of Object.entries(reports)) say(`[eval] ${which}: ${describeEval(r)}`);
     });
