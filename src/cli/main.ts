@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, SkilloptError } from '../core/errors.js';
 import { adoptCommand } from './commands/adopt.js';
+import { daemonCommand } from './commands/daemon.js';
 import { harvestCommand } from './commands/harvest.js';
 import { dryRunCommand, runCommand } from './commands/night.js';
 import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
@@ -28,6 +29,7 @@ function buildProgram(): Command {
     unscheduleCommand,
     trainCommand,
     evalCommand,
+    daemonCommand,
   ]) {
     program.addCommand(make().exitOverride());
   }

@@ -1,6 +1,7 @@
 /** `status`: the latest proposal of the project and its night history. */
 import { Command } from 'commander';
 import { latestProposal } from '../../../proposals/index.js';
+import { daemonSummary, describeDaemon } from '../../daemon/summary.js';
 import { demoProjectDir } from '../../night/demo.js';
 import { countNights, nightsForProject } from '../../store/nights-repo.js';
 import { addCommonOptions } from '../options.js';
@@ -23,6 +24,7 @@ export const statusCommand = (): Command =>
       try {
         const nights = nightsForProject(db, project, Math.max(1, Number(flags.limit) || 10));
         const latest = await latestProposal(project);
+        const daemon = daemonSummary(ctx.home);
         if (ctx.json) {
           printJson({
             project,
@@ -30,11 +32,13 @@ export const statusCommand = (): Command =>
             n_nights: countNights(db, project),
             latest_proposal: latest,
             nights,
+            daemon,
           });
           return;
         }
         say(`[sleep] project: ${project}`);
         say(`[sleep] nights so far: ${countNights(db, project)}`);
+        say(`[sleep] daemon: ${describeDaemon(daemon)}`);
         if (latest) {
           say(`[sleep] latest proposal: ${latest.id} (${latest.status}) ${latest.dir}`);
           if (latest.status === 'staged')

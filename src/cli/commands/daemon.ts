@@ -1,0 +1,64 @@
+/** `daemon`: harvest as transcripts change and run the nights scheduled with `schedule --daemon`. */
+import { Command } from 'commander';
+import { dbFile, installedCliPath } from '../../config/paths.js';
+import { acquireDaemonLock } from '../../daemon/instance-lock.js';
+import { startDaemon } from '../../daemon/daemon.js';
+import { spawnNight } from '../../daemon/night-runner.js';
+import { openStore } from '../../store/db.js';
+import { cliContext, stderrLogger } from '../context.js';
+import { say } from '../output.js';
+
+/** Positive whole milliseconds from an environment variable, else the default. */
+function msFromEnv(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export const daemonCommand = (): Command =>
+  new Command('daemon')
+    .description(
+      'Stay running: harvest transcripts into the store as they change, and run the nights of projects scheduled with `schedule --daemon` (one at a time per project). One daemon per state home; SIGINT/SIGTERM stop it cleanly.',
+    )
+    .option('--quiet', 'no progress lines on stderr (warnings still appear)')
+    .action(async (flags: { quiet?: boolean }) => {
+      const ctx = cliContext({ progress: flags.quiet !== true });
+      const lock = acquireDaemonLock(ctx.home, ctx.clock.now());
+      const db = openStore(dbFile(ctx.home));
+      const cliPath = installedCliPath();
+      try {
+        const daemon = startDaemon({
+          home: ctx.home,
+          userHome: ctx.userHome,
+          env: ctx.env,
+          clock: ctx.clock,
+          logger: stderrLogger(flags.quiet !== true),
+          db,
+          startNight: (entry) => spawnNight(entry, ctx.env, process.execPath, cliPath),
+          debounceMs: msFromEnv(ctx.env.SKILLOPT_SLEEP_DAEMON_DEBOUNCE_MS, 1500),
+          pollMs: msFromEnv(ctx.env.SKILLOPT_SLEEP_DAEMON_POLL_MS, 30_000),
+          nightGraceMs: 10_000,
+          ...(ctx.env.SKILLOPT_SLEEP_DAEMON_CRON ? { cronOverride: ctx.env.SKILLOPT_SLEEP_DAEMON_CRON } : {}),
+        });
+        const s = daemon.status();
+        say(
+          `[sleep] daemon running (pid ${process.pid}); watching ${s.watching.length} transcript folder(s); ${s.schedules.length} scheduled night(s)`,
+        );
+        await new Promise<void>((resolve) => {
+          const onSignal = (signal: NodeJS.Signals): void => {
+            process.stderr.write(`[sleep] ${signal}: finishing the current write, then stopping\n`);
+            process.off('SIGINT', onSignal);
+            process.off('SIGTERM', onSignal);
+            daemon.stop().then(resolve, (err: unknown) => {
+              process.stderr.write(`[sleep] error while stopping: ${String(err)}\n`);
+              resolve();
+            });
+          };
+          process.on('SIGINT', onSignal);
+          process.on('SIGTERM', onSignal);
+        });
+        say('[sleep] daemon stopped.');
+      } finally {
+        db.close();
+        lock.release();
+      }
+    });

@@ -1,0 +1,212 @@
+/**
+ * `skillopt-sleep daemon`: one long-running process that (1) keeps the store up to date by harvesting
+ * incrementally whenever transcripts change, and (2) runs the nights of projects scheduled with
+ * `schedule --daemon`, with node-cron, never two of one project at once.
+ *
+ * Harvests and nights never overlap: a night harvests for itself first, so a change seen while a night
+ * runs is harvested after it. `stop()` finishes the harvest write in progress, gives running nights a
+ * grace period (then SIGTERM: their open transaction rolls back, their stale lock is taken over later),
+ * and returns.
+ */
+import cron, { type ScheduledTask } from 'node-cron';
+import type { Clock } from '../core/clock.js';
+import { errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { Env } from '../config/paths.js';
+import { harvest } from '../night/harvest.js';
+import { nextRun, parseCron } from '../scheduler/cron-expr.js';
+import { readRegistry, type ScheduleEntry } from '../scheduler/registry.js';
+import type { Db } from '../store/db.js';
+import type { NightChild } from './night-runner.js';
+import { writeDaemonStatus, type DaemonStatus } from './status-file.js';
+import { watchTranscripts, type TranscriptWatcher } from './transcript-watcher.js';
+
+export interface DaemonDeps {
+  home: string;
+  userHome: string;
+  env: Env;
+  clock: Clock;
+  logger: Logger;
+  db: Db;
+  /** Starts one night (a child `run`); injected so tests can observe it. */
+  startNight: (entry: ScheduleEntry) => NightChild;
+  /** Quiet time before a harvest after transcripts change. */
+  debounceMs: number;
+  /** How often the registry and missing transcript folders are looked at again. */
+  pollMs: number;
+  /** How long `stop()` lets running nights finish before it sends them SIGTERM. */
+  nightGraceMs: number;
+  /** Test only: one node-cron expression (seconds allowed) used for every schedule instead of its own. */
+  cronOverride?: string;
+}
+
+export interface DaemonHandle {
+  stop(): Promise<void>;
+  status(): DaemonStatus;
+}
+
+export function startDaemon(deps: DaemonDeps): DaemonHandle {
+  const started = deps.clock.now();
+  const status: DaemonStatus = {
+    pid: process.pid,
+    state: 'running',
+    started_at: started,
+    updated_at: started,
+    watching: [],
+    schedules: [],
+    harvests: 0,
+    last_harvest: null,
+    nights: 0,
+    last_night: null,
+  };
+  const save = (): void => {
+    status.updated_at = deps.clock.now();
+    try {
+      writeDaemonStatus(deps.home, status);
+    } catch (err) {
+      deps.logger.warn(`could not write the daemon status: ${errorMessage(err)}`);
+    }
+  };
+
+  let stopping = false;
+  let harvesting: Promise<void> | null = null;
+  let harvestWanted = false;
+  const nights = new Map<string, NightChild>();
+
+  const runHarvest = (): void => {
+    harvestWanted = true;
+    if (harvesting || stopping || nights.size > 0) return; // picked up when the current work ends
+    harvestWanted = false;
+    harvesting = (async () => {
+      try {
+        const summary = await harvest({
+          db: deps.db,
+          ctx: { home: deps.userHome, env: deps.env },
+          clock: deps.clock,
+          logger: deps.logger,
+        });
+        status.harvests++;
+        status.last_harvest = {
+          at: deps.clock.now(),
+          files_parsed: summary.filesParsed,
+          sessions_stored: summary.sessionsStored,
+        };
+        deps.logger.progress(
+          `harvest: ${summary.filesParsed} files changed, ${summary.sessionsStored} sessions stored`,
+        );
+      } catch (err) {
+        status.last_harvest = {
+          at: deps.clock.now(),
+          files_parsed: 0,
+          sessions_stored: 0,
+          error: errorMessage(err),
+        };
+        deps.logger.warn(`harvest failed: ${errorMessage(err)}`);
+      } finally {
+        harvesting = null;
+        save();
+        if (harvestWanted) runHarvest();
+      }
+    })();
+  };
+
+  const runNight = async (entry: ScheduleEntry): Promise<void> => {
+    if (stopping) return;
+    if (nights.has(entry.project)) {
+      deps.logger.warn(`night for ${entry.project} skipped: the previous one is still running`);
+      return;
+    }
+    if (harvesting) await harvesting;
+    if (stopping || nights.has(entry.project)) return;
+    const startedAt = deps.clock.now();
+    deps.logger.progress(`night for ${entry.project}: starting`);
+    const night = deps.startNight(entry);
+    nights.set(entry.project, night);
+    status.last_night = { project: entry.project, started_at: startedAt, ended_at: null, exit_code: null };
+    save();
+    const code = await night.exited;
+    nights.delete(entry.project);
+    status.nights++;
+    status.last_night = {
+      project: entry.project,
+      started_at: startedAt,
+      ended_at: deps.clock.now(),
+      exit_code: code,
+    };
+    deps.logger.progress(
+      `night for ${entry.project}: exit ${code}${code === 75 ? ' (another night held the lock)' : ''}`,
+    );
+    save();
+    if (harvestWanted) runHarvest();
+  };
+
+  // Schedules: one node-cron task per project the registry gives to the daemon.
+  let tasks: ScheduledTask[] = [];
+  let registryText = '';
+  const loadSchedules = (): void => {
+    let entries: ScheduleEntry[];
+    try {
+      entries = readRegistry(deps.home).filter((e) => e.via === 'daemon');
+    } catch (err) {
+      deps.logger.warn(`cannot read the schedules: ${errorMessage(err)}`);
+      return;
+    }
+    const text = JSON.stringify(entries);
+    if (text === registryText) return;
+    registryText = text;
+    for (const t of tasks) void t.destroy();
+    tasks = entries.map((entry) => {
+      const task = cron.createTask(deps.cronOverride ?? entry.cron, () => runNight(entry), {
+        name: entry.project,
+        noOverlap: true,
+      });
+      void task.start();
+      return task;
+    });
+    status.schedules = entries.map((e) => ({
+      project: e.project,
+      cron: deps.cronOverride ?? e.cron,
+      next_run: deps.cronOverride ? null : nextRun(parseCron(e.cron), deps.clock.now()),
+    }));
+    deps.logger.progress(`scheduled nights: ${entries.length}`);
+    save();
+  };
+
+  const watcher: TranscriptWatcher = watchTranscripts({ home: deps.userHome, env: deps.env }, runHarvest, {
+    debounceMs: deps.debounceMs,
+    onError: (err) => deps.logger.warn(`watcher: ${err.message}`),
+  });
+  status.watching = watcher.watching();
+  loadSchedules();
+  runHarvest(); // start from an up-to-date store
+  const poll = setInterval(() => {
+    loadSchedules();
+    watcher.refresh();
+    status.watching = watcher.watching();
+  }, deps.pollMs);
+
+  return {
+    status: () => status,
+    stop: async () => {
+      if (stopping) return;
+      stopping = true;
+      status.state = 'stopping';
+      save();
+      clearInterval(poll);
+      for (const t of tasks) await t.destroy();
+      await watcher.close();
+      if (harvesting) await harvesting; // the write in progress completes
+      const running = [...nights.values()];
+      if (running.length > 0) {
+        deps.logger.progress(`waiting up to ${deps.nightGraceMs} ms for ${running.length} running night(s)`);
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, deps.nightGraceMs).unref());
+        const allDone = Promise.all(running.map((n) => n.exited)).then(() => undefined);
+        await Promise.race([allDone, grace]);
+        for (const n of running) if (n.child.exitCode === null) n.child.kill('SIGTERM');
+        await allDone;
+      }
+      status.state = 'stopped';
+      save();
+    },
+  };
+}
