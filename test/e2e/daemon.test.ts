@@ -57,7 +57,7 @@ interface StatusJson {
 
 function statusFile(box: Sandbox): StatusJson | null {
   try {
-    return <StatusJson>JSON.parse(readFileSync(path.join(box.stateHome, 'daemon-status.json'), 'utf8'));
+    return JSON.parse(readFileSync(path.join(box.stateHome, 'daemon-status.json'), 'utf8')) as StatusJson;
   } catch {
     return null;
   }
@@ -84,7 +84,7 @@ describe('the daemon', () => {
     );
     const d = startDaemon(box);
     try {
-      await until('the daemon to start and harvest', () => statusFile(box)?.harvests >= 1);
+      await until('the daemon to start and harvest', () => (statusFile(box)?.harvests ?? 0) >= 1);
       expect(statusFile(box)).toMatchObject({
         state: 'running',
         pid: d.child.pid,
