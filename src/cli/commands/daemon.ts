@@ -22,6 +22,16 @@ export const daemonCommand = (): Command =>
     .option('--quiet', 'no progress lines on stderr (warnings still appear)')
     .action(async (flags: { quiet?: boolean }) => {
       const ctx = cliContext({ progress: flags.quiet !== true });
+      // Signal handlers first, so a signal during start-up also ends in a clean stop.
+      const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+        const onSignal = (signal: NodeJS.Signals): void => {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+          resolve(signal);
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      });
       const lock = acquireDaemonLock(ctx.home, ctx.clock.now());
       const db = openStore(dbFile(ctx.home));
       const cliPath = installedCliPath();
@@ -43,19 +53,9 @@ export const daemonCommand = (): Command =>
         say(
           `[sleep] daemon running (pid ${process.pid}); watching ${s.watching.length} transcript folder(s); ${s.schedules.length} scheduled night(s)`,
         );
-        await new Promise<void>((resolve) => {
-          const onSignal = (signal: NodeJS.Signals): void => {
-            process.stderr.write(`[sleep] ${signal}: finishing the current write, then stopping\n`);
-            process.off('SIGINT', onSignal);
-            process.off('SIGTERM', onSignal);
-            daemon.stop().then(resolve, (err: unknown) => {
-              process.stderr.write(`[sleep] error while stopping: ${String(err)}\n`);
-              resolve();
-            });
-          };
-          process.on('SIGINT', onSignal);
-          process.on('SIGTERM', onSignal);
-        });
+        const signal = await stopSignal;
+        process.stderr.write(`[sleep] ${signal}: finishing the current write, then stopping\n`);
+        await daemon.stop();
         say('[sleep] daemon stopped.');
       } finally {
         db.close();
