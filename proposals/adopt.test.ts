@@ -69,20 +69,38 @@ describe('adoptProposal', () => {
     expect(fs.existsSync(path.join(staged.dir, 'backup/2-CLAUDE.md'))).toBe(false);
     expect(fs.existsSync(path.join(staged.dir, '.adopt.lock'))).toBe(false);
 
+    const txId = receipt.targets[0]?.txId;
+    expect(txId).toMatch(/^\d+-[0-9a-f]{8}$/);
     const expectedTargets = [
       {
         livePath: f.skillPath,
         sha256Before: sha256Hex('old skill\n'),
         sha256After: sha256Hex('new skill\n'),
         backupPath,
+        kind: 'skill',
+        name: 'deploy',
+        adoptedAt: LATER,
+        txId,
       },
-      { livePath: f.memoryPath, sha256Before: '', sha256After: sha256Hex('memory\n'), backupPath: '' },
+      {
+        livePath: f.memoryPath,
+        sha256Before: '',
+        sha256After: sha256Hex('memory\n'),
+        backupPath: '',
+        kind: 'memory',
+        name: 'CLAUDE.md',
+        adoptedAt: LATER,
+        txId,
+        createdDir: path.join(f.project, 'docs'),
+      },
     ];
     expect(receipt.targets).toEqual(expectedTargets);
     expect(JSON.parse(fs.readFileSync(path.join(staged.dir, 'adopted.json'), 'utf8'))).toEqual({
       adoptedAt: LATER,
       targets: expectedTargets,
     });
+    // The journal is gone once the receipt is written.
+    expect(fs.existsSync(path.join(staged.dir, '.transaction.json'))).toBe(false);
   });
 
   it('refuses a second adopt with already_adopted', async () => {
@@ -285,11 +303,11 @@ describe('adoptProposal', () => {
     const receipt = await adoptProposal({ projectDir: f.project, now: LATER + 1 });
     expect(receipt.id).not.toBe(older.id);
     expect(fs.readFileSync(f.skillPath, 'utf8')).toBe('newer\n');
-    // The older proposal's base is gone now, so adopting it by id is refused.
+    // The newer proposal targets the same file, so the older one is superseded.
     await expect(
       adoptProposal({ projectDir: f.project, id: older.id, now: LATER + 2 }),
     ).rejects.toMatchObject({
-      code: 'live_changed',
+      code: 'superseded',
     });
   });
 

@@ -1,30 +1,31 @@
 /**
- * Adoption: plan everything (manifest intact, not adopted yet, live files unchanged since staging),
- * then back up, write every live file atomically, and record `adopted.json`. Any failure while
- * writing restores what was already written, so a proposal is applied completely or not at all.
+ * Adoption: plan everything (manifest intact, proposal adoptable, selected targets pending, live
+ * files unchanged since staging, inside the allowed roots, git clean when committing), then back up
+ * and change the live files as one journaled transaction (`transaction.ts`) whose commit marker is
+ * `adopted.json`. A proposal may be adopted in parts (`select`); each part is all or nothing.
  */
-import { mkdir, open, realpath, rmdir, stat, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AdoptRefusedError, InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
-import {
-  DEFAULT_FILE_MODE,
-  errorCode,
-  isMissingPathError,
-  readFileIfExists,
-  writeFileAtomic,
-} from './atomic-write.js';
+import { DEFAULT_FILE_MODE, errorCode, readFileIfExists, writeFileAtomic } from './atomic-write.js';
+import { commitAdoption, gitPrecheck, type GitPlan } from './git.js';
 import {
   ADOPTED_FILE,
   assertProposalId,
   checkProposalsRoot,
   isRealDirectory,
-  latestProposal,
+  listProposals,
   loadManifest,
   proposalsRootOf,
   readAdoptedState,
+  targetName,
 } from './list.js';
+import { acquireProposalLock, releaseProposalLock } from './lock.js';
+import { recoverProject } from './recover.js';
 import { assertEpochMs, assertTargetAllowed, resolveRealPath } from './stage.js';
+import { StepCounter, runTransaction } from './transaction.js';
 import type {
   AdoptProposalOptions,
   AdoptReceipt,
@@ -32,12 +33,14 @@ import type {
   AdoptedTarget,
   ManifestTarget,
   ProposalManifest,
+  TargetSelection,
 } from './types.js';
 
-export const ADOPT_LOCK_FILE = '.adopt.lock';
+export { ADOPT_LOCK_FILE } from './lock.js';
 
 /** One live file to replace, fully decided before anything is written. */
 interface PlannedWrite {
+  index: number;
   target: ManifestTarget;
   /** Where the bytes go: the live path with symlinks resolved, so a symlinked CLAUDE.md stays a link. */
   writePath: string;
@@ -50,42 +53,115 @@ interface PlannedWrite {
   backupPath: string;
 }
 
-interface AppliedWrite {
-  plan: PlannedWrite;
-  /** The first directory mkdir created for this file, removed again on rollback. */
-  createdDir: string | undefined;
-}
-
 export async function adoptProposal(options: AdoptProposalOptions): Promise<AdoptReceipt> {
   assertEpochMs(options.now, 'adoption time');
   const project = path.resolve(options.projectDir);
+  const step = new StepCounter(options.checkpoint);
+  const recovered = await recoverProject(project);
   const { id, dir } = await locateProposal(project, options.id);
-  const lockPath = path.join(dir, ADOPT_LOCK_FILE);
-  await acquireLock(lockPath, id, options.now);
+  const lockPath = await acquireProposalLock(dir, id, options.now);
+  step.reach('lock taken');
   try {
     const manifest = await loadManifest(dir, id);
     await assertSameProject(manifest, project);
     const proposed = await loadProposedFiles(dir, manifest);
-    await assertNotAdopted(dir, id);
+    await assertAdoptable(project, id);
+    const previous = await readAdoptedState(dir, id);
+    const previousRecord = previous.adopted ? previous.record : null;
+    if (previous.adopted && previousRecord == null) {
+      throw new AdoptRefusedError(
+        `proposal ${id}: adopted.json is unreadable (${previous.problem ?? 'unknown problem'})`,
+        'already_adopted',
+      );
+    }
+    const chosen = selectTargets(manifest, previousRecord, options.select ?? {});
     const backupDir =
       options.backupRoot === undefined
         ? path.join(dir, 'backup')
         : path.join(path.resolve(options.backupRoot), id);
-    const plan = await planWrites(project, manifest, proposed, backupDir);
-    const record = await applyPlan(id, dir, plan, backupDir, options.now);
-    return { id, dir, updatedPaths: plan.map((p) => p.target.livePath), targets: record.targets };
+    const plan = await planWrites(project, manifest, chosen, proposed, backupDir);
+    const git =
+      options.commit === true
+        ? await gitPrecheck(
+            project,
+            plan.map((p) => p.writePath),
+          )
+        : null;
+    await writeBackups(plan, backupDir);
+    step.reach('backups written');
+    const txId = `${options.now}-${randomBytes(4).toString('hex')}`;
+    let targets: AdoptedTarget[] = [];
+    await runTransaction({
+      dir,
+      txId,
+      kind: 'adopt',
+      proposalId: id,
+      now: options.now,
+      step,
+      files: plan.map((p) => ({
+        livePath: p.target.livePath,
+        writePath: p.writePath,
+        before: p.original,
+        beforeCopy: p.backupPath,
+        after: p.proposed,
+        mode: p.mode,
+      })),
+      commit: async (createdDirs) => {
+        targets = plan.map((p, i) => receiptTarget(p, options.now, txId, createdDirs[i] ?? ''));
+        const record: AdoptedRecord = {
+          ...(previousRecord ?? {}),
+          adoptedAt: options.now,
+          targets: [...(previousRecord?.targets ?? []), ...targets],
+        };
+        await writeFileAtomic(path.join(dir, ADOPTED_FILE), `${JSON.stringify(record, null, 2)}\n`);
+      },
+    });
+    const receipt: AdoptReceipt = {
+      id,
+      dir,
+      updatedPaths: plan.map((p) => p.target.livePath),
+      targets,
+      recovered,
+    };
+    if (git) {
+      receipt.git = await commitAdoption(
+        git,
+        dir,
+        id,
+        plan.map((p) => p.writePath),
+      );
+      if (receipt.git.commit !== undefined) await recordCommit(dir, id, receipt.git.commit);
+    }
+    return receipt;
   } catch (err) {
     throw err instanceof SkilloptError
       ? err
-      : new IoError(`adopt of proposal ${id} failed: ${errorMessage(err)}`);
+      : new IoError(`adopt of proposal ${id} failed: ${errorMessage(err)}; nothing was adopted`);
   } finally {
-    await unlink(lockPath).catch(() => undefined);
+    await releaseProposalLock(lockPath);
   }
 }
 
-async function locateProposal(project: string, id: string | undefined): Promise<{ id: string; dir: string }> {
+function receiptTarget(p: PlannedWrite, now: number, txId: string, createdDir: string): AdoptedTarget {
+  return {
+    livePath: p.target.livePath,
+    sha256Before: p.target.baseSha256,
+    sha256After: p.target.proposedSha256,
+    backupPath: p.backupPath,
+    kind: p.target.kind,
+    name: targetName(p.target),
+    adoptedAt: now,
+    txId,
+    ...(createdDir !== '' ? { createdDir } : {}),
+  };
+}
+
+export async function locateProposal(
+  project: string,
+  id: string | undefined,
+): Promise<{ id: string; dir: string }> {
   if (id === undefined) {
-    const latest = await latestProposal(project);
+    const latest = (await listProposals(project)).proposals[0];
     if (latest == null) {
       throw new AdoptRefusedError(`nothing to adopt: no staged proposal in ${project}`, 'no_proposal');
     }
@@ -95,30 +171,65 @@ async function locateProposal(project: string, id: string | undefined): Promise<
   const root = proposalsRootOf(project);
   const dir = path.join(root, id);
   if (!(await checkProposalsRoot(root)) || !(await isRealDirectory(dir))) {
-    throw new AdoptRefusedError(`nothing to adopt: no proposal ${id} in ${project}`, 'no_proposal');
+    throw new AdoptRefusedError(`no proposal ${id} in ${project}`, 'no_proposal');
   }
   return { id, dir };
 }
 
-/** Exclusive create: a second adopt running at the same time fails here instead of applying twice. */
-async function acquireLock(lockPath: string, id: string, now: number): Promise<void> {
-  let handle;
-  try {
-    handle = await open(lockPath, 'wx', DEFAULT_FILE_MODE);
-  } catch (err) {
-    if (errorCode(err) === 'EEXIST') {
-      throw new AdoptRefusedError(
-        `another adopt of proposal ${id} is in progress (lock ${lockPath}); if none is running, delete that file and retry`,
-        'adopt_in_progress',
+/** Rejected, reverted and superseded proposals are not adopted (adopted ones may still have parts pending). */
+async function assertAdoptable(project: string, id: string): Promise<void> {
+  const summary = (await listProposals(project)).proposals.find((p) => p.id === id);
+  if (summary === undefined) return;
+  if (summary.status === 'rejected') {
+    throw new AdoptRefusedError(`proposal ${id} was rejected`, 'rejected');
+  }
+  if (summary.status === 'reverted') {
+    throw new AdoptRefusedError(`proposal ${id} was adopted and then reverted; rerun the night`, 'reverted');
+  }
+  if (summary.status === 'superseded') {
+    throw new AdoptRefusedError(
+      `proposal ${id} is superseded by ${summary.supersededBy ?? 'a newer proposal'} for the same files; adopt that one`,
+      'superseded',
+    );
+  }
+}
+
+/** The targets a selection names, minus those already adopted. */
+function selectTargets(
+  manifest: ProposalManifest,
+  previous: AdoptedRecord | null,
+  select: TargetSelection,
+): Array<{ index: number; target: ManifestTarget }> {
+  const all = manifest.targets.map((target, index) => ({ index, target }));
+  const skills = all.filter((t) => t.target.kind === 'skill');
+  const wantsSubset = (select.skills?.length ?? 0) > 0 || select.allSkills === true || select.memory === true;
+  let chosen = all;
+  if (wantsSubset) {
+    const names = new Set(select.skills ?? []);
+    const known = new Set(skills.map((t) => targetName(t.target)));
+    const unknown = [...names].filter((n) => !known.has(n));
+    if (unknown.length > 0) {
+      throw new InputError(
+        `proposal ${manifest.id} has no skill ${unknown.map((n) => JSON.stringify(n)).join(', ')}; it has: ${[...known].join(', ') || 'no skills'}`,
+        'invalid_selection',
       );
     }
-    throw new IoError(`cannot create ${lockPath}: ${errorMessage(err)}`);
+    if (select.memory === true && !all.some((t) => t.target.kind === 'memory')) {
+      throw new InputError(`proposal ${manifest.id} has no memory document`, 'invalid_selection');
+    }
+    chosen = all.filter(({ target }) =>
+      target.kind === 'memory'
+        ? select.memory === true
+        : select.allSkills === true || names.has(targetName(target)),
+    );
   }
-  try {
-    await handle.writeFile(`${JSON.stringify({ pid: process.pid, startedAt: now })}\n`);
-  } finally {
-    await handle.close();
+  const done = new Set(previous?.targets.map((t) => t.livePath) ?? []);
+  const pending = chosen.filter((t) => !done.has(t.target.livePath));
+  if (pending.length === 0) {
+    const when = previous ? new Date(previous.adoptedAt).toISOString() : 'an unknown time';
+    throw new AdoptRefusedError(`proposal ${manifest.id} was already adopted at ${when}`, 'already_adopted');
   }
+  return pending;
 }
 
 /** Live paths are absolute; adopting them for another project (moved or copied folder) would be wrong. */
@@ -150,20 +261,11 @@ async function loadProposedFiles(dir: string, manifest: ProposalManifest): Promi
   return files;
 }
 
-async function assertNotAdopted(dir: string, id: string): Promise<void> {
-  const state = await readAdoptedState(dir, id);
-  if (!state.adopted) return;
-  const when =
-    state.record == null
-      ? `an unknown time (${state.problem ?? 'adopted.json unreadable'})`
-      : new Date(state.record.adoptedAt).toISOString();
-  throw new AdoptRefusedError(`proposal ${id} was already adopted at ${when}`, 'already_adopted');
-}
-
 /** Decide every write and check every live file before touching any of them. */
 async function planWrites(
   project: string,
   manifest: ProposalManifest,
+  chosen: ReadonlyArray<{ index: number; target: ManifestTarget }>,
   proposed: readonly Buffer[],
   backupDir: string,
 ): Promise<PlannedWrite[]> {
@@ -171,21 +273,30 @@ async function planWrites(
   const plan: PlannedWrite[] = [];
   const changed: string[] = [];
   const seen = new Set<string>();
-  for (const [index, target] of manifest.targets.entries()) {
+  for (const { index, target } of chosen) {
     // Re-checked here because the manifest is a file anyone could have edited since staging.
     await assertTargetAllowed(target.livePath, project, realProject, target.allowOutside === true);
     const writePath = await resolveRealPath(target.livePath);
     if (seen.has(writePath)) throw new InputError(`proposal ${manifest.id} targets ${writePath} twice`);
     seen.add(writePath);
+    const bytes = proposed[index];
+    if (bytes === undefined) throw new Error(`unreachable: no proposed bytes for target ${index}`);
     const original = await readLiveFile(writePath);
     if (original === 'unreadable' || sha256OrEmpty(original) !== target.baseSha256) {
       changed.push(target.livePath);
       continue;
     }
+    if (original == null && bytes.toString('utf8').trim() === '') {
+      throw new InputError(
+        `proposal ${manifest.id} would create ${target.livePath} empty; refusing`,
+        'empty_file',
+      );
+    }
     plan.push({
+      index,
       target,
       writePath,
-      proposed: proposedAt(proposed, index),
+      proposed: bytes,
       original,
       mode: original == null ? DEFAULT_FILE_MODE : await fileMode(writePath),
       backupPath:
@@ -215,56 +326,11 @@ function sha256OrEmpty(bytes: Buffer | null): string {
   return bytes == null ? '' : sha256Hex(bytes);
 }
 
-function proposedAt(proposed: readonly Buffer[], index: number): Buffer {
-  const bytes = proposed[index];
-  if (bytes === undefined) throw new Error(`unreachable: no proposed bytes for target ${index}`);
-  return bytes;
-}
-
 async function fileMode(file: string): Promise<number> {
   return (await stat(file)).mode & 0o777;
 }
 
-async function applyPlan(
-  id: string,
-  dir: string,
-  plan: readonly PlannedWrite[],
-  backupDir: string,
-  now: number,
-): Promise<AdoptedRecord> {
-  await writeBackups(plan, backupDir);
-  const applied: AppliedWrite[] = [];
-  let current = path.join(dir, ADOPTED_FILE);
-  try {
-    for (const write of plan) {
-      current = write.target.livePath;
-      // Recorded before writing: rollback is idempotent, so a write that failed halfway is safe to undo.
-      applied.push({
-        plan: write,
-        createdDir: await mkdir(path.dirname(write.writePath), { recursive: true }),
-      });
-      await writeFileAtomic(write.writePath, write.proposed, write.mode);
-    }
-    current = path.join(dir, ADOPTED_FILE);
-    const record = receiptFor(plan, now);
-    await writeFileAtomic(current, `${JSON.stringify(record, null, 2)}\n`);
-    return record;
-  } catch (err) {
-    const failures = await rollBack(applied);
-    if (failures.length > 0) {
-      throw new IoError(
-        `adopt of proposal ${id} failed writing ${current} (${errorMessage(err)}) and could not restore ` +
-          `${failures.join('; ')}; the original files are in ${backupDir}`,
-      );
-    }
-    throw new IoError(
-      `adopt of proposal ${id} failed writing ${current}: ${errorMessage(err)}; ` +
-        `restored ${applied.length} file(s), nothing was adopted`,
-    );
-  }
-}
-
-/** Every original is safe on disk before the first live file changes. */
+/** Every original is safe on disk before the journal names it and the first live file changes. */
 async function writeBackups(plan: readonly PlannedWrite[], backupDir: string): Promise<void> {
   const toBackUp = plan.filter((p) => p.original != null);
   if (toBackUp.length === 0) return;
@@ -278,51 +344,11 @@ async function writeBackups(plan: readonly PlannedWrite[], backupDir: string): P
   }
 }
 
-function receiptFor(plan: readonly PlannedWrite[], now: number): AdoptedRecord {
-  const targets: AdoptedTarget[] = plan.map((write) => ({
-    livePath: write.target.livePath,
-    sha256Before: write.target.baseSha256,
-    sha256After: write.target.proposedSha256,
-    backupPath: write.backupPath,
-  }));
-  return { adoptedAt: now, targets };
+async function recordCommit(dir: string, id: string, commit: string): Promise<void> {
+  const state = await readAdoptedState(dir, id);
+  if (!state.adopted || state.record == null) return;
+  const record: AdoptedRecord = { ...state.record, commits: [...(state.record.commits ?? []), commit] };
+  await writeFileAtomic(path.join(dir, ADOPTED_FILE), `${JSON.stringify(record, null, 2)}\n`);
 }
 
-/** Undo in reverse order; returns what could not be restored. */
-async function rollBack(applied: readonly AppliedWrite[]): Promise<string[]> {
-  const failures: string[] = [];
-  for (const { plan, createdDir } of [...applied].reverse()) {
-    try {
-      if (plan.original == null) await unlinkIfPresent(plan.writePath);
-      else await writeFileAtomic(plan.writePath, plan.original, plan.mode);
-      if (createdDir !== undefined) await removeCreatedDirs(path.dirname(plan.writePath), createdDir);
-    } catch (err) {
-      failures.push(`${plan.target.livePath} (${errorMessage(err)})`);
-    }
-  }
-  return failures;
-}
-
-async function unlinkIfPresent(file: string): Promise<void> {
-  try {
-    await unlink(file);
-  } catch (err) {
-    if (!isMissingPathError(err)) throw err;
-  }
-}
-
-/** Remove the directories mkdir created, deepest first; stop at one that is not empty. */
-async function removeCreatedDirs(deepest: string, firstCreated: string): Promise<void> {
-  let dir = deepest;
-  for (;;) {
-    try {
-      await rmdir(dir);
-    } catch {
-      return;
-    }
-    if (dir === firstCreated) return;
-    const parent = path.dirname(dir);
-    if (parent === dir) return;
-    dir = parent;
-  }
-}
+export type { GitPlan };

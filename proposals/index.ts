@@ -1,11 +1,17 @@
 /**
- * The proposal store: stage a night's proposal as a folder, list and read proposals, adopt one.
- * The folder's manifest.json is the source of truth; callers mirror status into their database.
+ * The proposal store: stage a night's proposal as a folder, list and read proposals, adopt, revert
+ * or reject one, and recover an interrupted adoption. The folder's files are the source of truth;
+ * callers mirror status into their database.
  */
 export { stageProposal, formatProposalId } from './stage.js';
 export { unifiedDiff } from './diff.js';
 export type { DiffLabels } from './diff.js';
 export { adoptProposal, ADOPT_LOCK_FILE } from './adopt.js';
+export { revertProposal } from './revert.js';
+export type { RevertOptions, RevertReceipt } from './revert.js';
+export { rejectProposal } from './reject.js';
+export { recoverProject } from './recover.js';
+export { JOURNAL_FILE } from './transaction.js';
 export { listProposals, latestProposal, readProposal, proposalsRootOf } from './list.js';
 export { writeFileAtomic } from './atomic-write.js';
 export { adoptedRecordSchema, proposalManifestSchema, MANIFEST_SCHEMA, MANIFEST_VERSION } from './types.js';
@@ -14,15 +20,20 @@ export type {
   AdoptReceipt,
   AdoptedRecord,
   AdoptedTarget,
+  Checkpoint,
+  GitOutcome,
   ManifestTarget,
   ProposalDetails,
   ProposalListing,
   ProposalManifest,
   ProposalStatus,
   ProposalSummary,
+  ProposalTargetSummary,
+  RecoveryNote,
   SkippedProposal,
   StageProposalOptions,
   StageTarget,
   StagedProposal,
   TargetKind,
+  TargetSelection,
 } from './types.js';

@@ -66,7 +66,13 @@ describe('listProposals', () => {
       night: 4,
       createdAt: T0 + 3000,
       status: 'staged',
+      targets: [
+        { kind: 'memory', name: 'CLAUDE.md', livePath: path.join(project, 'CLAUDE.md'), adopted: false },
+      ],
     });
+    // Every older proposal targets the same file: superseded by the newest.
+    expect(proposals.slice(1).every((p) => p.status === 'superseded')).toBe(true);
+    expect(proposals[1]?.supersededBy).toBe('20250102-030003-4-10');
     expect(skipped.map((s) => s.name).sort()).toEqual(['garbage', 'half-written']);
     expect(skipped.find((s) => s.name === 'half-written')?.reason).toContain('manifest.json is missing');
     expect(skipped.find((s) => s.name === 'garbage')?.reason).toContain('not valid JSON');

@@ -7,13 +7,22 @@ import path from 'node:path';
 import { z } from 'zod';
 import { InputError, errorMessage } from '../src/core/errors.js';
 import { errorCode, isMissingPathError } from './atomic-write.js';
-import { adoptedRecordSchema, proposalManifestSchema } from './types.js';
+import { readJsonFile, readOptionalJsonFile } from './json-file.js';
+import {
+  adoptedRecordSchema,
+  proposalManifestSchema,
+  rejectedRecordSchema,
+  revertedRecordSchema,
+} from './types.js';
 import type {
   AdoptedRecord,
+  ManifestTarget,
   ProposalDetails,
   ProposalListing,
   ProposalManifest,
   ProposalSummary,
+  RejectedRecord,
+  RevertedRecord,
   SkippedProposal,
 } from './types.js';
 
@@ -22,6 +31,8 @@ export const ADOPTED_FILE = 'adopted.json';
 export const DIFF_FILE = 'proposal.diff';
 export const REPORT_MD_FILE = 'report.md';
 export const REPORT_JSON_FILE = 'report.json';
+export const REJECTED_FILE = 'rejected.json';
+export const REVERTED_FILE = 'reverted.json';
 
 /** `<project>/.skillopt-sleep/proposals` */
 export function proposalsRootOf(projectDir: string): string {
@@ -93,36 +104,6 @@ export async function readAdoptedState(dir: string, id: string): Promise<Adopted
   }
 }
 
-async function readJsonFile<T>(file: string, schema: z.ZodType<T>, owner: string): Promise<T> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const reason = isMissingPathError(err)
-      ? 'is missing'
-      : `cannot be read (${errorCode(err) ?? errorMessage(err)})`;
-    throw new InputError(`${owner}: ${path.basename(file)} ${reason}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(`${owner}: ${path.basename(file)} is not valid JSON (${errorMessage(err)})`);
-  }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    throw new InputError(`${owner}: ${path.basename(file)} is malformed: ${describeIssues(parsed.error)}`);
-  }
-  return parsed.data;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
-}
-
 /** All proposals of a project, newest first; folders that cannot be read are reported in `skipped`. */
 export async function listProposals(projectDir: string): Promise<ProposalListing> {
   const root = proposalsRootOf(projectDir);
@@ -145,10 +126,29 @@ export async function listProposals(projectDir: string): Promise<ProposalListing
     }
   }
   proposals.sort(newestFirst);
+  markSuperseded(proposals);
   return { proposals, skipped };
 }
 
-/** The newest proposal of the project (staged or adopted), or null when there is none. */
+/**
+ * A staged proposal is superseded when newer proposals together target every one of its live
+ * files: adopting it would fight the newer night's text.
+ */
+function markSuperseded(newestFirstList: ProposalSummary[]): void {
+  const newerTargets = new Map<string, string>();
+  for (const p of newestFirstList) {
+    if (p.status === 'staged' && p.targets.length > 0) {
+      const by = p.targets.map((t) => newerTargets.get(t.livePath));
+      if (by.every((id) => id !== undefined)) {
+        p.status = 'superseded';
+        p.supersededBy = by[0];
+      }
+    }
+    for (const t of p.targets) if (!newerTargets.has(t.livePath)) newerTargets.set(t.livePath, p.id);
+  }
+}
+
+/** The newest proposal of the project (whatever its status), or null when there is none. */
 export async function latestProposal(projectDir: string): Promise<ProposalSummary | null> {
   const { proposals } = await listProposals(projectDir);
   return proposals[0] ?? null;
@@ -166,12 +166,16 @@ export async function readProposal(projectDir: string, id: string): Promise<Prop
   const adopted = await readAdoptedState(dir, id);
   const report = await readJsonFile(path.join(dir, REPORT_JSON_FILE), z.unknown(), `proposal ${id}`);
   const diff = await readTextFile(path.join(dir, DIFF_FILE), `proposal ${id}`);
+  const reportMd = await readTextFile(path.join(dir, REPORT_MD_FILE), `proposal ${id}`);
+  // Superseded depends on the other proposals, so the summary comes from the listing.
+  const listed = (await listProposals(projectDir)).proposals.find((p) => p.id === id);
   return {
-    summary: toSummary(dir, manifest, adopted),
+    summary: listed ?? (await summarise(dir, id)),
     manifest,
     report,
     diff,
     receipt: adopted.adopted ? adopted.record : null,
+    reportMd,
   };
 }
 
@@ -196,21 +200,45 @@ export async function isRealDirectory(dir: string): Promise<boolean> {
   }
 }
 
-async function summarise(dir: string, id: string): Promise<ProposalSummary> {
-  const manifest = await loadManifest(dir, id);
-  return toSummary(dir, manifest, await readAdoptedState(dir, id));
+export async function readRejected(dir: string, id: string): Promise<RejectedRecord | null> {
+  return readOptionalJsonFile(path.join(dir, REJECTED_FILE), rejectedRecordSchema, `proposal ${id}`);
 }
 
-function toSummary(dir: string, manifest: ProposalManifest, adopted: AdoptedState): ProposalSummary {
+export async function readReverted(dir: string, id: string): Promise<RevertedRecord | null> {
+  return readOptionalJsonFile(path.join(dir, REVERTED_FILE), revertedRecordSchema, `proposal ${id}`);
+}
+
+async function summarise(dir: string, id: string): Promise<ProposalSummary> {
+  const manifest = await loadManifest(dir, id);
+  const adopted = await readAdoptedState(dir, id);
+  const rejected = await readRejected(dir, id);
+  const reverted = await readReverted(dir, id);
+  const adoptedPaths = new Set(
+    adopted.adopted && adopted.record ? adopted.record.targets.map((t) => t.livePath) : [],
+  );
   const summary: ProposalSummary = {
     id: manifest.id,
     dir,
     night: manifest.night,
     createdAt: manifest.createdAt,
-    status: adopted.adopted ? 'adopted' : 'staged',
+    status: reverted ? 'reverted' : adopted.adopted ? 'adopted' : rejected ? 'rejected' : 'staged',
+    targets: manifest.targets.map((t) => ({
+      kind: t.kind,
+      name: targetName(t),
+      livePath: t.livePath,
+      adopted: adoptedPaths.has(t.livePath),
+    })),
   };
   if (adopted.adopted && adopted.record) summary.adoptedAt = adopted.record.adoptedAt;
   return summary;
+}
+
+/** A target's name for `--skill`: recorded at staging, else the skill's folder (memory: its file name). */
+export function targetName(target: ManifestTarget): string {
+  if (target.name !== undefined) return target.name;
+  return target.kind === 'skill'
+    ? path.basename(path.dirname(target.livePath))
+    : path.basename(target.livePath);
 }
 
 function newestFirst(a: ProposalSummary, b: ProposalSummary): number {

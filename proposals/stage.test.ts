@@ -237,6 +237,7 @@ describe('stageProposal', () => {
         {
           kind: 'skill',
           livePath: path.join(project, '.claude/skills/deploy/SKILL.md'),
+          name: 'deploy',
           proposedFile: 'files/1-SKILL.md',
           baseSha256: sha256Hex('old skill\n'),
           proposedSha256: sha256Hex('new skill\n'),
@@ -292,6 +293,19 @@ describe('stageProposal', () => {
     await expect(
       stageProposal(stageOptions(project, { targets: [{ ...unchanged, proposedText: 'same\n' }] })),
     ).rejects.toMatchObject({ code: 'nothing_to_stage' });
+  });
+
+  it('never stages an empty new memory file', async () => {
+    const project = tempProject();
+    const memory = path.join(project, 'CLAUDE.md');
+    await expect(
+      stageProposal(
+        stageOptions(project, {
+          targets: [{ kind: 'memory', livePath: memory, baseText: null, proposedText: '\n' }],
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 'nothing_to_stage' });
+    expect(fs.existsSync(memory)).toBe(false);
   });
 
   it('refuses a target outside the project unless allowed', async () => {

@@ -121,6 +121,8 @@ async function planTargets(project: string, inputs: readonly StageTarget[]): Pro
     }
     seen.set(realLive, livePath);
     if (input.baseText === input.proposedText) continue;
+    // Adoption never creates an empty file (the reference created an empty CLAUDE.md).
+    if (input.baseText == null && input.proposedText.trim() === '') continue;
     const n = planned.length + 1;
     planned.push({
       input,
@@ -207,6 +209,11 @@ function toManifestTarget(target: PlannedTarget): ManifestTarget {
     baseSha256: input.baseText == null ? '' : sha256Hex(input.baseText),
     proposedSha256: sha256Hex(input.proposedText),
     ...(input.allowOutside === true ? { allowOutside: true as const } : {}),
+    ...(input.name !== undefined
+      ? { name: input.name }
+      : input.kind === 'skill'
+        ? { name: path.basename(path.dirname(target.livePath)) }
+        : {}),
   };
 }
 

@@ -19,6 +19,8 @@ export interface StageTarget {
   proposedText: string;
   /** Allow a live path outside the project directory (refused otherwise). */
   allowOutside?: boolean;
+  /** The skill's name (`adopt --skill NAME`); default: the live file's folder name. */
+  name?: string;
 }
 
 export interface StageProposalOptions {
@@ -48,6 +50,8 @@ export const manifestTargetSchema = z.object({
   proposedSha256: sha256,
   /** Present (true) only when staging was explicitly allowed to target a file outside the project. */
   allowOutside: z.literal(true).optional(),
+  /** The skill's name for `adopt --skill NAME` (skill targets); absent in older manifests. */
+  name: z.string().min(1).optional(),
 });
 export type ManifestTarget = z.infer<typeof manifestTargetSchema>;
 
@@ -72,15 +76,52 @@ export const adoptedTargetSchema = z.object({
   sha256After: sha256,
   /** Absolute path of the backup copy; '' when there was nothing to back up. */
   backupPath: z.string(),
+  kind: z.enum(['skill', 'memory']).optional(),
+  name: z.string().optional(),
+  /** When this target was adopted (a proposal may be adopted in parts). */
+  adoptedAt: epochMs.optional(),
+  /** The transaction that wrote it; recovery finds a committed transaction by this id. */
+  txId: z.string().optional(),
+  /** The first directory adoption created for a new file ('' or absent: none); revert removes it when empty. */
+  createdDir: z.string().optional(),
 });
 export type AdoptedTarget = z.infer<typeof adoptedTargetSchema>;
 
-/** `adopted.json`: the receipt written when a proposal is adopted. */
+/** `adopted.json`: the receipt written when a proposal is adopted (targets accumulate over partial adoptions). */
 export const adoptedRecordSchema = z.object({
+  /** The latest adoption of this proposal. */
   adoptedAt: epochMs,
   targets: z.array(adoptedTargetSchema),
+  /** Commits made by `adopt --commit`, oldest first. */
+  commits: z.array(z.string()).optional(),
 });
 export type AdoptedRecord = z.infer<typeof adoptedRecordSchema>;
+
+/** `rejected.json`: the user said no; the proposal can no longer be adopted. */
+export const rejectedRecordSchema = z.object({
+  rejectedAt: epochMs,
+  reason: z.string(),
+});
+export type RejectedRecord = z.infer<typeof rejectedRecordSchema>;
+
+export const revertedTargetSchema = z.object({
+  livePath: absolutePath,
+  /** The live file's hash before the revert (the adopted bytes, or the user's edit with --force). */
+  sha256Before: sha256,
+  /** After the revert: the pre-adoption hash, '' when the file was removed. */
+  sha256After: z.union([z.literal(''), sha256]),
+  /** A copy of what the revert replaced. */
+  backupPath: z.string(),
+});
+
+/** `reverted.json`: an adoption undone from its receipt. */
+export const revertedRecordSchema = z.object({
+  revertedAt: epochMs,
+  txId: z.string(),
+  forced: z.boolean(),
+  targets: z.array(revertedTargetSchema),
+});
+export type RevertedRecord = z.infer<typeof revertedRecordSchema>;
 
 export interface StagedProposal {
   id: string;
@@ -89,7 +130,16 @@ export interface StagedProposal {
   manifest: ProposalManifest;
 }
 
-export type ProposalStatus = 'staged' | 'adopted';
+/** Precedence when several apply: reverted > adopted > rejected > superseded > staged. */
+export type ProposalStatus = 'staged' | 'adopted' | 'rejected' | 'superseded' | 'reverted';
+
+export interface ProposalTargetSummary {
+  kind: TargetKind;
+  name: string;
+  livePath: string;
+  /** True once this target was adopted (a proposal may be adopted in parts). */
+  adopted: boolean;
+}
 
 export interface ProposalSummary {
   id: string;
@@ -97,8 +147,11 @@ export interface ProposalSummary {
   night: number;
   createdAt: number;
   status: ProposalStatus;
+  targets: ProposalTargetSummary[];
   /** Set when status is 'adopted' and the receipt is readable. */
   adoptedAt?: number;
+  /** Set for 'superseded': the newer proposal for the same targets. */
+  supersededBy?: string;
 }
 
 /** A folder under proposals/ that could not be listed, and why. */
@@ -123,6 +176,8 @@ export interface ProposalDetails {
   diff: string;
   /** `adopted.json` when the proposal was adopted and the receipt is readable. */
   receipt: AdoptedRecord | null;
+  /** `report.md` text. */
+  reportMd: string;
 }
 
 export interface AdoptProposalOptions {
@@ -133,6 +188,32 @@ export interface AdoptProposalOptions {
   now: number;
   /** Where backups go: `<backupRoot>/<id>/<n>-<basename>`. Default `<proposalDir>/backup/<n>-<basename>`. */
   backupRoot?: string;
+  /** Which targets; default every target not adopted yet. */
+  select?: TargetSelection;
+  /** Commit exactly the touched files with git afterwards (refused up front when they have uncommitted edits). */
+  commit?: boolean;
+  /** Test hook: called at each numbered step of the transaction (the CLI's crash test kills itself there). */
+  checkpoint?: Checkpoint;
+}
+
+export type Checkpoint = (step: number, what: string) => void;
+
+export interface TargetSelection {
+  /** Skill targets by name (`--skill NAME`, repeatable). */
+  skills?: readonly string[];
+  /** Every skill target (`--all-skills`). */
+  allSkills?: boolean;
+  /** The memory target (`--memory`). */
+  memory?: boolean;
+}
+
+export interface GitOutcome {
+  /** 'committed', or why not: not a repository, nothing inside the repository. */
+  status: 'committed' | 'not_a_repository' | 'nothing_to_commit' | 'failed';
+  commit?: string;
+  message: string;
+  /** Paths committed (relative to the repository root). */
+  paths: string[];
 }
 
 export interface AdoptReceipt {
@@ -141,4 +222,15 @@ export interface AdoptReceipt {
   /** Absolute live paths that were written. */
   updatedPaths: string[];
   targets: AdoptedTarget[];
+  /** Set when a commit was asked for. */
+  git?: GitOutcome;
+  /** Interrupted transactions the command finished or rolled back first. */
+  recovered: RecoveryNote[];
+}
+
+export interface RecoveryNote {
+  proposalId: string;
+  kind: 'adopt' | 'revert';
+  outcome: 'finished' | 'rolled_back';
+  paths: string[];
 }
