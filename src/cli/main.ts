@@ -7,6 +7,8 @@ import { daemonCommand } from './commands/daemon.js';
 import { harvestCommand } from './commands/harvest.js';
 import { dryRunCommand, runCommand } from './commands/night.js';
 import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
+import { proposalsCommand, rejectCommand } from './commands/proposals.js';
+import { revertCommand } from './commands/revert.js';
 import { statusCommand } from './commands/status.js';
 import { evalCommand, trainCommand } from './commands/train.js';
 import { printJson } from './output.js';
@@ -24,6 +26,9 @@ function buildProgram(): Command {
     dryRunCommand,
     statusCommand,
     adoptCommand,
+    revertCommand,
+    rejectCommand,
+    proposalsCommand,
     harvestCommand,
     scheduleCommand,
     unscheduleCommand,

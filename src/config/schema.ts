@@ -109,6 +109,10 @@ export const configSchema = z
       .min(1)
       .default(1)
       .describe('Replays per train task; reflection contrasts the best and worst attempt (1 = off).'),
+    adopt_commit: z
+      .boolean()
+      .default(false)
+      .describe('adopt commits exactly the files it changed with git (like adopt --commit).'),
   })
   .strict();
 

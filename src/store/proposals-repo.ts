@@ -27,3 +27,47 @@ export function markProposal(db: Db, project: string, id: string, status: Propos
      WHERE project = ? AND id = ?`,
   ).run(status, status, at, project, id);
 }
+
+/**
+ * Bring the mirror in line with the proposal folders (the truth): after a crash between writing a
+ * receipt and updating the store, the next command fixes the row. Missing rows are added.
+ */
+export function syncProposals(
+  db: Db,
+  project: string,
+  proposals: ReadonlyArray<{
+    id: string;
+    dir: string;
+    createdAt: number;
+    status: ProposalStatus;
+    adoptedAt?: number;
+    targets: ReadonlyArray<{ livePath: string }>;
+  }>,
+): void {
+  const upsert = db.prepare(
+    `INSERT INTO proposals (id, project, night_id, dir, status, created_at, adopted_at, targets)
+     VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
+     ON CONFLICT (project, id) DO UPDATE SET status = excluded.status, adopted_at = excluded.adopted_at`,
+  );
+  db.transaction(() => {
+    for (const p of proposals) {
+      upsert.run(
+        p.id,
+        project,
+        p.dir,
+        p.status,
+        p.createdAt,
+        p.adoptedAt ?? null,
+        JSON.stringify(p.targets.map((t) => t.livePath)),
+      );
+    }
+  })();
+}
+
+export function proposalStatuses(db: Db, project: string): Map<string, ProposalStatus> {
+  const rows = db.prepare('SELECT id, status FROM proposals WHERE project = ?').all(project) as Array<{
+    id: string;
+    status: ProposalStatus;
+  }>;
+  return new Map(rows.map((r) => [r.id, r.status]));
+}

@@ -1,43 +1,83 @@
-/** `adopt`: apply a staged proposal to the live files (latest by default). */
+/** `adopt`: apply a staged proposal (or a reviewed subset of it) to the live files. */
 import { Command } from 'commander';
-import { adoptProposal } from '../../../proposals/index.js';
+import { adoptProposal, type AdoptReceipt } from '../../../proposals/index.js';
+import { UsageError } from '../../core/errors.js';
 import { demoProjectDir } from '../../night/demo.js';
-import { markProposal } from '../../store/proposals-repo.js';
 import { addCommonOptions } from '../options.js';
-import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
-import { printJson, say } from '../output.js';
+import { cliContext, openDb, projectConfig, resolveProject, type CommonFlags } from '../context.js';
+import { displayText, printJson, say } from '../output.js';
+import { recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
+
+interface AdoptFlags extends CommonFlags {
+  skill?: string[];
+  allSkills?: boolean;
+  memory?: boolean;
+  commit?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 export const adoptCommand = (): Command =>
   addCommonOptions(new Command('adopt'))
     .description(
-      'Write a staged proposal to its live files, atomically and with backups. Refused when a live file changed since the night or the proposal was already adopted.',
+      'Write a staged proposal to its live files as one transaction, with backups and a receipt. Refused when a live file changed since the night, or the proposal was adopted, rejected or superseded.',
     )
     .argument('[id]', 'proposal id (default: the latest proposal of the project)')
+    .option('--skill <name>', 'adopt only this skill of the proposal (repeatable)', collect)
+    .option('--all-skills', 'adopt every skill of the proposal, not the memory document')
+    .option('--memory', 'adopt the memory document (with --skill/--all-skills: as well)')
+    .option('--commit', 'commit exactly the changed files with git (config adopt_commit)')
+    .option('--no-commit', 'do not commit, whatever adopt_commit says')
     .option('--demo', 'adopt into the bundled demo project (after `run --demo`)')
-    .action(async (id: string | undefined, flags: CommonFlags) => {
+    .action(async (id: string | undefined, flags: AdoptFlags, cmd: Command) => {
       const ctx = cliContext(flags);
       const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
-      const receipt = await adoptProposal({
-        projectDir: project,
-        ...(id ? { id } : {}),
-        now: ctx.clock.now(),
-      });
+      if (flags.skill?.some((s) => s.trim() === '')) throw new UsageError('--skill names must be non-empty');
+      const typedCommit = cmd.getOptionValueSource('commit') === 'cli';
+      const commit = typedCommit
+        ? flags.commit === true
+        : projectConfig(ctx, project, cmd).config.adopt_commit;
       const db = openDb(ctx);
       try {
-        markProposal(db, project, receipt.id, 'adopted', ctx.clock.now());
+        await recoverAndSync(db, project, ctx.logger);
+        let receipt: AdoptReceipt;
+        try {
+          const checkpoint = testCrashHook(ctx.env);
+          receipt = await adoptProposal({
+            projectDir: project,
+            ...(id ? { id } : {}),
+            now: ctx.clock.now(),
+            select: {
+              ...(flags.skill ? { skills: flags.skill.map((s) => s.trim()) } : {}),
+              ...(flags.allSkills ? { allSkills: true } : {}),
+              ...(flags.memory ? { memory: true } : {}),
+            },
+            commit,
+            ...(checkpoint ? { checkpoint } : {}),
+          });
+        } finally {
+          await syncMirror(db, project);
+        }
+        if (ctx.json) {
+          printJson({
+            ok: true,
+            proposal_id: receipt.id,
+            proposal_dir: receipt.dir,
+            updated_paths: receipt.updatedPaths,
+            targets: receipt.targets,
+            ...(receipt.git ? { git: receipt.git } : {}),
+          });
+          return;
+        }
+        say(`[sleep] adopted ${receipt.id}`);
+        for (const t of receipt.targets)
+          say(`   -> ${t.kind ?? ''} ${displayText(t.name ?? '')}: ${t.livePath}`);
+        if (receipt.git) {
+          const line = `[sleep] git: ${displayText(receipt.git.message)}`;
+          if (receipt.git.status === 'failed') ctx.logger.warn(line);
+          else say(line);
+        }
       } finally {
         db.close();
       }
-      if (ctx.json) {
-        printJson({
-          ok: true,
-          proposal_id: receipt.id,
-          proposal_dir: receipt.dir,
-          updated_paths: receipt.updatedPaths,
-          targets: receipt.targets,
-        });
-        return;
-      }
-      say(`[sleep] adopted ${receipt.id}`);
-      for (const p of receipt.updatedPaths) say(`   -> ${p}`);
     });

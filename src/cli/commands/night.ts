@@ -10,6 +10,7 @@ import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
+import { recoverAndSync } from '../proposal-session.js';
 import path from 'node:path';
 
 interface NightFlags extends CommonFlags {
@@ -82,6 +83,8 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
       // The dry-run demo uses a throwaway store so it leaves no trace in the user's history.
       const db = openStore(demo && name === 'dry-run' ? ':memory:' : dbFile(ctx.home));
       try {
+        // The night reads the live skill: an adoption killed midway is finished or undone first.
+        if (name === 'run') await recoverAndSync(db, project, ctx.logger);
         const report = await runNight(
           {
             project,

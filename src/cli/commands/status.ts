@@ -7,6 +7,7 @@ import { countNights, nightsForProject } from '../../store/nights-repo.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
 import { printJson, say } from '../output.js';
+import { recoverAndSync } from '../proposal-session.js';
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const iso = (ms: number | null): string =>
@@ -22,6 +23,7 @@ export const statusCommand = (): Command =>
       const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
       const db = openDb(ctx);
       try {
+        await recoverAndSync(db, project, ctx.logger);
         const nights = nightsForProject(db, project, Math.max(1, Number(flags.limit) || 10));
         const latest = await latestProposal(project);
         const daemon = daemonSummary(ctx.home);

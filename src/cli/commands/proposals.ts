@@ -1,0 +1,151 @@
+/** `proposals list|show|diff` and `reject`: review what the nights staged. */
+import { Command } from 'commander';
+import { listProposals, readProposal, rejectProposal } from '../../../proposals/index.js';
+import { demoProjectDir } from '../../night/demo.js';
+import { addCommonOptions } from '../options.js';
+import { cliContext, openDb, resolveProject, type CliContext, type CommonFlags } from '../context.js';
+import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
+import { recoverAndSync, syncMirror } from '../proposal-session.js';
+import type { Db } from '../../store/db.js';
+
+const score = (x: unknown): string => (typeof x === 'number' ? x.toFixed(3) : '—');
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Open the project's proposals (recovering an interrupted adoption first) and run `fn`. */
+async function withProject<T>(
+  flags: CommonFlags,
+  fn: (ctx: CliContext, project: string, db: Db) => Promise<T>,
+): Promise<T> {
+  const ctx = cliContext(flags);
+  const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
+  const db = openDb(ctx);
+  try {
+    await recoverAndSync(db, project, ctx.logger);
+    return await fn(ctx, project, db);
+  } finally {
+    db.close();
+  }
+}
+
+function reportScores(report: unknown): { baseline: unknown; candidate: unknown } {
+  if (typeof report !== 'object' || report === null) return { baseline: null, candidate: null };
+  const r = report as Record<string, unknown>;
+  return { baseline: r.baseline, candidate: r.candidate };
+}
+
+const listCommand = (): Command =>
+  addCommonOptions(new Command('list'))
+    .description('List proposals, newest first: id, night, status, held-out scores, targets.')
+    .option('--demo', 'the bundled demo project')
+    .action(async (flags: CommonFlags) => {
+      await withProject(flags, async (ctx, project) => {
+        const { proposals, skipped } = await listProposals(project);
+        const rows = [];
+        for (const p of proposals) {
+          const details = await readProposal(project, p.id).catch(() => null);
+          rows.push({ ...p, scores: reportScores(details?.report) });
+        }
+        if (ctx.json) {
+          printJson({ project, proposals: rows, skipped });
+          return;
+        }
+        if (rows.length === 0) say(`[sleep] no proposals in ${project}`);
+        for (const p of rows) {
+          const targets = p.targets
+            .map(
+              (t) =>
+                `${t.kind}:${displayText(t.name)}${t.adopted ? '' : p.status === 'adopted' ? ' (pending)' : ''}`,
+            )
+            .join(', ');
+          say(
+            `${p.id}  night ${p.night}  ${p.status.padEnd(10)} ${score(p.scores.baseline)} -> ${score(p.scores.candidate)}  ${targets}${p.supersededBy ? `  (by ${p.supersededBy})` : ''}`,
+          );
+        }
+        for (const s of skipped) ctx.logger.warn(`skipped ${s.dir}: ${displayText(s.reason)}`);
+      });
+    });
+
+const showCommand = (): Command =>
+  addCommonOptions(new Command('show'))
+    .description("Show a proposal's status, targets and report.")
+    .argument('<id>', 'proposal id')
+    .option('--demo', 'the bundled demo project')
+    .action(async (id: string, flags: CommonFlags) => {
+      await withProject(flags, async (ctx, project) => {
+        const details = await readProposal(project, id);
+        if (ctx.json) {
+          printJson({
+            project,
+            summary: details.summary,
+            manifest: details.manifest,
+            receipt: details.receipt,
+            report: details.report,
+          });
+          return;
+        }
+        const s = details.summary;
+        say(`[sleep] proposal ${s.id} (night ${s.night}, ${s.status}, staged ${iso(s.createdAt)})`);
+        if (s.supersededBy) say(`[sleep] superseded by ${s.supersededBy}`);
+        for (const t of s.targets)
+          say(`   ${t.adopted ? 'adopted' : 'pending'}  ${t.kind} ${displayText(t.name)}: ${t.livePath}`);
+        say('');
+        write(terminalText(details.reportMd));
+      });
+    });
+
+const diffCommand = (): Command =>
+  addCommonOptions(new Command('diff'))
+    .description("Print a proposal's unified diff (coloured on a terminal).")
+    .argument('<id>', 'proposal id')
+    .option('--demo', 'the bundled demo project')
+    .action(async (id: string, flags: CommonFlags) => {
+      await withProject(flags, async (ctx, project) => {
+        const details = await readProposal(project, id);
+        if (ctx.json) {
+          printJson({ project, id, diff: details.diff });
+          return;
+        }
+        const text = terminalText(details.diff);
+        write(wantsColour(ctx.env) ? colourDiff(text) : text);
+      });
+    });
+
+function colourDiff(diff: string): string {
+  return diff
+    .split('\n')
+    .map((line) => {
+      if (line.startsWith('+++') || line.startsWith('---')) return `\u001b[1m${line}\u001b[0m`;
+      if (line.startsWith('@@')) return `\u001b[36m${line}\u001b[0m`;
+      if (line.startsWith('+')) return `\u001b[32m${line}\u001b[0m`;
+      if (line.startsWith('-')) return `\u001b[31m${line}\u001b[0m`;
+      return line;
+    })
+    .join('\n');
+}
+
+export const proposalsCommand = (): Command =>
+  new Command('proposals')
+    .description('Review staged proposals: list, show ID, diff ID.')
+    .addCommand(listCommand().exitOverride())
+    .addCommand(showCommand().exitOverride())
+    .addCommand(diffCommand().exitOverride());
+
+export const rejectCommand = (): Command =>
+  addCommonOptions(new Command('reject'))
+    .description('Turn a staged proposal down: it is kept for the record but can no longer be adopted.')
+    .argument('<id>', 'proposal id')
+    .option('--reason <text>', 'why (kept in rejected.json)')
+    .option('--demo', 'the bundled demo project')
+    .action(async (id: string, flags: CommonFlags & { reason?: string }) => {
+      await withProject(flags, async (ctx, project, db) => {
+        const result = await rejectProposal({
+          projectDir: project,
+          id,
+          now: ctx.clock.now(),
+          ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
+        });
+        await syncMirror(db, project);
+        if (ctx.json) printJson({ ok: true, proposal_id: result.id, rejected_at: result.record.rejectedAt });
+        else say(`[sleep] rejected ${result.id}`);
+      });
+    });

@@ -1,0 +1,61 @@
+/** `revert`: undo an adoption from its receipt. */
+import { Command } from 'commander';
+import { revertProposal, type RevertReceipt } from '../../../proposals/index.js';
+import { demoProjectDir } from '../../night/demo.js';
+import { addCommonOptions } from '../options.js';
+import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
+import { displayText, printJson, say } from '../output.js';
+import { recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
+
+export const revertCommand = (): Command =>
+  addCommonOptions(new Command('revert'))
+    .description(
+      'Restore the files an adoption changed, from its receipt and backups. Refused when a file was edited after the adoption, unless --force.',
+    )
+    .argument('[id]', 'proposal id (default: the latest adopted proposal)')
+    .option(
+      '--force',
+      'revert files edited since the adoption too (their current text is kept in revert-backup/)',
+    )
+    .option('--commit', 'commit exactly the restored files with git')
+    .option('--demo', 'revert in the bundled demo project')
+    .action(async (id: string | undefined, flags: CommonFlags & { force?: boolean; commit?: boolean }) => {
+      const ctx = cliContext(flags);
+      const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
+      const db = openDb(ctx);
+      try {
+        await recoverAndSync(db, project, ctx.logger);
+        let receipt: RevertReceipt;
+        try {
+          const checkpoint = testCrashHook(ctx.env);
+          receipt = await revertProposal({
+            projectDir: project,
+            ...(id ? { id } : {}),
+            now: ctx.clock.now(),
+            force: flags.force === true,
+            commit: flags.commit === true,
+            ...(checkpoint ? { checkpoint } : {}),
+          });
+        } finally {
+          await syncMirror(db, project);
+        }
+        if (ctx.json) {
+          printJson({
+            ok: true,
+            proposal_id: receipt.id,
+            restored_paths: receipt.restoredPaths,
+            unchanged_paths: receipt.unchangedPaths,
+            forced: receipt.record.forced,
+            targets: receipt.record.targets,
+            ...(receipt.git ? { git: receipt.git } : {}),
+          });
+          return;
+        }
+        say(`[sleep] reverted ${receipt.id}`);
+        for (const p of receipt.restoredPaths) say(`   <- ${p}`);
+        for (const p of receipt.unchangedPaths) say(`   (already as before: ${p})`);
+        if (receipt.git) say(`[sleep] git: ${displayText(receipt.git.message)}`);
+      } finally {
+        db.close();
+      }
+    });
