@@ -61,15 +61,14 @@ export function emptyRecord(step: number, epoch: number, kind: StepRecord['kind'
   };
 }
 
-/** Rewrite mode: the backend rewrites the learned rules (or, without `rewrite`, the patch stands in). */
+/** Rewrite mode: the backend rewrites the learned rules; null when it cannot (no method, unusable reply). */
 async function rewriteRules(
   ctx: StepContext,
   doc: string,
   suggestions: Edit[],
   metaNote: string,
-): Promise<string> {
-  const fallback = applyEdits(doc, suggestions).doc;
-  if (!ctx.backend.rewrite) return fallback;
+): Promise<string | null> {
+  if (!ctx.backend.rewrite) return null;
   try {
     const reply = await ctx.backend.rewrite({
       doc,
@@ -80,10 +79,10 @@ async function rewriteRules(
     addUsage(ctx.usage, reply.usage);
     const rules = reply.rules;
     if (!Array.isArray(rules) || rules.length === 0 || !rules.every((r) => typeof r === 'string'))
-      return fallback;
+      return null;
     return withRules(doc, rules);
   } catch {
-    return fallback;
+    return null;
   }
 }
 
@@ -98,7 +97,8 @@ export interface GateOutcome {
 
 /**
  * Gate a set of edits on top of `state.current_skill`: patch mode goes through selectEdits (no free
- * riders), rewrite mode judges the rewritten document as one candidate.
+ * riders); rewrite mode judges the backend's rewritten document as one candidate (and falls back to the
+ * patch when the backend has no usable rewrite).
  */
 export async function gateEdits(
   ctx: StepContext,
@@ -110,15 +110,19 @@ export async function gateEdits(
   const metric = metricOf(ctx.config);
   const noRegression = ctx.config.gate.no_regression;
   const val = (doc: string): Promise<ReplayResult[]> => ctx.rollouts.run(ctx.data.val, doc);
-  if (rewrite) {
-    const doc = await rewriteRules(ctx, state.current_skill, edits, state.meta_note);
+  // Without a usable backend rewrite, rewrite mode falls back to the patch and its selection below.
+  const rewritten = rewrite ? await rewriteRules(ctx, state.current_skill, edits, state.meta_note) : null;
+  if (rewritten !== null) {
+    const doc = rewritten;
     const verdict = judgeCandidate(currentVal, await val(doc), metric, noRegression);
+    const lowered = verdict.candidate < verdict.baseline;
+    // When the rewrite lowered the score, the rewrite is to blame, not the suggestions: they are
+    // reported but not banned (delta 0), and may be suggested again.
     const reason = verdict.blockedByRegression
       ? 'a held-out task regressed'
-      : verdict.candidate < verdict.baseline
-        ? 'lowered the held-out score'
+      : lowered
+        ? 'the rewrite built on it lowered the held-out score'
         : TIE_REASON;
-    const delta = Math.min(0, verdict.candidate - verdict.baseline);
     return {
       accepted: verdict.accepted,
       doc: verdict.accepted ? doc : state.current_skill,
@@ -127,7 +131,7 @@ export async function gateEdits(
         gate: verdict.accepted ? 'accept_new_best' : 'reject',
         val_after: verdict.candidate,
         accepted_edits: verdict.accepted ? edits.map(plain) : [],
-        rejected_edits: verdict.accepted ? [] : edits.map((e) => ({ ...plain(e), delta, reason })),
+        rejected_edits: verdict.accepted ? [] : edits.map((e) => ({ ...plain(e), delta: 0, reason })),
         task_deltas: verdict.deltas,
       },
       tied: !verdict.accepted && reason === TIE_REASON ? edits.map(plain) : [],
