@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,5 +82,18 @@ describe('runTrain on the bundled demo with the mock backend', () => {
         logger: silentLogger,
       }),
     ).rejects.toThrow(/different config/);
+    // Same config file, but the dataset's bytes changed: another run too.
+    const copy = path.join(outDir(), 'demo');
+    cpSync(path.dirname(DEMO), copy, { recursive: true });
+    const copied = path.join(copy, 'train.yaml');
+    const run2 = outDir();
+    await runTrain(loadTrainConfig(copied), run2, { backend: new MockBackend(), logger: silentLogger });
+    writeFileSync(
+      path.join(copy, 'tasks.jsonl'),
+      readFileSync(path.join(copy, 'tasks.jsonl'), 'utf8').replace('pnpm test', 'pnpm t'),
+    );
+    await expect(
+      runTrain(loadTrainConfig(copied), run2, { backend: new MockBackend(), logger: silentLogger }),
+    ).rejects.toThrow(/different config, dataset or initial skill/);
   });
 });

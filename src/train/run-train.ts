@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { Backend } from '../backends/types.js';
 import { zeroUsage } from '../backends/types.js';
 import { InputError, UsageError } from '../core/errors.js';
+import { sha256Hex } from '../core/hash.js';
 import { writeFileAtomicSync } from '../core/io/atomic-file.js';
 import type { Logger } from '../core/logger.js';
 import { chunks, shuffled } from '../core/rng.js';
@@ -79,7 +80,7 @@ function loadState(out: string, hash: string): { state: TrainState; history: Ste
   }
   if (state.version !== 1 || state.config_hash !== hash) {
     throw new UsageError(
-      `${out} holds a run of a different config (state ${state.config_hash}, config ${hash}); use another --out or delete it`,
+      `${out} holds a run of a different config, dataset or initial skill (state ${state.config_hash}, now ${hash}); use another --out or delete it`,
     );
   }
   const historyFile = path.join(out, 'history.jsonl');
@@ -111,7 +112,11 @@ export async function runTrain(
   const metric = metricOf(config);
   const write = (rel: string, text: string): void => writeFileAtomicSync(path.join(out, rel), text);
 
-  const resumed = loadState(out, loaded.hash);
+  // A resume must continue the very same run: same resolved config, dataset bytes and initial skill.
+  const runHash = sha256Hex(
+    [loaded.hash, sha256Hex(readFileSync(data.file)), sha256Hex(readSkill(config.skill.init))].join('|'),
+  ).slice(0, 16);
+  const resumed = loadState(out, runHash);
   let state: TrainState;
   let history: StepRecord[];
   if (resumed) {
@@ -122,7 +127,7 @@ export async function runTrain(
     const initialVal = batchScore(await rollouts.run(data.val, initial), metric);
     state = {
       version: 1,
-      config_hash: loaded.hash,
+      config_hash: runHash,
       step: 0,
       boundary_epoch: 0,
       current_skill: initial,

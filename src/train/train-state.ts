@@ -4,6 +4,7 @@ import type { Edit } from '../core/task.js';
 
 export interface TrainState {
   version: 1;
+  /** Hash of the resolved config, the dataset's bytes and the initial skill: a resume must match it. */
   config_hash: string;
   /** The last finished global step (0 = only the baseline is measured). */
   step: number;
