@@ -109,6 +109,18 @@ export const configSchema = z
       .min(1)
       .default(1)
       .describe('Replays per train task; reflection contrasts the best and worst attempt (1 = off).'),
+    evolve_skill: z.boolean().default(true).describe('A night trains the skill document.'),
+    evolve_memory: z
+      .boolean()
+      .default(false)
+      .describe('A night also trains the memory document (CLAUDE.md, AGENTS.md...); opt-in.'),
+    memory_target: z
+      .string()
+      .min(1)
+      .default('auto')
+      .describe(
+        'Memory document: "auto" (CLAUDE.md for Claude Code, AGENTS.md for Codex, .github/copilot-instructions.md for Copilot, by where the sessions came from) or a path relative to the project.',
+      ),
     adopt_commit: z
       .boolean()
       .default(false)

@@ -7,7 +7,14 @@ import type { StepRecord } from '../trainer/step-record.js';
 
 export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
 
+/**
+ * Version of report.json's shape (docs/report-schema.md). Adding a field keeps the version; renaming,
+ * removing or changing the meaning of one bumps it.
+ */
+export const REPORT_SCHEMA_VERSION = 1;
+
 export interface NightReport {
+  schema_version: typeof REPORT_SCHEMA_VERSION;
   night: number;
   mode: 'run' | 'dry-run';
   project: string;
@@ -66,6 +73,21 @@ export interface NightReport {
   harvest: { files_seen: number; files_parsed: number; sessions_stored: number; bad_lines: number } | null;
   tasks_file?: string;
   tasks_reviewed?: boolean;
+  /** The memory pass (`evolve_memory`); null when it did not run. Its edits are in `edits` with target "memory". */
+  memory?: MemoryPassReport | null;
+}
+
+export interface MemoryPassReport {
+  /** The memory document trained (CLAUDE.md, AGENTS.md, ...). */
+  target_path: string;
+  /** 'config' (memory_target) or the agent whose sessions chose it. */
+  chosen_by: string;
+  accepted: boolean;
+  gate_action: string;
+  baseline: number | null;
+  candidate: number | null;
+  no_edits_reason: string;
+  learned_rules: string[];
 }
 
 /** JSON cannot carry NaN or Infinity: they become null. */

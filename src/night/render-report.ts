@@ -16,6 +16,12 @@ export function renderReportMd(r: NightReport): string {
     `- gate: **${r.gate_action}** (accepted=${String(r.accepted)})${r.gate_no_regression ? ', no task may regress' : ''}`,
     `- model calls: ${r.calls}, tokens: ${r.tokens_used}`,
   ];
+  if (r.memory) {
+    const m = r.memory;
+    lines.push(
+      `- memory document \`${m.target_path}\` (chosen by ${escapeMd(m.chosen_by)}): ${score(m.baseline)} -> ${score(m.candidate)}, **${m.gate_action}** (accepted=${String(m.accepted)})`,
+    );
+  }
   if (r.test_score !== null) lines.push(`- test score (never seen by the gate): ${score(r.test_score)}`);
   if (r.no_edits_reason) lines.push(`- no edits: ${r.no_edits_reason}`);
   if (r.holdout_leaked) {
@@ -32,6 +38,7 @@ export function renderReportMd(r: NightReport): string {
       lines.push(
         `- [${e.target}/${e.op}] ${escapeMd(e.content)} — ${escapeMd(e.reason)} (Δ ${e.delta.toFixed(3)})`,
       );
+      if (e.rationale) lines.push(`  _proposed because: ${escapeMd(e.rationale)}_`);
     }
   }
   if (r.pending_edits.length > 0) {

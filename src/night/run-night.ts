@@ -36,9 +36,11 @@ import { stageProposal } from '../../proposals/index.js';
 import { harvest, type HarvestSummary } from './harvest.js';
 import { finishProjectTasks, mineProjectClusters, type MinedProject } from './mine-project.js';
 import { canMineWithModel, mineWithModel, type LlmMinerStats } from '../miner/llm-miner.js';
-import { finiteOrNull, type NightReport } from './night-report.js';
+import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
+import { loadMemoryTarget } from './memory-target.js';
+import { combineEpochs, memoryReport, stageTargets } from './passes.js';
 import { lockProject } from './lock.js';
 
 export interface NightDeps {
@@ -192,62 +194,89 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     const nightNumber = countNights(deps.db, req.project) + 1;
     if (record) nightId = startNight(deps.db, req.project, deps.backend.name, started);
 
-    const epoch = await runEpoch({
-      tasks: set.tasks,
-      skill: skill.workingText,
-      memory: '',
-      backend: deps.backend,
-      rejected: rejectedEdits(deps.db, req.project),
-      pending: pendingEdits(deps.db, req.project),
-      options: {
-        editBudget: req.config.edit_budget,
-        rollouts: req.config.dream_rollouts,
-        workers: req.config.workers,
-        metric: { metric: req.config.gate_metric, mixedWeight: req.config.gate_mixed_weight },
-        noRegression: req.config.gate_no_regression,
-        preferences: req.config.preferences,
-      },
-      onReplay: (phase, doc, results) => {
-        deps.logger.progress(`replay ${phase}: ${results.length} tasks`);
-        if (nightId === null) return;
-        const docHash = sha256Hex(doc).slice(0, 16);
-        insertReplays(
-          deps.db,
-          nightId,
-          results.map((r) => ({
-            phase,
-            taskId: r.task.id,
-            split: r.task.split,
-            docHash,
-            sample: 0,
-            response: r.response,
-            hard: r.hard,
-            soft: r.soft,
-            rationale: r.rationale,
-            tokens: r.tokens,
-            latencyMs: r.latencyMs,
-          })),
-        );
-      },
-    });
+    if (!req.config.evolve_skill && !req.config.evolve_memory) {
+      throw new InputError('evolve_skill and evolve_memory are both false: a night has nothing to train');
+    }
+    const memory = req.config.evolve_memory
+      ? loadMemoryTarget(
+          req.project,
+          req.config,
+          set.tasks.flatMap((t) => t.source_sessions),
+        )
+      : null;
+    const pending = pendingEdits(deps.db, req.project);
+    const trainPass = (target: 'skill' | 'memory', doc: string, other: string, editBudget: number) =>
+      runEpoch({
+        target,
+        tasks: set.tasks,
+        skill: doc,
+        memory: other,
+        backend: deps.backend,
+        rejected: rejectedEdits(deps.db, req.project),
+        pending: pending.filter((e) => e.target === target),
+        options: {
+          editBudget,
+          rollouts: req.config.dream_rollouts,
+          workers: req.config.workers,
+          metric: { metric: req.config.gate_metric, mixedWeight: req.config.gate_mixed_weight },
+          noRegression: req.config.gate_no_regression,
+          preferences: req.config.preferences,
+        },
+        onReplay: (phase, replayedDoc, results) => {
+          deps.logger.progress(`replay ${target} ${phase}: ${results.length} tasks`);
+          if (nightId === null) return;
+          const docHash = sha256Hex(replayedDoc).slice(0, 16);
+          insertReplays(
+            deps.db,
+            nightId,
+            results.map((r) => ({
+              phase,
+              taskId: r.task.id,
+              split: r.task.split,
+              docHash,
+              sample: 0,
+              response: r.response,
+              hard: r.hard,
+              soft: r.soft,
+              rationale: r.rationale,
+              tokens: r.tokens,
+              latencyMs: r.latencyMs,
+            })),
+          );
+        },
+      });
+    const skillEpoch = req.config.evolve_skill
+      ? await trainPass('skill', skill.workingText, memory?.liveText ?? '', req.config.edit_budget)
+      : null;
+    const skillAfter = skillEpoch?.accepted ? skillEpoch.skill : skill.workingText;
+    // edit_budget bounds the whole night: the memory pass gets what the skill pass left.
+    const memoryEpoch = memory
+      ? await trainPass(
+          'memory',
+          memory.liveText ?? '',
+          skillAfter,
+          Math.max(0, req.config.edit_budget - (skillEpoch?.edits.length ?? 0)),
+        )
+      : null;
+    const epoch = combineEpochs(skillEpoch, memoryEpoch, skill.workingText);
     deps.logger.progress(
       `gate: ${epoch.baseline.toFixed(3)} -> ${epoch.candidate.toFixed(3)} (${epoch.gateAction})`,
     );
 
     const report = buildReport(req, deps, set, epoch, nightNumber, started, skill.livePath);
+    report.memory = memory && memoryEpoch ? memoryReport(memory, memoryEpoch) : null;
+    const targets = stageTargets(skill, skillEpoch, memory, memoryEpoch);
     if (record && nightId !== null) {
       const now = deps.clock.now();
       for (const e of epoch.rejectedEdits) recordRejectedEdit(deps.db, req.project, e, e.delta, nightId, now);
       savePendingEdits(deps.db, req.project, epoch.pendingEdits, now);
       upsertTasks(deps.db, set.clusters, now);
-      if (epoch.accepted && epoch.skill !== skill.workingText) {
+      if (targets.length > 0) {
         const staged = await stageProposal({
           projectDir: req.project,
           night: nightNumber,
           now,
-          targets: [
-            { kind: 'skill', livePath: skill.livePath, baseText: skill.liveText, proposedText: epoch.skill },
-          ],
+          targets,
           reportMd: renderReportMd({ ...report, staging_dir: '(this folder)' }),
           reportJson: report,
         });
@@ -259,7 +288,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           nightId,
           dir: staged.dir,
           createdAt: now,
-          targets: [skill.livePath],
+          targets: targets.map((t) => t.livePath),
         });
         setNightProposal(deps.db, nightId, staged.id);
       }
@@ -302,6 +331,7 @@ function buildReport(
   const notes = [...set.notes];
   if (set.tasks.length === 0) notes.push('no tasks mined — nothing to train');
   return {
+    schema_version: REPORT_SCHEMA_VERSION,
     night,
     mode: req.mode,
     project: req.project,

@@ -6,7 +6,7 @@
  */
 import type { Backend, RejectedEditMemory, Usage } from '../backends/types.js';
 import { zeroUsage } from '../backends/types.js';
-import type { Edit, TaskRecord } from '../core/task.js';
+import type { Edit, EditTarget, TaskRecord } from '../core/task.js';
 import { replayTasks, type ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
 import { batchScore, type TaskDelta } from './gate.js';
@@ -34,6 +34,11 @@ export interface EpochInput {
   tasks: TaskRecord[];
   skill: string;
   memory: string;
+  /**
+   * Which document this step trains (default 'skill'). For 'memory', `skill` holds the memory
+   * document being trained and `memory` the skill, read-only; replays still show each in its place.
+   */
+  target?: EditTarget;
   backend: Backend;
   rejected: RejectedEditMemory[];
   /** Edits that tied on an earlier night, re-tested together with this night's new edits. */
@@ -44,7 +49,7 @@ export interface EpochInput {
 }
 
 export interface GateTrial {
-  target: 'skill';
+  target: EditTarget;
   edits: Edit[];
   baseline_score: number;
   candidate_score: number;
@@ -138,7 +143,9 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
     skill: string,
     sampleId = 0,
   ): Promise<ReplayResult[]> => {
-    const results = await replayTasks(tasks, { skill, memory: input.memory }, backend, usage, sampleId);
+    const docs =
+      input.target === 'memory' ? { skill: input.memory, memory: skill } : { skill, memory: input.memory };
+    const results = await replayTasks(tasks, docs, backend, usage, sampleId);
     input.onReplay?.(phase, skill, results);
     return results;
   };
@@ -194,6 +201,7 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
     // A night reflects once on all its failures (no minibatches) and keeps edit_budget edits.
     const proposal = await proposeEdits({
       backend,
+      target: input.target ?? 'skill',
       doc: workingDoc,
       otherDoc: input.memory,
       failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
@@ -231,7 +239,7 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
     noRegression: options.noRegression,
     replay,
   });
-  result.trials = selection.trials;
+  result.trials = selection.trials.map((t) => ({ ...t, target: input.target ?? 'skill' }));
   result.rejectedEdits = selection.rejected;
   if (!selection.accepted) return finish();
   if (parts.leaked) {

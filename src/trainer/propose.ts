@@ -13,6 +13,8 @@ import { normalizeEditContent } from '../store/learning-repo.js';
 
 export interface ProposeInput {
   backend: Backend;
+  /** The document being trained (default 'skill'). */
+  target?: Edit['target'];
   doc: string;
   otherDoc: string;
   failures: Trajectory[];
@@ -157,7 +159,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
   }
   const replies = await mapPool(calls, input.workers, (call) =>
     input.backend.reflect({
-      target: 'skill',
+      target: input.target ?? 'skill',
       doc: input.doc,
       otherDoc: input.otherDoc,
       failures: call.failures,
