@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { projectLogsDir, type Env } from '../config/paths.js';
+import { IoError } from '../core/errors.js';
 import { parseCron, nextRun } from './cron-expr.js';
 import { parseCrontab, projectDigest, renderCrontab, withEntry, withoutEntries } from './crontab-block.js';
 import { asCrontabText, CrontabMissingError, fromCrontabText, type CrontabIo } from './crontab-io.js';
@@ -70,9 +71,16 @@ export function scheduleProject(req: ScheduleRequest): ScheduleResult {
   const previous = registry.find((e) => e.digest === digest);
   let changed = false;
   if (req.via === 'cron') {
-    changed = editCrontab(req.crontab, (text) =>
-      renderCrontab(withEntry(parseCrontab(text), { digest, line: asCrontabText(line) })),
-    );
+    try {
+      changed = editCrontab(req.crontab, (text) =>
+        renderCrontab(withEntry(parseCrontab(text), { digest, line: asCrontabText(line) })),
+      );
+    } catch (err) {
+      if (!(err instanceof CrontabMissingError)) throw err;
+      throw new CrontabMissingError(
+        `${err.message}. Nothing was scheduled; add this line with \`crontab -e\` yourself, or use --daemon:\n${line}`,
+      );
+    }
   } else if (previous?.via === 'cron') {
     // Moving to the daemon: the cron line goes, or the night would run twice.
     changed = editCrontab(req.crontab, (text) => renderCrontab(withoutEntries(parseCrontab(text), digest)));
@@ -138,8 +146,17 @@ export interface ListedSchedule {
   unregistered?: boolean;
 }
 
-/** The managed schedules: registry entries plus crontab lines the registry does not know. */
-export function listSchedules(home: string, io: CrontabIo | null, now: number): ListedSchedule[] {
+export interface ScheduleListing {
+  schedules: ListedSchedule[];
+  /** Why the crontab could not be read ('' when it could, or was not asked). */
+  crontab_error: string;
+}
+
+/**
+ * The managed schedules: registry entries plus crontab lines the registry does not know. A crontab
+ * that cannot be read only loses the second part (listing writes nothing).
+ */
+export function listSchedules(home: string, io: CrontabIo | null, now: number): ScheduleListing {
   const registry = readRegistry(home);
   const out: ListedSchedule[] = registry.map((e) => ({
     project: e.project,
@@ -148,8 +165,16 @@ export function listSchedules(home: string, io: CrontabIo | null, now: number): 
     next_run: nextRun(parseCron(e.cron), now),
     args: e.args,
   }));
-  if (io) {
-    for (const entry of parseCrontab(io.read()).entries) {
+  let text = '';
+  let crontabError = '';
+  try {
+    text = io ? io.read() : '';
+  } catch (err) {
+    if (!(err instanceof IoError)) throw err;
+    crontabError = err.message;
+  }
+  if (text !== '') {
+    for (const entry of parseCrontab(text).entries) {
       if (registry.some((e) => e.digest === entry.digest)) continue;
       const parsed = parseCronLine(fromCrontabText(entry.line));
       let next: number | null;
@@ -168,5 +193,5 @@ export function listSchedules(home: string, io: CrontabIo | null, now: number): 
       });
     }
   }
-  return out;
+  return { schedules: out, crontab_error: crontabError };
 }

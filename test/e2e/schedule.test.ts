@@ -91,6 +91,14 @@ describe('schedule / unschedule with a fake crontab', () => {
     expect(crontab.table()).toBe(USER_TABLE);
     expect(crontab.writes()).toBe(0);
     expect(existsSync(path.join(box.stateHome, 'schedules.json'))).toBe(false);
+    // Listing still shows what the registry knows, with a warning; it writes nothing.
+    const list = cli(['schedule', '--list', '--json'], fail);
+    expect(list.code).toBe(0);
+    expect(list.json()).toMatchObject({
+      schedules: [],
+      crontab_error: expect.stringContaining('Permission denied'),
+    });
+    expect(list.stderr).toContain('only the registry is listed');
     // Unschedule refuses the same way.
     expect(cli(['unschedule', '--all'], fail).code).toBe(1);
     expect(crontab.table()).toBe(USER_TABLE);
@@ -98,6 +106,8 @@ describe('schedule / unschedule with a fake crontab', () => {
     const missing = cli(['schedule'], { SKILLOPT_SLEEP_CRONTAB: path.join(box.root, 'no-such-crontab') });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('was not found');
+    expect(missing.stderr).toContain('add this line with `crontab -e` yourself');
+    expect(missing.stderr).toContain('project-sha256=');
   });
 
   it('schedule twice is idempotent: the second run does not rewrite the crontab', () => {

@@ -93,9 +93,10 @@ export const scheduleCommand = (): Command => {
     const ctx = cliContext(flags);
     const crontab = systemCrontab(ctx.env);
     if (flags.list) {
-      const list = listSchedules(ctx.home, crontab, ctx.clock.now());
-      if (ctx.json) printJson({ schedules: list });
-      else renderList(list);
+      const listing = listSchedules(ctx.home, crontab, ctx.clock.now());
+      if (listing.crontab_error) ctx.logger.warn(`only the registry is listed: ${listing.crontab_error}`);
+      if (ctx.json) printJson(listing);
+      else renderList(listing.schedules);
       return;
     }
     const project = resolveProject(flags.project);
@@ -114,7 +115,7 @@ export const scheduleCommand = (): Command => {
       },
       now: ctx.clock.now(),
     });
-    const list = listSchedules(ctx.home, null, ctx.clock.now());
+    const list = listSchedules(ctx.home, null, ctx.clock.now()).schedules;
     const next = list.find((s) => s.project === project)?.next_run ?? null;
     if (ctx.json) {
       printJson({
