@@ -13,11 +13,16 @@ export type AutoAdoptOutcome =
   | { adopted: true; proposal_id: string; updated_paths: string[] }
   | { adopted: false; proposal_id: string; reason: string };
 
-/** Null when there is nothing to adopt (dry-run, gate refused, no edits). */
-export async function autoAdopt(db: Db, report: NightReport, now: number): Promise<AutoAdoptOutcome | null> {
+/** Null when there is nothing to adopt (dry-run, gate refused, no edits). `commit`: config adopt_commit. */
+export async function autoAdopt(
+  db: Db,
+  report: NightReport,
+  now: number,
+  commit: boolean,
+): Promise<AutoAdoptOutcome | null> {
   if (report.mode !== 'run' || !report.accepted || report.proposal_id === '') return null;
   try {
-    const receipt = await adoptProposal({ projectDir: report.project, id: report.proposal_id, now });
+    const receipt = await adoptProposal({ projectDir: report.project, id: report.proposal_id, now, commit });
     markProposal(db, report.project, receipt.id, 'adopted', now);
     return { adopted: true, proposal_id: receipt.id, updated_paths: receipt.updatedPaths };
   } catch (err) {

@@ -109,7 +109,9 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
             logger: ctx.logger,
           },
         );
-        const adopted = config.auto_adopt ? await autoAdopt(db, report, ctx.clock.now()) : null;
+        const adopted = config.auto_adopt
+          ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
+          : null;
         if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
         if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
         else {
