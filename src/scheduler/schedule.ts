@@ -9,6 +9,7 @@ import { IoError } from '../core/errors.js';
 import { parseCron, nextRun } from './cron-expr.js';
 import { parseCrontab, projectDigest, renderCrontab, withEntry, withoutEntries } from './crontab-block.js';
 import { asCrontabText, CrontabMissingError, fromCrontabText, type CrontabIo } from './crontab-io.js';
+import { withCrontabLock } from './crontab-lock.js';
 import { buildCronLine, parseCronLine, type NightCommand } from './cron-line.js';
 import {
   readRegistry,
@@ -64,6 +65,10 @@ function editCrontab(io: CrontabIo, edit: (text: string) => string): boolean {
 }
 
 export function scheduleProject(req: ScheduleRequest): ScheduleResult {
+  return withCrontabLock(req.home, () => scheduleLocked(req));
+}
+
+function scheduleLocked(req: ScheduleRequest): ScheduleResult {
   const schedule = parseCron(req.cron);
   const line = buildCronLine(schedule.expression, req.command);
   const digest = projectDigest(req.project);
@@ -112,6 +117,10 @@ export interface UnscheduleResult {
 
 /** Remove one project's schedule (or all of them when `project` is null) from crontab and registry. */
 export function unscheduleProjects(home: string, io: CrontabIo, project: string | null): UnscheduleResult {
+  return withCrontabLock(home, () => unscheduleLocked(home, io, project));
+}
+
+function unscheduleLocked(home: string, io: CrontabIo, project: string | null): UnscheduleResult {
   const digest = project === null ? null : projectDigest(project);
   const registry = readRegistry(home);
   const removed = new Set<string>();

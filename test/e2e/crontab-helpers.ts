@@ -32,6 +32,7 @@ case "$1" in
   -l)
     if [ -n "$FAKE_CRONTAB_FAIL" ]; then printf '%s\\n' "$FAKE_CRONTAB_FAIL" >&2; exit 1; fi
     if [ ! -e "$t" ]; then echo "no crontab for tester" >&2; exit 1; fi
+    if [ -n "$FAKE_CRONTAB_SLOW" ]; then sleep "$FAKE_CRONTAB_SLOW"; fi
     cat "$t" ;;
   -) cat > "$t.new" && mv "$t.new" "$t" && echo x >> "$t.writes" ;;
   *) echo "fake crontab: unsupported $*" >&2; exit 1 ;;

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -120,6 +120,37 @@ describe('schedule / unschedule with a fake crontab', () => {
     expect(again.stdout).toContain('unchanged');
     expect(crontab.table()).toBe(once);
     expect(crontab.writes()).toBe(1);
+  });
+
+  it('concurrent schedule commands wait for each other: no line is lost', async () => {
+    const { box, crontab, cli } = setup();
+    crontab.install(USER_TABLE);
+    const projects = ['one', 'two', 'three'].map((n) => projectIn(box, n));
+    // A slow `crontab -l` widens the read-edit-write window that a lost update needs.
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: box.home,
+      SKILLOPT_SLEEP_HOME: box.stateHome,
+      SKILLOPT_SLEEP_CRONTAB: crontab.bin,
+      FAKE_CRONTAB_SLOW: '0.3',
+      ...crontab.env,
+    };
+    const codes = await Promise.all(
+      projects.map(
+        (p) =>
+          new Promise<number | null>((resolve) =>
+            spawn(process.execPath, [CLI, 'schedule', '--project', p], { env, stdio: 'ignore' }).on(
+              'exit',
+              resolve,
+            ),
+          ),
+      ),
+    );
+    expect(codes).toEqual([0, 0, 0]);
+    expect((crontab.table() ?? '').match(/project-sha256=/g)).toHaveLength(3);
+    expect(crontab.table()?.endsWith(USER_TABLE)).toBe(true);
+    const list = cli(['schedule', '--list', '--json']).json().schedules as unknown[];
+    expect(list).toHaveLength(3);
   });
 
   it('finds `crontab` on PATH when SKILLOPT_SLEEP_CRONTAB is not set', () => {
