@@ -332,4 +332,29 @@ describe('adoptProposal', () => {
     expect(receipt.targets[0]?.backupPath).toBe(backupPath);
     expect(fs.readFileSync(backupPath, 'utf8')).toBe('old skill\n');
   });
+
+  it('refuses a target outside the project that is not inside the allowed skill folders', async () => {
+    const f = fixture();
+    const elsewhere = tempProject();
+    const allowedRoot = tempProject();
+    const victim = path.join(elsewhere, 'skills/x/SKILL.md');
+    fs.mkdirSync(path.dirname(victim), { recursive: true });
+    fs.writeFileSync(victim, 'theirs\n');
+    await stageProposal({
+      projectDir: f.project,
+      night: 1,
+      now: NOW,
+      targets: [
+        { kind: 'skill', livePath: victim, baseText: 'theirs\n', proposedText: 'ours\n', allowOutside: true },
+      ],
+      allowedRoots: [allowedRoot],
+      reportMd: '',
+      reportJson: {},
+    });
+    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+      code: 'outside_roots',
+      exitCode: 2,
+    });
+    expect(fs.readFileSync(victim, 'utf8')).toBe('theirs\n');
+  });
 });

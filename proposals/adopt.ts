@@ -24,7 +24,7 @@ import {
 } from './list.js';
 import { acquireProposalLock, releaseProposalLock } from './lock.js';
 import { recoverProject } from './recover.js';
-import { assertEpochMs, assertTargetAllowed, resolveRealPath } from './stage.js';
+import { assertEpochMs, assertTargetAllowed, isInsideDir, resolveRealPath } from './stage.js';
 import { StepCounter, runTransaction } from './transaction.js';
 import type {
   AdoptProposalOptions,
@@ -277,6 +277,7 @@ async function planWrites(
     // Re-checked here because the manifest is a file anyone could have edited since staging.
     await assertTargetAllowed(target.livePath, project, realProject, target.allowOutside === true);
     const writePath = await resolveRealPath(target.livePath);
+    await assertInsideAllowedRoots(manifest, target, writePath);
     if (seen.has(writePath)) throw new InputError(`proposal ${manifest.id} targets ${writePath} twice`);
     seen.add(writePath);
     const bytes = proposed[index];
@@ -310,6 +311,23 @@ async function planWrites(
     );
   }
   return plan;
+}
+
+/** A target outside the project must resolve inside one of the skill folders the night searched. */
+async function assertInsideAllowedRoots(
+  manifest: ProposalManifest,
+  target: ManifestTarget,
+  writePath: string,
+): Promise<void> {
+  if (target.allowOutside !== true || manifest.allowedRoots === undefined) return;
+  for (const root of manifest.allowedRoots) {
+    const realRoot = await realpath(root).catch(() => null);
+    if (realRoot !== null && isInsideDir(writePath, realRoot)) return;
+  }
+  throw new AdoptRefusedError(
+    `target ${target.livePath} is outside the allowed skill folders (${manifest.allowedRoots.join(', ')})`,
+    'outside_roots',
+  );
 }
 
 /** null when absent; 'unreadable' when something that is not a file sits there (e.g. a directory). */

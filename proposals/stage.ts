@@ -56,6 +56,9 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
     night: options.night,
     createdAt: options.now,
     targets: targets.map(toManifestTarget),
+    ...(options.allowedRoots !== undefined
+      ? { allowedRoots: options.allowedRoots.map((r) => path.resolve(r)) }
+      : {}),
   };
   try {
     await mkdir(path.join(dir, 'files'));

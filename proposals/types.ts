@@ -33,6 +33,11 @@ export interface StageProposalOptions {
   reportMd: string;
   /** Written as `report.json`; must be JSON-serialisable. */
   reportJson: unknown;
+  /**
+   * Skill folders a target outside the project must stay in (per-skill proposals); adoption
+   * re-checks every `allowOutside` target against them.
+   */
+  allowedRoots?: readonly string[];
 }
 
 const sha256Pattern = /^[0-9a-f]{64}$/;
@@ -66,6 +71,8 @@ export const proposalManifestSchema = z.object({
   night: z.number().int().nonnegative(),
   createdAt: epochMs,
   targets: z.array(manifestTargetSchema).min(1),
+  /** Where targets outside the project must stay (per-skill proposals); absent: no such limit. */
+  allowedRoots: z.array(absolutePath).optional(),
 });
 export type ProposalManifest = z.infer<typeof proposalManifestSchema>;
 

@@ -41,7 +41,7 @@ const NIGHT_OPTIONS: Array<{
   flags: string;
   key: keyof Config;
   help: string;
-  parse?: (v: string) => unknown;
+  parse?: (v: string, previous: unknown) => unknown;
 }> = [
   {
     flags: '--source <name>',
@@ -112,6 +112,17 @@ const NIGHT_OPTIONS: Array<{
     key: 'lookback_hours',
     help: 'only sessions from the last N hours, 0 = all (default 72)',
     parse: intArg('--lookback-hours'),
+  },
+  {
+    flags: '--multi-skill-fanout',
+    key: 'multi_skill_fanout',
+    help: 'also train each skill the sessions used, against its own SKILL.md (per-skill proposals)',
+  },
+  {
+    flags: '--skill-root <dir>',
+    key: 'skill_roots',
+    help: 'extra folder of <name>/SKILL.md skills for --multi-skill-fanout (repeatable)',
+    parse: (v: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), v],
   },
   { flags: '--preferences <text>', key: 'preferences', help: 'house rules shown to the optimizer' },
 ];

@@ -121,6 +121,18 @@ export const configSchema = z
       .describe(
         'Memory document: "auto" (CLAUDE.md for Claude Code, AGENTS.md for Codex, .github/copilot-instructions.md for Copilot, by where the sessions came from) or a path relative to the project.',
       ),
+    multi_skill_fanout: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Also train each skill the sessions used against its own SKILL.md and stage per-skill proposals (opt-in).',
+      ),
+    skill_roots: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'Extra folders holding <name>/SKILL.md skills for multi_skill_fanout (relative to the project).',
+      ),
     adopt_commit: z
       .boolean()
       .default(false)

@@ -75,6 +75,24 @@ export interface NightReport {
   tasks_reviewed?: boolean;
   /** The memory pass (`evolve_memory`); null when it did not run. Its edits are in `edits` with target "memory". */
   memory?: MemoryPassReport | null;
+  /** Per-skill groups (`multi_skill_fanout`); absent when fan-out is off. */
+  skill_groups?: SkillGroupReport[];
+}
+
+/** One per-skill group of `multi_skill_fanout`. */
+export interface SkillGroupReport {
+  skill_name: string;
+  /** consolidated (trained), skipped (missing, ambiguous or rejected skill) or failed (an error). */
+  status: 'consolidated' | 'skipped' | 'failed';
+  reason: string;
+  live_path: string;
+  n_tasks: number;
+  accepted: boolean;
+  gate_action: string;
+  baseline: number | null;
+  candidate: number | null;
+  edits: Edit[];
+  rejected_edits: RejectedEdit[];
 }
 
 export interface MemoryPassReport {

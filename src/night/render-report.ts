@@ -62,6 +62,33 @@ export function renderReportMd(r: NightReport): string {
       );
     }
   }
+  if (r.skill_groups && r.skill_groups.length > 0) {
+    lines.push(
+      '',
+      '## Per-skill groups',
+      '',
+      '| Skill | Decision | Gate | Tasks | Held-out | Edits |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
+    for (const g of r.skill_groups) {
+      const decision =
+        g.status === 'consolidated'
+          ? g.accepted
+            ? 'staged'
+            : 'no change'
+          : `${g.status}: ${escapeMd(g.reason)}`;
+      lines.push(
+        `| ${escapeMd(g.skill_name)} | ${decision} | ${g.gate_action || '—'} | ${g.n_tasks} | ${score(g.baseline)} → ${score(g.candidate)} | ${g.edits.length} |`,
+      );
+    }
+    for (const g of r.skill_groups) {
+      for (const e of g.edits) {
+        lines.push(
+          `- ${escapeMd(g.skill_name)}: [${e.op}] ${escapeMd(e.content)} — _why: ${escapeMd(e.rationale)}_`,
+        );
+      }
+    }
+  }
   const withChecks = r.recurring_tasks.filter((t) => t.checks.length > 0);
   if (withChecks.length > 0) {
     lines.push('', '## Recurring tasks and the corrections behind their checks', '');

@@ -41,6 +41,8 @@ import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
 import { loadMemoryTarget } from './memory-target.js';
 import { combineEpochs, memoryReport, stageTargets } from './passes.js';
+import { planFanout, trainGroups } from './fanout.js';
+import { addUsage } from '../backends/types.js';
 import { lockProject } from './lock.js';
 
 export interface NightDeps {
@@ -205,10 +207,19 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
         )
       : null;
     const pending = pendingEdits(deps.db, req.project);
-    const trainPass = (target: 'skill' | 'memory', doc: string, other: string, editBudget: number) =>
+    const fanout = req.config.multi_skill_fanout
+      ? planFanout(set.tasks, req.config, req.project, deps.userHome, skill.livePath)
+      : null;
+    const trainPass = (
+      target: 'skill' | 'memory',
+      doc: string,
+      other: string,
+      editBudget: number,
+      tasks: TaskRecord[] = fanout?.managedTasks ?? set.tasks,
+    ) =>
       runEpoch({
         target,
-        tasks: set.tasks,
+        tasks,
         skill: doc,
         memory: other,
         backend: deps.backend,
@@ -259,13 +270,31 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
         )
       : null;
     const epoch = combineEpochs(skillEpoch, memoryEpoch, skill.workingText);
+    // Each skill group has its own document, so its own edit_budget; the memory stays read-only.
+    const groups = fanout
+      ? await trainGroups(fanout, req.project, (tasks, doc) =>
+          trainPass('skill', doc, memory?.liveText ?? '', req.config.edit_budget, tasks),
+        )
+      : [];
+    for (const g of groups) if (g.epoch) addUsage(epoch.usage, g.epoch.usage);
     deps.logger.progress(
       `gate: ${epoch.baseline.toFixed(3)} -> ${epoch.candidate.toFixed(3)} (${epoch.gateAction})`,
     );
 
     const report = buildReport(req, deps, set, epoch, nightNumber, started, skill.livePath);
     report.memory = memory && memoryEpoch ? memoryReport(memory, memoryEpoch) : null;
-    const targets = stageTargets(skill, skillEpoch, memory, memoryEpoch);
+    const targets = [
+      ...stageTargets(skill, skillEpoch, memory, memoryEpoch),
+      ...groups.flatMap((g) => (g.target ? [g.target] : [])),
+    ];
+    if (fanout) {
+      report.skill_groups = groups.map((g) => g.report);
+      for (const g of groups) {
+        if (g.report.status !== 'consolidated') {
+          report.notes.push(`skipped skill ${g.report.skill_name}: ${g.report.reason}`);
+        }
+      }
+    }
     if (record && nightId !== null) {
       const now = deps.clock.now();
       for (const e of epoch.rejectedEdits) recordRejectedEdit(deps.db, req.project, e, e.delta, nightId, now);
@@ -277,6 +306,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           night: nightNumber,
           now,
           targets,
+          ...(fanout ? { allowedRoots: fanout.roots } : {}),
           reportMd: renderReportMd({ ...report, staging_dir: '(this folder)' }),
           reportJson: report,
         });

@@ -19,7 +19,7 @@ export function resolveSkillPath(project: string, config: Config): string {
   return path.resolve(project, config.target_skill_path);
 }
 
-function readUtf8OrNull(file: string): string | null {
+export function readUtf8OrNull(file: string): string | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);

@@ -1,0 +1,132 @@
+/**
+ * Per-skill proposals (`multi_skill_fanout`, opt-in): task instances whose session used one named
+ * skill are grouped by it, and each group is trained against that skill's own live SKILL.md (found by
+ * `skill-roots.ts`). Groups whose skill is missing, ambiguous or rejected are skipped and reported;
+ * their tasks stay with the managed skill. Grouped tasks leave the managed pass, so one rule is not
+ * learned into two skills (the reference trained the managed skill on every task).
+ */
+import path from 'node:path';
+import type { StageTarget } from '../../proposals/index.js';
+import { errorMessage } from '../core/errors.js';
+import type { TaskRecord } from '../core/task.js';
+import type { Config } from '../config/schema.js';
+import type { EpochResult } from '../trainer/epoch.js';
+import { finiteOrNull, type SkillGroupReport } from './night-report.js';
+import { resolveSkill, skillRoots, type SkillResolution } from './skill-roots.js';
+import { readUtf8OrNull } from './skill-target.js';
+
+export interface FanoutPlan {
+  roots: string[];
+  groups: Array<{ name: string; resolution: SkillResolution; tasks: TaskRecord[] }>;
+  /** Tasks the managed skill trains on: unhinted, hinted to it, or hinted to a skill that was skipped. */
+  managedTasks: TaskRecord[];
+}
+
+export function planFanout(
+  tasks: readonly TaskRecord[],
+  config: Config,
+  project: string,
+  userHome: string,
+  managedPath: string,
+): FanoutPlan {
+  const roots = skillRoots(project, userHome, config.skill_roots);
+  const byName = new Map<string, TaskRecord[]>();
+  for (const t of tasks) {
+    const hint = t.skill_hint.trim();
+    if (hint === '' || hint === config.managed_skill_name) continue;
+    byName.set(hint, [...(byName.get(hint) ?? []), t]);
+  }
+  const groups: FanoutPlan['groups'] = [];
+  const grouped = new Set<TaskRecord>();
+  for (const [name, members] of byName) {
+    let resolution = resolveSkill(name, roots);
+    if (resolution.status === 'found' && resolution.livePath === managedPath) {
+      resolution = { status: 'rejected', name, reason: 'it is the managed skill' };
+    }
+    groups.push({ name, resolution, tasks: members });
+    if (resolution.status === 'found') for (const t of members) grouped.add(t);
+  }
+  return { roots, groups, managedTasks: tasks.filter((t) => !grouped.has(t)) };
+}
+
+export interface GroupOutcome {
+  report: SkillGroupReport;
+  target: StageTarget | null;
+  epoch: EpochResult | null;
+}
+
+/** Train every found group; a group that throws is reported as failed, the night goes on. */
+export async function trainGroups(
+  plan: FanoutPlan,
+  project: string,
+  train: (tasks: TaskRecord[], doc: string) => Promise<EpochResult>,
+): Promise<GroupOutcome[]> {
+  const outcomes: GroupOutcome[] = [];
+  for (const group of plan.groups) {
+    const base = { skill_name: group.name, n_tasks: group.tasks.length };
+    const r = group.resolution;
+    if (r.status !== 'found') {
+      outcomes.push({
+        report: { ...base, ...emptyRow(), status: 'skipped', reason: `${r.status}: ${r.reason}` },
+        target: null,
+        epoch: null,
+      });
+      continue;
+    }
+    try {
+      const liveText = readUtf8OrNull(r.livePath);
+      if (liveText === null) throw new Error(`${r.livePath} disappeared`);
+      const epoch = await train(group.tasks, liveText);
+      const changed = epoch.accepted && epoch.skill !== liveText;
+      outcomes.push({
+        report: {
+          ...base,
+          status: 'consolidated',
+          reason: epoch.accepted ? '' : epoch.noEditsReason,
+          live_path: r.livePath,
+          accepted: epoch.accepted,
+          gate_action: epoch.gateAction,
+          baseline: finiteOrNull(epoch.baseline),
+          candidate: finiteOrNull(epoch.candidate),
+          edits: epoch.edits,
+          rejected_edits: epoch.rejectedEdits,
+        },
+        target: changed
+          ? {
+              kind: 'skill',
+              name: group.name,
+              livePath: r.livePath,
+              baseText: liveText,
+              proposedText: epoch.skill,
+              allowOutside: !isInside(r.livePath, project),
+            }
+          : null,
+        epoch,
+      });
+    } catch (err) {
+      outcomes.push({
+        report: { ...base, ...emptyRow(), status: 'failed', reason: errorMessage(err).slice(0, 300) },
+        target: null,
+        epoch: null,
+      });
+    }
+  }
+  return outcomes;
+}
+
+function emptyRow(): Omit<SkillGroupReport, 'skill_name' | 'n_tasks' | 'status' | 'reason'> {
+  return {
+    live_path: '',
+    accepted: false,
+    gate_action: '',
+    baseline: null,
+    candidate: null,
+    edits: [],
+    rejected_edits: [],
+  };
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
