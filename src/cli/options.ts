@@ -122,7 +122,10 @@ const NIGHT_OPTIONS: Array<{
     flags: '--skill-root <dir>',
     key: 'skill_roots',
     help: 'extra folder of <name>/SKILL.md skills for --multi-skill-fanout (repeatable)',
-    parse: (v: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), v],
+    parse: (v: string, previous: unknown): string[] => [
+      ...(Array.isArray(previous) ? previous.filter((p): p is string => typeof p === 'string') : []),
+      v,
+    ],
   },
   { flags: '--preferences <text>', key: 'preferences', help: 'house rules shown to the optimizer' },
 ];
