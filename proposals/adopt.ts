@@ -161,7 +161,9 @@ export async function locateProposal(
   id: string | undefined,
 ): Promise<{ id: string; dir: string }> {
   if (id === undefined) {
-    const latest = (await listProposals(project)).proposals[0];
+    // The newest proposal still in play; rejected, reverted and superseded ones are passed over.
+    const { proposals } = await listProposals(project);
+    const latest = proposals.find((p) => p.status === 'staged' || p.status === 'adopted') ?? proposals[0];
     if (latest == null) {
       throw new AdoptRefusedError(`nothing to adopt: no staged proposal in ${project}`, 'no_proposal');
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adoptProposal } from './adopt.js';
 import { latestProposal, listProposals, readProposal } from './list.js';
+import { rejectProposal } from './reject.js';
 import { stageProposal } from './stage.js';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 0, 0);
@@ -94,6 +95,19 @@ describe('listProposals', () => {
     await adoptProposal({ projectDir: project, now: T0 + 5000 });
     const { proposals } = await listProposals(project);
     expect(proposals[0]).toMatchObject({ id: staged.id, status: 'adopted', adoptedAt: T0 + 5000 });
+  });
+
+  it('a rejected newer proposal supersedes nothing', async () => {
+    const project = tempProject();
+    const older = await stageAt(project, T0, 1);
+    const newer = await stageAt(project, T0 + 1000, 2);
+    expect((await listProposals(project)).proposals.map((p) => p.status)).toEqual(['staged', 'superseded']);
+    await rejectProposal({ projectDir: project, id: newer.id, now: T0 + 2000 });
+    const { proposals } = await listProposals(project);
+    expect(proposals.map((p) => [p.id, p.status])).toEqual([
+      [newer.id, 'rejected'],
+      [older.id, 'staged'],
+    ]);
   });
 
   it('refuses a symlinked proposals folder', async () => {

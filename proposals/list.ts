@@ -131,8 +131,8 @@ export async function listProposals(projectDir: string): Promise<ProposalListing
 }
 
 /**
- * A staged proposal is superseded when newer proposals together target every one of its live
- * files: adopting it would fight the newer night's text.
+ * A staged proposal is superseded when newer proposals (not rejected or reverted) together target
+ * every one of its live files: adopting it would fight the newer night's text.
  */
 function markSuperseded(newestFirstList: ProposalSummary[]): void {
   const newerTargets = new Map<string, string>();
@@ -144,6 +144,8 @@ function markSuperseded(newestFirstList: ProposalSummary[]): void {
         p.supersededBy = by[0];
       }
     }
+    // A rejected or reverted proposal does not replace anything.
+    if (p.status === 'rejected' || p.status === 'reverted') continue;
     for (const t of p.targets) if (!newerTargets.has(t.livePath)) newerTargets.set(t.livePath, p.id);
   }
 }

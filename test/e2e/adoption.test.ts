@@ -88,6 +88,15 @@ describe('refusals', () => {
     expect(adopt.json()).toMatchObject({ error: 'rejected' });
     expect(readFileSync(f.alpha, 'utf8')).toBe(HAND_ALPHA);
 
+    // A newer proposal for the same files, rejected: plain `adopt` takes the older one again.
+    const box3 = sandbox();
+    const h = await stageFixture(box3);
+    const newer = await stageFixture(box3, { now: Date.UTC(2026, 0, 2, 3, 0, 0) });
+    expect(runCli(box3, ['reject', newer.staged.id]).code).toBe(0);
+    const older = runCli(box3, ['adopt', '--json']);
+    expect(older.code, older.stderr).toBe(0);
+    expect(older.json().proposal_id).toBe(h.staged.id);
+
     const box2 = sandbox();
     const g = await stageFixture(box2);
     expect(runCli(box2, ['adopt']).code).toBe(0);
@@ -181,6 +190,33 @@ describe('adopt --commit', () => {
     expect(message).toContain('0.250 -> 0.750');
     expect(git(box.project, 'diff', '--cached', '--name-only').trim()).toBe('notes.txt');
     expect(git(box.project, 'status', '--porcelain', '--', 'scratch.txt').trim()).toBe('?? scratch.txt');
+    expect(git(box.project, 'status', '--porcelain', '--', '.claude', '.agents', 'CLAUDE.md').trim()).toBe(
+      '',
+    );
+  });
+
+  it('revert --commit commits exactly the restored files', async () => {
+    const box = committedRepo();
+    const f = await stageFixture(box, { withFresh: true });
+    commitAll(box.project);
+    expect(runCli(box, ['adopt', '--commit']).code).toBe(0);
+    writeFileSync(path.join(box.project, 'notes.txt'), 'staged\n');
+    git(box.project, 'add', 'notes.txt');
+    const r = runCli(box, ['revert', '--commit', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().git).toMatchObject({ status: 'committed' });
+    for (const [file, text] of f.originals) expect(readOrNull(file)).toBe(text);
+    const files = git(box.project, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort();
+    expect(files).toEqual(
+      [
+        '.agents/skills/beta/SKILL.md',
+        '.claude/skills/alpha/SKILL.md',
+        '.claude/skills/fresh/SKILL.md',
+        'CLAUDE.md',
+      ].sort(),
+    );
+    expect(git(box.project, 'log', '-1', '--format=%s')).toContain(`revert proposal ${f.staged.id}`);
+    expect(git(box.project, 'diff', '--cached', '--name-only').trim()).toBe('notes.txt');
     expect(git(box.project, 'status', '--porcelain', '--', '.claude', '.agents', 'CLAUDE.md').trim()).toBe(
       '',
     );
