@@ -79,6 +79,7 @@ describe('run --auto-adopt', () => {
     const r = runCli(other, ['run', '--tasks-file', tasks]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('[sleep] auto-adopted ');
+    expect(r.stdout).not.toContain('review it, then');
   });
 
   it('dry-run has no --auto-adopt', () => {

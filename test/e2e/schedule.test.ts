@@ -50,12 +50,22 @@ function cycle(crontab: TestCrontab, box: Sandbox, cli: ReturnType<typeof setup>
   const afterA = crontab.table() ?? '';
   expect(afterA.endsWith(USER_TABLE.endsWith('\n') ? USER_TABLE : `${USER_TABLE}`)).toBe(true);
   ok(['schedule', '--project', b, '--hour', '4', '--minute', '5', '--backend', 'mock']);
-  ok(['schedule', '--project', a, '--cron', '*/30 1-5 * * 1-5', '--edit-budget', '2']);
+  ok([
+    'schedule',
+    '--project',
+    a,
+    '--cron',
+    '*/30 1-5 * * 1-5',
+    '--edit-budget',
+    '2',
+    '--gate-metric',
+    'hard',
+  ]);
   const table = crontab.table() ?? '';
   expect(table.match(/project-sha256=/g)).toHaveLength(2);
   expect(table).toContain('5 4 * * *  ');
   expect(table).toContain('*/30 1-5 * * 1-5  ');
-  expect(table).toContain('--edit-budget 2');
+  expect(table).toContain('--gate-metric hard --edit-budget 2');
   expect(table.endsWith(USER_TABLE)).toBe(true);
   // Refused: nothing changes.
   expect(cli(['schedule', '--project', a, '--hour', '25']).code).toBe(2);

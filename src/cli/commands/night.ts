@@ -28,7 +28,7 @@ function renderAutoAdopt(a: AutoAdoptOutcome): void {
   }
 }
 
-function renderHuman(r: NightReport): void {
+function renderHuman(r: NightReport, autoAdopted = false): void {
   const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
   const recurring = r.n_clusters ? ` (${r.n_clusters} distinct, ${r.n_recurring} recurring)` : '';
   say(
@@ -58,7 +58,8 @@ function renderHuman(r: NightReport): void {
     );
   } else if (r.staging_dir) {
     say(`[sleep] staged: ${r.staging_dir}`);
-    say(`[sleep] review it, then: skillopt-sleep adopt --project ${JSON.stringify(r.project)}`);
+    if (!autoAdopted)
+      say(`[sleep] review it, then: skillopt-sleep adopt --project ${JSON.stringify(r.project)}`);
   }
 }
 
@@ -115,7 +116,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
         if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
         if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
         else {
-          renderHuman(report);
+          renderHuman(report, adopted?.adopted === true);
           if (adopted) renderAutoAdopt(adopted);
         }
       } finally {

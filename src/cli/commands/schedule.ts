@@ -13,7 +13,7 @@ import {
   type ListedSchedule,
 } from '../../scheduler/schedule.js';
 import { addNightOptions, typedNightArgs } from '../options.js';
-import { BACKENDS, GATE_METRICS } from '../../config/schema.js';
+import { BACKENDS } from '../../config/schema.js';
 import { cliContext, resolveProject, type CommonFlags } from '../context.js';
 import { printJson, say } from '../output.js';
 
@@ -71,24 +71,10 @@ export const scheduleCommand = (): Command => {
     .option('--daemon', 'run it from `skillopt-sleep daemon` instead of cron (removes its cron line)')
     .option('--list', 'show the scheduled projects and the next run of each')
     .addOption(new Option('--backend <name>', 'model backend').choices([...BACKENDS]))
-    .addOption(new Option('--gate-metric <metric>', 'score the gate compares').choices([...GATE_METRICS]))
     .option('--auto-adopt', "adopt each night's accepted proposal at once")
     .option('--json', 'print one JSON object on stdout');
-  addNightOptions(cmd, [
-    'transcript_source',
-    'scope',
-    'edit_budget',
-    'target_skill_path',
-    'seed',
-    'val_fraction',
-    'test_fraction',
-    'gate_mixed_weight',
-    'gate_no_regression',
-    'max_tasks_per_night',
-    'max_sessions_per_night',
-    'lookback_hours',
-    'preferences',
-  ]);
+  // Every night option `run` has, so a scheduled night can be any night the user could type.
+  addNightOptions(cmd);
   return cmd.action((flags: ScheduleFlags, command: Command) => {
     const ctx = cliContext(flags);
     const crontab = systemCrontab(ctx.env);
