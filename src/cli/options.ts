@@ -172,6 +172,7 @@ export function typedNightArgs(cmd: Command): string[] {
     if (!cmd.options.some((opt) => opt.attributeName() === attr) || !typed(attr)) continue;
     const value = opts[attr];
     if (value === true) args.push(flagOf(o.flags));
+    else if (Array.isArray(value)) for (const v of value) args.push(flagOf(o.flags), String(v));
     else if (typeof value === 'string' || typeof value === 'number')
       args.push(flagOf(o.flags), String(value));
   }

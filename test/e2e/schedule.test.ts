@@ -49,7 +49,21 @@ function cycle(crontab: TestCrontab, box: Sandbox, cli: ReturnType<typeof setup>
   ok(['schedule', '--project', a]);
   const afterA = crontab.table() ?? '';
   expect(afterA.endsWith(USER_TABLE.endsWith('\n') ? USER_TABLE : `${USER_TABLE}`)).toBe(true);
-  ok(['schedule', '--project', b, '--hour', '4', '--minute', '5', '--backend', 'mock']);
+  ok([
+    'schedule',
+    '--project',
+    b,
+    '--hour',
+    '4',
+    '--minute',
+    '5',
+    '--backend',
+    'mock',
+    '--skill-root',
+    'skills one',
+    '--skill-root',
+    'two',
+  ]);
   ok([
     'schedule',
     '--project',
@@ -64,6 +78,7 @@ function cycle(crontab: TestCrontab, box: Sandbox, cli: ReturnType<typeof setup>
   const table = crontab.table() ?? '';
   expect(table.match(/project-sha256=/g)).toHaveLength(2);
   expect(table).toContain('5 4 * * *  ');
+  expect(table).toContain("--skill-root 'skills one' --skill-root two");
   expect(table).toContain('*/30 1-5 * * 1-5  ');
   expect(table).toContain('--gate-metric hard --edit-budget 2');
   expect(table.endsWith(USER_TABLE)).toBe(true);
