@@ -1,12 +1,89 @@
-/** Builds the backend a config names. New backends register here. */
-import type { BackendName } from '../config/schema.js';
+/**
+ * Builds the backend a config names. Each role (target: attempts; optimizer: reflects and judges) may
+ * use its own backend; real ones share one spend meter (the night's budget), one response cache and
+ * one concurrency limit. New backends register in `llm/providers/index.ts`.
+ */
+import { InputError } from '../core/errors.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Env } from '../config/paths.js';
+import type { Config } from '../config/schema.js';
+import type { Db } from '../store/db.js';
+import { memoryResponseCache, sqliteResponseCache } from '../store/response-cache-repo.js';
 import { MockBackend } from './mock/mock-backend.js';
+import type { ChatRole } from './llm/chat.js';
+import { GuardedChat } from './llm/guarded-chat.js';
+import { Limiter } from './llm/limiter.js';
+import { LlmBackend } from './llm/llm-backend.js';
+import { priceFor } from './llm/prices.js';
+import { createProvider, roleSetup } from './llm/providers/index.js';
+import { defaultRetryPolicy, type RetryPolicy } from './llm/retry.js';
+import { SpendMeter, type SpendSummary } from './llm/spend-meter.js';
 import type { Backend } from './types.js';
 
-const factories = {
-  mock: () => new MockBackend(),
-} satisfies Record<BackendName, () => Backend>;
+export interface BackendDeps {
+  env: Env;
+  clock: Clock;
+  logger: Logger;
+  /** The store for the response cache; null keeps the cache in memory for this run only. */
+  db: Db | null;
+  /** Overrides of the retry policy (tests inject an instant sleep). */
+  retry?: Partial<RetryPolicy>;
+}
 
-export function createBackend(name: BackendName): Backend {
-  return factories[name]();
+/** Attempts from one backend, reflection and judging from another (e.g. a real target, mock optimizer). */
+class SplitBackend implements Backend {
+  readonly name: string;
+  readonly offline: boolean;
+  private readonly target: Backend;
+  private readonly optimizer: Backend;
+  private readonly real: LlmBackend;
+  constructor(target: Backend, optimizer: Backend, real: LlmBackend) {
+    this.target = target;
+    this.optimizer = optimizer;
+    this.real = real;
+    this.name = `${target.name}+${optimizer.name}`;
+    this.offline = target.offline && optimizer.offline;
+  }
+  attempt: Backend['attempt'] = (req) => this.target.attempt(req);
+  reflect: Backend['reflect'] = (req) => this.optimizer.reflect(req);
+  judgeRubric: Backend['judgeRubric'] = (req) => this.optimizer.judgeRubric(req);
+  spendSummary = (): SpendSummary => this.real.spendSummary();
+}
+
+function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBackend {
+  const meter = new SpendMeter({
+    maxCalls: config.max_calls,
+    maxTokens: config.max_tokens,
+    maxCostUsd: config.max_cost_usd,
+  });
+  const cache = deps.db ? sqliteResponseCache(deps.db, () => deps.clock.now()) : memoryResponseCache();
+  const limiter = new Limiter(config.workers);
+  const retry = defaultRetryPolicy(config.max_retries, deps.retry);
+  const chat = (role: ChatRole): GuardedChat => {
+    const setup = roleSetup(config, role);
+    const provider = createProvider(setup, config, deps.env);
+    const price = priceFor(provider.model, config.prices);
+    if (provider.kind === 'api' && price === null && config.max_cost_usd !== null) {
+      throw new InputError(
+        `no price is known for the model "${provider.model}", so max_cost_usd cannot be enforced: add it to the config key prices ({"${provider.model}": {"input_per_mtok": ..., "output_per_mtok": ...}}) or set max_cost_usd to null`,
+        'bad_config',
+      );
+    }
+    return new GuardedChat(provider, { meter, cache, limiter, retry, price, logger: deps.logger });
+  };
+  const target = chat(roles.includes('target') ? 'target' : 'optimizer');
+  const optimizer = roles.includes('optimizer') ? chat('optimizer') : target;
+  return new LlmBackend({ target, optimizer }, meter);
+}
+
+export function createBackend(config: Config, deps: BackendDeps): Backend {
+  const targetReal = roleSetup(config, 'target').backend !== 'mock';
+  const optimizerReal = roleSetup(config, 'optimizer').backend !== 'mock';
+  if (!targetReal && !optimizerReal) return new MockBackend();
+  if (targetReal && optimizerReal) return buildLlm(config, deps, ['target', 'optimizer']);
+  const real = buildLlm(config, deps, [targetReal ? 'target' : 'optimizer']);
+  return targetReal
+    ? new SplitBackend(real, new MockBackend(), real)
+    : new SplitBackend(new MockBackend(), real, real);
 }

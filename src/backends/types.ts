@@ -1,4 +1,5 @@
 import type { Edit, EditTarget, Outcome, Score, TaskRecord } from '../core/task.js';
+import type { SpendSummary } from './llm/spend-meter.js';
 
 /** Token and call accounting for one model call (the mock reports zero tokens). */
 export interface Usage {
@@ -128,6 +129,8 @@ export interface Backend {
   mergeEdits?(req: MergeEditsRequest): Promise<MergeEditsResult>;
   /** Optional: rewrite the learned rules as a whole (update_mode "rewrite"); gated like any edit. */
   rewrite?(req: RewriteRequest): Promise<RewriteResult>;
+  /** Real backends: what the night's requests cost so far, against its budget. */
+  spendSummary?(): SpendSummary;
 }
 
 export const zeroUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });

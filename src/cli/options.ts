@@ -128,6 +128,54 @@ const NIGHT_OPTIONS: Array<{
     ],
   },
   { flags: '--preferences <text>', key: 'preferences', help: 'house rules shown to the optimizer' },
+  { flags: '--model <name>', key: 'model', help: 'model of both roles (default: the backend\'s)' },
+  {
+    flags: '--optimizer-backend <name>',
+    key: 'optimizer_backend',
+    help: `backend that reflects and judges: ${BACKENDS.join(', ')} (default: --backend)`,
+    parse: choiceArg('--optimizer-backend', BACKENDS),
+  },
+  { flags: '--optimizer-model <name>', key: 'optimizer_model', help: 'model of the optimizer role' },
+  {
+    flags: '--target-backend <name>',
+    key: 'target_backend',
+    help: `backend that attempts the tasks: ${BACKENDS.join(', ')} (default: --backend)`,
+    parse: choiceArg('--target-backend', BACKENDS),
+  },
+  { flags: '--target-model <name>', key: 'target_model', help: 'model of the target role' },
+  {
+    flags: '--base-url <url>',
+    key: 'base_url',
+    help: 'API base URL (OpenAI-compatible server, Anthropic proxy) or the azure-openai endpoint',
+  },
+  {
+    flags: '--max-calls <n>',
+    key: 'max_calls',
+    help: 'hard limit of model requests this night, retries included (default 400)',
+    parse: intArg('--max-calls'),
+  },
+  {
+    flags: '--max-tokens <n>',
+    key: 'max_tokens',
+    help: 'hard limit of tokens this night (default 2000000)',
+    parse: intArg('--max-tokens'),
+  },
+  {
+    flags: '--max-cost-usd <x>',
+    key: 'max_cost_usd',
+    help: 'hard limit of this night\'s model cost in USD (default 5)',
+    parse: (v: string): number => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-cost-usd must be a number ≥ 0');
+      return n;
+    },
+  },
+  {
+    flags: '--workers <n>',
+    key: 'workers',
+    help: 'most model requests in flight at once (default 4)',
+    parse: intArg('--workers', 1),
+  },
 ];
 
 /** Add the night options (all of them, or just `only`) to a command. */

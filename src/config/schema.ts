@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-export const BACKENDS = ['mock'] as const;
+export const BACKENDS = ['mock', 'openai', 'azure-openai', 'anthropic', 'claude-code', 'codex'] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export const TRANSCRIPT_SOURCES = ['all', 'claude', 'codex', 'copilot', 'copilot-cli'] as const;
@@ -19,11 +19,63 @@ export type GateMetric = (typeof GATE_METRICS)[number];
 
 const fraction = z.number().min(0).max(1);
 const count = z.number().int().min(0);
+/** '' = use `backend` / `model`. */
+const roleBackend = z.enum(['', ...BACKENDS]);
+const priceSchema = z
+  .object({ input_per_mtok: z.number().min(0), output_per_mtok: z.number().min(0) })
+  .strict();
 
 export const configSchema = z
   .object({
     backend: z.enum(BACKENDS).default('mock').describe('Model backend for replay and reflection.'),
     model: z.string().default('').describe('Model name for the backend ("" = its default).'),
+    optimizer_backend: roleBackend.default('').describe('Backend that reflects and judges ("" = backend).'),
+    optimizer_model: z.string().default('').describe('Model of the optimizer role ("" = model).'),
+    target_backend: roleBackend.default('').describe('Backend that attempts the tasks ("" = backend).'),
+    target_model: z.string().default('').describe('Model of the target role ("" = model).'),
+    base_url: z
+      .string()
+      .default('')
+      .describe(
+        'API base URL for openai/anthropic (OpenAI-compatible servers); the endpoint for azure-openai.',
+      ),
+    optimizer_base_url: z.string().default('').describe('Base URL of the optimizer role ("" = base_url).'),
+    target_base_url: z.string().default('').describe('Base URL of the target role ("" = base_url).'),
+    api_key_env: z
+      .string()
+      .regex(/^$|^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+      .default('')
+      .describe('Environment variable holding the API key ("" = OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).'),
+    azure_api_version: z.string().default('2024-10-21').describe('API version for azure-openai.'),
+    claude_path: z.string().min(1).default('claude').describe('Claude Code executable for claude-code.'),
+    codex_path: z.string().min(1).default('codex').describe('Codex executable for codex.'),
+    request_timeout_s: z.number().positive().default(120).describe('Timeout of one API request, seconds.'),
+    cli_timeout_s: z.number().positive().default(300).describe('Timeout of one agent CLI run, seconds.'),
+    max_retries: count.default(4).describe('Retries of a request after 429, 5xx or a network error.'),
+    max_calls: count
+      .nullable()
+      .default(400)
+      .describe('Hard limit of model requests a night sends, retries included (null = none).'),
+    max_tokens: count
+      .nullable()
+      .default(2_000_000)
+      .describe('Hard limit of tokens (input + output) a night may use (null = none).'),
+    max_cost_usd: z
+      .number()
+      .min(0)
+      .nullable()
+      .default(5)
+      .describe("Hard limit of a night's model cost in USD, from the price table (null = none)."),
+    prices: z
+      .record(z.string(), priceSchema)
+      .default({})
+      .describe(
+        'USD per million tokens by model, overriding the built-in table: {model: {input_per_mtok, output_per_mtok}}.',
+      ),
+    confirm_spend: z
+      .boolean()
+      .default(true)
+      .describe('dry-run with a real backend only prints its plan unless --yes is given.'),
     edit_budget: count.default(4).describe('Most edits a night may apply to the skill.'),
     val_fraction: fraction.default(0.34).describe('Share of tasks held out to gate edits.'),
     test_fraction: fraction.default(0).describe('Share of tasks held out for a final, never-gated score.'),
@@ -102,7 +154,7 @@ export const configSchema = z
       .int()
       .min(1)
       .default(4)
-      .describe('Most model calls a night keeps in flight at once (reflection calls).'),
+      .describe('Most model requests in flight at once (replays, reflection; real backends enforce it).'),
     dream_rollouts: z
       .number()
       .int()

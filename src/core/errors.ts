@@ -51,6 +51,18 @@ export class BackendError extends SkilloptError {
   }
 }
 
+/**
+ * A night's spend limit (`max_calls`, `max_tokens`, `max_cost_usd`) would be crossed by the next request.
+ * Not a failure: the night stops cleanly, stages nothing unverified and reports `"stopped": "budget"`.
+ */
+export class BudgetExhaustedError extends SkilloptError {
+  readonly limit: string;
+  constructor(message: string, limit: string) {
+    super(message, EXIT.ok, 'budget_exhausted');
+    this.limit = limit;
+  }
+}
+
 /** Reading or writing files or the store failed. */
 export class IoError extends SkilloptError {
   constructor(message: string) {

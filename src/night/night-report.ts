@@ -1,9 +1,11 @@
 /** The result of one night, in the reference's `--json` shape plus what the reference left out. */
 import type { Edit } from '../core/task.js';
 import type { LlmMinerStats } from '../miner/llm-miner.js';
+import type { SpendSummary } from '../backends/llm/spend-meter.js';
 import type { GateTrial, RejectedEdit } from '../trainer/epoch.js';
 import type { TaskDelta } from '../trainer/gate.js';
 import type { StepRecord } from '../trainer/step-record.js';
+import type { SpendPlan } from './spend-plan.js';
 
 export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
 
@@ -65,8 +67,14 @@ export interface NightReport {
   target_skill_path: string;
   calls: number;
   tokens_used: number;
-  /** '' when the night ran to its end; 'budget' when a spend limit stopped it. */
-  stopped: '' | 'budget';
+  /** Real backends: requests, tokens, cost, cache hits, retries, redactions and invalid replies. */
+  spend: SpendSummary | null;
+  /**
+   * '' when the night ran to its end; 'budget' when a spend limit stopped it; 'plan' when a dry-run on a
+   * real backend only printed its plan (see `plan`) because spending was not confirmed.
+   */
+  stopped: '' | 'budget' | 'plan';
+  plan?: SpendPlan;
   staging_dir: string;
   proposal_id: string;
   notes: string[];

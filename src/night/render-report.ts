@@ -22,6 +22,14 @@ export function renderReportMd(r: NightReport): string {
       `- memory document \`${m.target_path}\` (chosen by ${escapeMd(m.chosen_by)}): ${score(m.baseline)} -> ${score(m.candidate)}, **${m.gate_action}** (accepted=${String(m.accepted)})`,
     );
   }
+  if (r.spend) {
+    const s = r.spend;
+    lines.push(
+      `- spend: ${s.input_tokens} input + ${s.output_tokens} output tokens, $${s.cost_usd.toFixed(4)}; ${s.retries} retries, ${s.cache_hits} cache hits, ${s.redactions} secrets redacted before sending, ${s.invalid_replies} invalid replies`,
+    );
+  }
+  if (r.stopped === 'budget')
+    lines.push(`- **stopped by the budget** (${r.spend?.stopped_by ?? ''}); nothing was staged`);
   if (r.test_score !== null) lines.push(`- test score (never seen by the gate): ${score(r.test_score)}`);
   if (r.no_edits_reason) lines.push(`- no edits: ${r.no_edits_reason}`);
   if (r.holdout_leaked) {

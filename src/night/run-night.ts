@@ -4,7 +4,7 @@
  */
 import type { Backend } from '../backends/types.js';
 import type { Clock } from '../core/clock.js';
-import { InputError } from '../core/errors.js';
+import { BudgetExhaustedError, InputError } from '../core/errors.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import type { TaskRecord } from '../core/task.js';
@@ -29,7 +29,8 @@ import {
   startNight,
 } from '../store/nights-repo.js';
 import { recordProposal } from '../store/proposals-repo.js';
-import { runEpoch, type EpochResult } from '../trainer/epoch.js';
+import { runEpoch, type EpochResult, type ReplayPhase } from '../trainer/epoch.js';
+import { batchScore } from '../trainer/gate.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
 import { stageProposal } from '../../proposals/index.js';
@@ -44,6 +45,7 @@ import { combineEpochs, memoryReport, stageTargets } from './passes.js';
 import { planFanout, trainGroups } from './fanout.js';
 import { addUsage } from '../backends/types.js';
 import { lockProject } from './lock.js';
+import { planSpend } from './spend-plan.js';
 
 export interface NightDeps {
   home: string;
@@ -66,6 +68,8 @@ export interface NightRequest {
   /** Harvest settings override (the demo harvests its bundled transcripts). */
   harvestEnv?: Env;
   mapCwd?: (cwd: string) => string;
+  /** Compute the tasks and the spend plan, then stop before the first model request (dry-run without --yes). */
+  planOnly?: boolean;
 }
 
 interface TaskSet {
@@ -194,6 +198,13 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       `mine: ${set.tasks.length} task instances${set.nClusters ? ` in ${set.nClusters} recurring tasks` : ''}`,
     );
     const nightNumber = countNights(deps.db, req.project) + 1;
+    const pending = pendingEdits(deps.db, req.project);
+    if (req.planOnly) {
+      const report = buildReport(req, deps, set, idleEpoch(set.tasks), nightNumber, started, skill.livePath);
+      report.stopped = 'plan';
+      report.plan = planSpend(set.tasks, req.config, pending.length);
+      return report;
+    }
     if (record) nightId = startNight(deps.db, req.project, deps.backend.name, started);
 
     if (!req.config.evolve_skill && !req.config.evolve_memory) {
@@ -206,10 +217,11 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           set.tasks.flatMap((t) => t.source_sessions),
         )
       : null;
-    const pending = pendingEdits(deps.db, req.project);
     const fanout = req.config.multi_skill_fanout
       ? planFanout(set.tasks, req.config, req.project, deps.userHome, skill.livePath)
       : null;
+    const done: Array<{ phase: string; tasks: number }> = [];
+    let baselineScore: number | null = null;
     const trainPass = (
       target: 'skill' | 'memory',
       doc: string,
@@ -235,6 +247,9 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
         },
         onReplay: (phase, replayedDoc, results) => {
           deps.logger.progress(`replay ${target} ${phase}: ${results.length} tasks`);
+          done.push({ phase: `${target} ${phase}`, tasks: results.length });
+          if (target === 'skill' && phase === 'baseline_val')
+            baselineScore = batchScore(results, gateMetric(req.config));
           if (nightId === null) return;
           const docHash = sha256Hex(replayedDoc).slice(0, 16);
           insertReplays(
@@ -256,29 +271,50 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           );
         },
       });
-    const skillEpoch = req.config.evolve_skill
-      ? await trainPass('skill', skill.workingText, memory?.liveText ?? '', req.config.edit_budget)
-      : null;
-    const skillAfter = skillEpoch?.accepted ? skillEpoch.skill : skill.workingText;
-    // edit_budget bounds the whole night: the memory pass gets what the skill pass left.
-    const memoryEpoch = memory
-      ? await trainPass(
-          'memory',
-          memory.liveText ?? '',
-          skillAfter,
-          Math.max(0, req.config.edit_budget - (skillEpoch?.edits.length ?? 0)),
-        )
-      : null;
-    const epoch = combineEpochs(skillEpoch, memoryEpoch, skill.workingText);
-    // Each skill group has its own document, so its own edit_budget; the memory stays read-only.
-    const groups = fanout
-      ? await trainGroups(fanout, req.project, (tasks, doc) =>
-          trainPass('skill', doc, memory?.liveText ?? '', req.config.edit_budget, tasks),
-        )
-      : [];
+    let skillEpoch: EpochResult | null = null;
+    let memoryEpoch: EpochResult | null = null;
+    let groups: Awaited<ReturnType<typeof trainGroups>> = [];
+    let stoppedBy = '';
+    try {
+      skillEpoch = req.config.evolve_skill
+        ? await trainPass('skill', skill.workingText, memory?.liveText ?? '', req.config.edit_budget)
+        : null;
+      const skillAfter = skillEpoch?.accepted ? skillEpoch.skill : skill.workingText;
+      // edit_budget bounds the whole night: the memory pass gets what the skill pass left.
+      memoryEpoch = memory
+        ? await trainPass(
+            'memory',
+            memory.liveText ?? '',
+            skillAfter,
+            Math.max(0, req.config.edit_budget - (skillEpoch?.edits.length ?? 0)),
+          )
+        : null;
+      // Each skill group has its own document, so its own edit_budget; the memory stays read-only.
+      groups = fanout
+        ? await trainGroups(fanout, req.project, (tasks, doc) =>
+            trainPass('skill', doc, memory?.liveText ?? '', req.config.edit_budget, tasks),
+          )
+        : [];
+    } catch (err) {
+      if (!(err instanceof BudgetExhaustedError)) throw err;
+      // The budget ran out mid-night: nothing of this night is kept or staged, not even a finished pass.
+      stoppedBy = err.limit;
+      skillEpoch = null;
+      memoryEpoch = null;
+      groups = [];
+    }
+    const epoch = stoppedBy
+      ? idleEpoch(set.tasks)
+      : combineEpochs(skillEpoch, memoryEpoch, skill.workingText);
+    if (stoppedBy) {
+      epoch.noEditsReason = `stopped by the budget (${stoppedBy}) before the gate decided`;
+      if (baselineScore !== null) epoch.baseline = epoch.candidate = baselineScore;
+    }
     for (const g of groups) if (g.epoch) addUsage(epoch.usage, g.epoch.usage);
     deps.logger.progress(
-      `gate: ${epoch.baseline.toFixed(3)} -> ${epoch.candidate.toFixed(3)} (${epoch.gateAction})`,
+      stoppedBy
+        ? `budget: stopped by ${stoppedBy}`
+        : `gate: ${epoch.baseline.toFixed(3)} -> ${epoch.candidate.toFixed(3)} (${epoch.gateAction})`,
     );
 
     const report = buildReport(req, deps, set, epoch, nightNumber, started, skill.livePath);
@@ -295,12 +331,22 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
         }
       }
     }
+    if (stoppedBy) {
+      report.stopped = 'budget';
+      report.gate_action = 'stopped_budget';
+      report.notes.push(
+        `the night's budget (${stoppedBy}) ran out; replays finished before it: ${done.map((d) => `${d.phase} ${d.tasks}`).join(', ') || 'none'}. Nothing was staged.`,
+      );
+    }
     if (record && nightId !== null) {
       const now = deps.clock.now();
-      for (const e of epoch.rejectedEdits) recordRejectedEdit(deps.db, req.project, e, e.delta, nightId, now);
-      savePendingEdits(deps.db, req.project, epoch.pendingEdits, now);
+      if (!stoppedBy) {
+        for (const e of epoch.rejectedEdits)
+          recordRejectedEdit(deps.db, req.project, e, e.delta, nightId, now);
+        savePendingEdits(deps.db, req.project, epoch.pendingEdits, now);
+      }
       upsertTasks(deps.db, set.clusters, now);
-      if (targets.length > 0) {
+      if (!stoppedBy && targets.length > 0) {
         const staged = await stageProposal({
           projectDir: req.project,
           night: nightNumber,
@@ -336,6 +382,10 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           stopped: report.stopped,
           calls: report.calls,
           tokens: report.tokens_used,
+          inputTokens: report.spend?.input_tokens ?? 0,
+          outputTokens: report.spend?.output_tokens ?? 0,
+          costUsd: report.spend?.cost_usd ?? 0,
+          cacheHits: report.spend?.cache_hits ?? 0,
         },
         report.ended_at,
       );
@@ -360,6 +410,9 @@ function buildReport(
 ): NightReport {
   const notes = [...set.notes];
   if (set.tasks.length === 0) notes.push('no tasks mined — nothing to train');
+  const spend = deps.backend.spendSummary?.() ?? null;
+  if (spend && spend.invalid_replies > 0)
+    notes.push(`${spend.invalid_replies} model replies stayed invalid JSON after a repair request`);
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     night,
@@ -397,11 +450,14 @@ function buildReport(
     task_deltas: decisiveDeltas(epoch),
     learned_rules: learnedRules(epoch.skill),
     target_skill_path: skillPath,
-    calls: epoch.usage.calls + (set.llmMiner?.usage.calls ?? 0),
-    tokens_used:
-      epoch.usage.inputTokens +
-      epoch.usage.outputTokens +
-      (set.llmMiner ? set.llmMiner.usage.inputTokens + set.llmMiner.usage.outputTokens : 0),
+    // A real backend's meter saw every request (miner, replays, reflection, retries); the mock counts calls.
+    calls: spend ? spend.calls : epoch.usage.calls + (set.llmMiner?.usage.calls ?? 0),
+    tokens_used: spend
+      ? spend.input_tokens + spend.output_tokens
+      : epoch.usage.inputTokens +
+        epoch.usage.outputTokens +
+        (set.llmMiner ? set.llmMiner.usage.inputTokens + set.llmMiner.usage.outputTokens : 0),
+    spend,
     stopped: '',
     staging_dir: '',
     proposal_id: '',
@@ -417,3 +473,33 @@ function buildReport(
     ...(req.tasksFile ? { tasks_file: req.tasksFile, tasks_reviewed: set.reviewed ?? false } : {}),
   };
 }
+
+/** The result of a night that replayed nothing (plan only, or stopped before the gate decided). */
+function idleEpoch(tasks: TaskRecord[]): EpochResult {
+  return {
+    accepted: false,
+    gateAction: 'reject',
+    noEditsReason: '',
+    baseline: Number.NaN,
+    candidate: Number.NaN,
+    holdoutLeaked: false,
+    skill: '',
+    edits: [],
+    rejectedEdits: [],
+    unmatchedEdits: [],
+    trials: [],
+    pendingEdits: [],
+    testScore: null,
+    counts: {
+      train: tasks.filter((t) => t.split === 'train').length,
+      val: tasks.filter((t) => t.split === 'val').length,
+      test: tasks.filter((t) => t.split === 'test').length,
+    },
+    usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
+  };
+}
+
+const gateMetric = (config: Config) => ({
+  metric: config.gate_metric,
+  mixedWeight: config.gate_mixed_weight,
+});

@@ -17,7 +17,10 @@ export interface ReplayDocs {
   memory: string;
 }
 
-/** Replay each task once, in order (deterministic for the mock; concurrency comes with real backends). */
+/**
+ * Replay each task once. Tasks run concurrently (real backends bound how many requests are in flight
+ * with their `workers` limit); results keep the order of `tasks`.
+ */
 export async function replayTasks(
   tasks: TaskRecord[],
   docs: ReplayDocs,
@@ -25,25 +28,25 @@ export async function replayTasks(
   usage: Usage,
   sampleId = 0,
 ): Promise<ReplayResult[]> {
-  const results: ReplayResult[] = [];
-  for (const task of tasks) {
-    const started = performance.now();
-    const attempt = await backend.attempt({ task, skill: docs.skill, memory: docs.memory, sampleId });
-    const score = await scoreAnswer(task, attempt.response, attempt.toolsCalled, backend);
-    addUsage(usage, attempt.usage);
-    addUsage(usage, score.usage);
-    results.push({
-      task,
-      response: attempt.response,
-      toolsCalled: attempt.toolsCalled,
-      hard: score.hard,
-      soft: score.soft,
-      rationale: score.rationale,
-      latencyMs: Math.round((performance.now() - started) * 10) / 10,
-      tokens: attempt.usage.inputTokens + attempt.usage.outputTokens,
-    });
-  }
-  return results;
+  return Promise.all(
+    tasks.map(async (task): Promise<ReplayResult> => {
+      const started = performance.now();
+      const attempt = await backend.attempt({ task, skill: docs.skill, memory: docs.memory, sampleId });
+      const score = await scoreAnswer(task, attempt.response, attempt.toolsCalled, backend);
+      addUsage(usage, attempt.usage);
+      addUsage(usage, score.usage);
+      return {
+        task,
+        response: attempt.response,
+        toolsCalled: attempt.toolsCalled,
+        hard: score.hard,
+        soft: score.soft,
+        rationale: score.rationale,
+        latencyMs: Math.round((performance.now() - started) * 10) / 10,
+        tokens: attempt.usage.inputTokens + attempt.usage.outputTokens,
+      };
+    }),
+  );
 }
 
 export function meanScores(results: ReplayResult[]): { hard: number; soft: number } {

@@ -151,4 +151,26 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 4,
+    name: 'model spend and response cache',
+    sql: `
+      ALTER TABLE nights ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE nights ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE nights ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+      ALTER TABLE nights ADD COLUMN cache_hits INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE response_cache (
+        key TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        text TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL,
+        hits INTEGER NOT NULL DEFAULT 0
+      );
+    `,
+  },
 ];

@@ -17,6 +17,10 @@ export interface NightRow {
   stopped: string;
   calls: number;
   tokens: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  cache_hits: number;
   proposal_id: string;
   error: string;
 }
@@ -38,12 +42,18 @@ export interface NightOutcome {
   stopped: string;
   calls: number;
   tokens: number;
+  /** Real backends only (the mock spends nothing). */
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+  cacheHits?: number;
 }
 
 export function finishNight(db: Db, id: number, outcome: NightOutcome, now: number): void {
   db.prepare(
     `UPDATE nights SET finished_at = ?, status = 'completed', n_sessions = ?, n_tasks = ?, baseline = ?,
-       candidate = ?, accepted = ?, gate_action = ?, stopped = ?, calls = ?, tokens = ? WHERE id = ?`,
+       candidate = ?, accepted = ?, gate_action = ?, stopped = ?, calls = ?, tokens = ?, input_tokens = ?,
+       output_tokens = ?, cost_usd = ?, cache_hits = ? WHERE id = ?`,
   ).run(
     now,
     outcome.nSessions,
@@ -55,6 +65,10 @@ export function finishNight(db: Db, id: number, outcome: NightOutcome, now: numb
     outcome.stopped,
     outcome.calls,
     outcome.tokens,
+    outcome.inputTokens ?? 0,
+    outcome.outputTokens ?? 0,
+    outcome.costUsd ?? 0,
+    outcome.cacheHits ?? 0,
     id,
   );
 }

@@ -15,9 +15,30 @@ import path from 'node:path';
 
 interface NightFlags extends CommonFlags {
   tasksFile?: string;
+  yes?: boolean;
 }
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+const limit = (x: number | null, unit = ''): string => (x === null ? 'no limit' : `${unit}${x}`);
+
+function renderPlan(r: NightReport): void {
+  const p = r.plan;
+  if (!p) return;
+  say(`[sleep] plan (${r.backend}): ${p.tasks} tasks -> about ${p.calls_min} to ${p.calls_max} model requests`);
+  say(
+    `[sleep] budget ceiling: max_calls ${limit(p.limits.max_calls)}, max_tokens ${limit(p.limits.max_tokens)}, max_cost_usd ${limit(p.limits.max_cost_usd, '$')}`,
+  );
+  say('[sleep] nothing was sent. Add --yes to spend (or set "confirm_spend": false in the config).');
+}
+
+function renderSpend(r: NightReport): void {
+  const s = r.spend;
+  if (!s) return;
+  say(
+    `[sleep] spend: ${s.calls} requests (${s.retries} retries), ${s.input_tokens} in + ${s.output_tokens} out tokens, $${s.cost_usd.toFixed(4)}; ${s.cache_hits} cache hits; ${s.redactions} secrets redacted${s.invalid_replies ? `; ${s.invalid_replies} invalid replies` : ''}`,
+  );
+  if (r.stopped === 'budget') say(`[sleep] stopped by the budget (${s.stopped_by}); nothing was staged.`);
+}
 
 function renderAutoAdopt(a: AutoAdoptOutcome): void {
   if (a.adopted) {
@@ -29,6 +50,10 @@ function renderAutoAdopt(a: AutoAdoptOutcome): void {
 }
 
 function renderHuman(r: NightReport, autoAdopted = false): void {
+  if (r.stopped === 'plan') {
+    renderPlan(r);
+    return;
+  }
   const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
   const recurring = r.n_clusters ? ` (${r.n_clusters} distinct, ${r.n_recurring} recurring)` : '';
   say(
@@ -52,6 +77,7 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
     say('[sleep] learned rules:');
     for (const rule of r.learned_rules) say(`   - ${displayText(rule)}`);
   }
+  renderSpend(r);
   if (r.mode === 'dry-run') {
     say(
       '[sleep] dry-run: nothing was written into the project; `skillopt-sleep run` stages this as a proposal.',
@@ -69,7 +95,8 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   addNightOptions(cmd);
   cmd
     .option('--tasks-file <file>', 'replay tasks from a JSON tasks file instead of harvesting transcripts')
-    .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)');
+    .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)')
+    .option('--yes', 'dry-run: spend on a real backend without asking (otherwise only the plan is printed)');
   if (name === 'run')
     cmd.option(
       '--auto-adopt',
@@ -86,11 +113,14 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
       try {
         // The night reads the live skill: an adoption killed midway is finished or undone first.
         if (name === 'run') await recoverAndSync(db, project, ctx.logger);
+        const backend = createBackend(config, { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db });
+        const planOnly = name === 'dry-run' && !backend.offline && config.confirm_spend && flags.yes !== true;
         const report = await runNight(
           {
             project,
             config,
             mode: name,
+            planOnly,
             ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
             ...(demo
               ? {
@@ -106,7 +136,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
             env: ctx.env,
             clock: ctx.clock,
             db,
-            backend: createBackend(config.backend),
+            backend,
             logger: ctx.logger,
           },
         );

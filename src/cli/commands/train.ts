@@ -4,12 +4,13 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { createBackend } from '../../backends/factory.js';
 import { templatesDir } from '../../config/paths.js';
-import { BACKENDS } from '../../config/schema.js';
+import { BACKENDS, configSchema } from '../../config/schema.js';
+import { systemClock } from '../../core/clock.js';
 import { UsageError } from '../../core/errors.js';
 import type { Split } from '../../core/task.js';
 import { runEval, type EvalReport } from '../../train/run-eval.js';
 import { runTrain, type TrainSummary } from '../../train/run-train.js';
-import { loadTrainConfig, type LoadedTrainConfig } from '../../train/train-config.js';
+import { loadTrainConfig, type LoadedTrainConfig, type TrainConfig } from '../../train/train-config.js';
 import { stderrLogger } from '../context.js';
 import { printJson, say } from '../output.js';
 
@@ -67,6 +68,22 @@ function renderTrain(s: TrainSummary): void {
   say(`[train] history: ${s.history_path}`);
 }
 
+/** The backend a train config names, with the night's budget defaults, retries and redaction. */
+function trainBackend(c: TrainConfig, progress: boolean) {
+  const config = configSchema.parse({
+    backend: c.backend,
+    optimizer_model: c.optimizer_model,
+    target_model: c.target_model,
+    workers: c.trainer.workers,
+  });
+  return createBackend(config, {
+    env: process.env,
+    clock: systemClock,
+    logger: stderrLogger(progress),
+    db: null,
+  });
+}
+
 export const trainCommand = (): Command =>
   addConfigOptions(
     new Command('train').description(
@@ -84,7 +101,7 @@ export const trainCommand = (): Command =>
       const out = path.resolve(flags.out ?? path.join('skillopt-runs', loaded.config.name));
       const delay = Number(process.env[STEP_DELAY_ENV] ?? '0');
       const summary = await runTrain(loaded, out, {
-        backend: createBackend(loaded.config.backend),
+        backend: trainBackend(loaded.config, flags.progress === true),
         logger: stderrLogger(flags.progress === true),
         ...(Number.isFinite(delay) && delay > 0 ? { stepDelayMs: delay } : {}),
       });
@@ -112,7 +129,7 @@ export const evalCommand = (): Command =>
     .action(async (flags: TrainFlags & { skill?: string; split: Split }) => {
       if (!flags.skill === !flags.out) throw new UsageError('give either --skill <file> or --out <run dir>');
       const { config } = loadFromFlags(flags);
-      const backend = createBackend(config.backend);
+      const backend = trainBackend(config, flags.progress === true);
       if (flags.skill) {
         const report = await runEval(config, path.resolve(flags.skill), flags.split, backend);
         if (flags.json) printJson(report);

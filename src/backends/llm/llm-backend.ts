@@ -1,0 +1,205 @@
+/**
+ * The backend for real models: the target role attempts tasks, the optimizer role reflects and judges
+ * rubrics. Prompts come from `templates/prompts/`; replies that must be JSON go through `askJson`
+ * (tolerant extraction, zod validation, one repair request; what stays invalid is counted). Every
+ * request passes the guarded pipeline (redaction, cache, budget, retries, concurrency limit).
+ */
+import { z } from 'zod';
+import type { Edit, TaskRecord } from '../../core/task.js';
+import type {
+  AttemptRequest,
+  AttemptResult,
+  Backend,
+  ReflectRequest,
+  ReflectResult,
+  RubricRequest,
+  Trajectory,
+  Usage,
+} from '../types.js';
+import { addUsage, zeroUsage } from '../types.js';
+import type { ChatMessage, ChatRole } from './chat.js';
+import type { GuardedChat } from './guarded-chat.js';
+import { extractJson } from './json-reply.js';
+import { renderPrompt, type PromptName } from './prompts.js';
+import type { SpendMeter, SpendSummary } from './spend-meter.js';
+
+const ATTEMPT_MAX_TOKENS = 1024;
+const JSON_MAX_TOKENS = 1500;
+const EXCERPT = 1500;
+
+const clip = (text: string, n = EXCERPT): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
+const orNone = (text: string): string => (text.trim() === '' ? '(none)' : text);
+
+export const editsReplySchema = z.object({
+  edits: z
+    .array(
+      z.object({
+        op: z.enum(['add', 'replace', 'delete']),
+        content: z.string(),
+        anchor: z.string().default(''),
+        rationale: z.string().default(''),
+      }),
+    )
+    .max(50),
+});
+const EDITS_SHAPE =
+  '{"edits": [{"op": "add", "content": "rule text", "anchor": "", "rationale": "why"}]}';
+
+export const scoreReplySchema = z.object({
+  hard: z.union([z.literal(0), z.literal(1)]),
+  soft: z.number().min(0).max(1),
+  rationale: z.string().default(''),
+});
+const SCORE_SHAPE = '{"hard": 0, "soft": 0.5, "rationale": "one sentence"}';
+
+export interface JsonAnswer<T> {
+  /** null when the reply stayed invalid after the repair request. */
+  value: T | null;
+  usage: Usage;
+}
+
+function zodProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'does not match the schema';
+}
+
+function describeTrajectory(t: Trajectory): string {
+  return [
+    `## Task ${t.task.id}: ${clip(t.task.intent, 400)}`,
+    `Answer given:\n${clip(t.response)}`,
+    `Judge: hard ${t.score.hard}, soft ${t.score.soft.toFixed(2)} — ${t.score.rationale}`,
+  ].join('\n');
+}
+
+export class LlmBackend implements Backend {
+  readonly name: string;
+  readonly offline = false;
+
+  private readonly chats: Record<ChatRole, GuardedChat>;
+  private readonly meter: SpendMeter;
+  constructor(chats: Record<ChatRole, GuardedChat>, meter: SpendMeter) {
+    this.chats = chats;
+    this.meter = meter;
+    const t = chats.target.provider.name;
+    const o = chats.optimizer.provider.name;
+    this.name = t === o ? t : `${t}+${o}`;
+  }
+
+  spendSummary(): SpendSummary {
+    return this.meter.summary();
+  }
+
+  /**
+   * Ask a role for a JSON value: fill the template, extract the first JSON value of the reply, validate
+   * it; on failure ask once more with the reason. Exported for prompt-backed features (e.g. an LLM miner).
+   */
+  async askJson<T>(
+    role: ChatRole,
+    template: PromptName,
+    vars: Readonly<Record<string, string>>,
+    schema: z.ZodType<T>,
+    shape: string,
+  ): Promise<JsonAnswer<T>> {
+    const usage = zeroUsage();
+    const prompt = renderPrompt(template, vars);
+    const messages: ChatMessage[] = [{ role: 'user', content: prompt.user }];
+    const ask = async (msgs: ChatMessage[]): Promise<string> => {
+      const reply = await this.chats[role].complete({
+        role,
+        system: prompt.system,
+        messages: msgs,
+        maxTokens: JSON_MAX_TOKENS,
+        temperature: 0,
+      });
+      addUsage(usage, reply.usage);
+      return reply.text;
+    };
+    const check = (text: string): { value: T } | { problem: string } => {
+      const found = extractJson(text);
+      if (!found) return { problem: 'it contained no JSON value' };
+      const parsed = schema.safeParse(found.value);
+      return parsed.success ? { value: parsed.data } : { problem: zodProblem(parsed.error) };
+    };
+    const first = await ask(messages);
+    const firstCheck = check(first);
+    if ('value' in firstCheck) return { value: firstCheck.value, usage };
+    const repair = renderPrompt('repair', { problem: firstCheck.problem, shape });
+    const second = await ask([
+      ...messages,
+      { role: 'assistant', content: first },
+      { role: 'user', content: repair.user },
+    ]);
+    const secondCheck = check(second);
+    if ('value' in secondCheck) {
+      this.meter.repairedReplies += 1;
+      return { value: secondCheck.value, usage };
+    }
+    this.meter.invalidReplies += 1;
+    return { value: null, usage };
+  }
+
+  async attempt(req: AttemptRequest): Promise<AttemptResult> {
+    const prompt = renderPrompt('attempt', {
+      skill: orNone(req.skill),
+      memory: orNone(req.memory),
+      intent: req.task.intent,
+      context: attemptContext(req.task),
+    });
+    const reply = await this.chats.target.complete({
+      role: 'target',
+      system: prompt.system,
+      messages: [{ role: 'user', content: prompt.user }],
+      maxTokens: ATTEMPT_MAX_TOKENS,
+      // Repeated samples (dream rollouts) need different answers; the first one is deterministic.
+      temperature: req.sampleId > 0 ? 0.7 : 0,
+      sample: req.sampleId,
+    });
+    return { response: reply.text.trim(), toolsCalled: [], usage: reply.usage };
+  }
+
+  async reflect(req: ReflectRequest): Promise<ReflectResult> {
+    if (req.failures.length === 0) return { edits: [], usage: zeroUsage() };
+    const answer = await this.askJson(
+      'optimizer',
+      'reflect',
+      {
+        edit_budget: String(req.editBudget),
+        preferences: orNone(req.preferences),
+        doc: req.doc,
+        other_doc: orNone(req.otherDoc),
+        failures: req.failures.map(describeTrajectory).join('\n\n'),
+        successes: orNone(req.successes.slice(0, 8).map(describeTrajectory).join('\n\n')),
+        rejected: orNone(
+          req.rejected
+            .filter((r) => r.target === req.target)
+            .map((r) => `- [${r.op}] ${r.content} (score change ${r.delta.toFixed(3)})`)
+            .join('\n'),
+        ),
+      },
+      editsReplySchema,
+      EDITS_SHAPE,
+    );
+    const edits: Edit[] = (answer.value?.edits ?? [])
+      .filter((e) => e.content.trim() !== '' || e.op === 'delete')
+      .slice(0, req.editBudget)
+      .map((e) => ({ target: req.target, op: e.op, content: e.content.trim(), anchor: e.anchor, rationale: e.rationale }));
+    return { edits, usage: answer.usage };
+  }
+
+  async judgeRubric(req: RubricRequest): Promise<{ hard: number; soft: number; rationale: string; usage: Usage }> {
+    const answer = await this.askJson(
+      'optimizer',
+      'judge',
+      { intent: req.task.intent, rubric: req.rubric, response: clip(req.response, 6000) },
+      scoreReplySchema,
+      SCORE_SHAPE,
+    );
+    if (!answer.value) return { hard: 0, soft: 0, rationale: 'judge reply was not valid JSON', usage: answer.usage };
+    return { ...answer.value, usage: answer.usage };
+  }
+}
+
+/** What the target sees besides the intent: the session's other requests, never the attempt or a fix. */
+function attemptContext(task: TaskRecord): string {
+  return task.context_excerpt.trim() === '' ? '' : `\n${clip(task.context_excerpt)}`;
+}

@@ -1,0 +1,96 @@
+/** Builds the provider a role names, with its key from the environment (never from a file). */
+import { BackendError, InputError } from '../../../core/errors.js';
+import type { Env } from '../../../config/paths.js';
+import type { BackendName, Config } from '../../../config/schema.js';
+import type { ChatProvider, ChatRole } from '../chat.js';
+import { AnthropicProvider } from './anthropic.js';
+import { ClaudeCodeProvider } from './claude-code.js';
+import { CodexProvider } from './codex.js';
+import { OpenAiProvider } from './openai.js';
+
+export type RealBackendName = Exclude<BackendName, 'mock'>;
+
+const DEFAULT_MODELS: Record<RealBackendName, string> = {
+  openai: 'gpt-4o-mini',
+  'azure-openai': '',
+  anthropic: 'claude-sonnet-4-5',
+  'claude-code': '',
+  codex: '',
+};
+
+const DEFAULT_KEY_ENV: Partial<Record<RealBackendName, string>> = {
+  openai: 'OPENAI_API_KEY',
+  'azure-openai': 'AZURE_OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
+export interface RoleSetup {
+  backend: BackendName;
+  model: string;
+  baseUrl: string;
+}
+
+/** Which backend, model and base URL a role uses (role keys override `backend`/`model`/`base_url`). */
+export function roleSetup(config: Config, role: ChatRole): RoleSetup {
+  const backend = (role === 'target' ? config.target_backend : config.optimizer_backend) || config.backend;
+  const model = (role === 'target' ? config.target_model : config.optimizer_model) || config.model;
+  const baseUrl = (role === 'target' ? config.target_base_url : config.optimizer_base_url) || config.base_url;
+  return { backend, model: model || (backend === 'mock' ? '' : DEFAULT_MODELS[backend]), baseUrl };
+}
+
+function apiKey(name: RealBackendName, config: Config, env: Env, baseUrl: string): string {
+  const variable = config.api_key_env || DEFAULT_KEY_ENV[name] || '';
+  const key = env[variable];
+  if (key && key.trim() !== '') return key.trim();
+  // Local OpenAI-compatible servers (Ollama, vLLM) often need no key at all.
+  if (name === 'openai' && baseUrl) return 'no-key';
+  throw new BackendError(
+    `the ${name} backend needs an API key in the environment variable ${variable}, which is not set (or set api_key_env to the variable that holds it)`,
+  );
+}
+
+export function createProvider(setup: RoleSetup, config: Config, env: Env): ChatProvider {
+  const name = setup.backend;
+  const timeoutMs = config.request_timeout_s * 1000;
+  const cliTimeoutMs = config.cli_timeout_s * 1000;
+  switch (name) {
+    case 'openai':
+      return new OpenAiProvider({
+        model: setup.model,
+        apiKey: apiKey(name, config, env, setup.baseUrl),
+        baseUrl: setup.baseUrl,
+        timeoutMs,
+      });
+    case 'azure-openai':
+      if (!setup.baseUrl || !setup.model) {
+        throw new InputError(
+          'azure-openai needs base_url (your resource endpoint, e.g. https://NAME.openai.azure.com) and model (the deployment name)',
+          'bad_config',
+        );
+      }
+      return new OpenAiProvider({
+        model: setup.model,
+        apiKey: apiKey(name, config, env, setup.baseUrl),
+        baseUrl: setup.baseUrl,
+        timeoutMs,
+        azure: { apiVersion: config.azure_api_version },
+      });
+    case 'anthropic':
+      return new AnthropicProvider({
+        model: setup.model,
+        apiKey: apiKey(name, config, env, setup.baseUrl),
+        baseUrl: setup.baseUrl,
+        timeoutMs,
+      });
+    case 'claude-code':
+      return new ClaudeCodeProvider({ binary: config.claude_path, model: setup.model, env, timeoutMs: cliTimeoutMs });
+    case 'codex':
+      return new CodexProvider({ binary: config.codex_path, model: setup.model, env, timeoutMs: cliTimeoutMs });
+    case 'mock':
+      throw new Error('the mock backend has no chat provider');
+    default: {
+      const never: never = name;
+      return never;
+    }
+  }
+}

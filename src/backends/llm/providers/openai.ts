@@ -1,0 +1,65 @@
+/**
+ * OpenAI Chat Completions through the official SDK: api.openai.com, any OpenAI-compatible server
+ * (`base_url`: vLLM, Ollama, DeepSeek, ...) or Azure OpenAI (`AzureOpenAI`). The SDK's own retries are
+ * off (`maxRetries: 0`): our retry loop counts every request against the budget.
+ */
+import OpenAI, { AzureOpenAI } from 'openai';
+import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
+import { classifySdkError } from './api-errors.js';
+
+export interface OpenAiOptions {
+  model: string;
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+  /** Azure: `baseUrl` is the resource endpoint and `model` the deployment. */
+  azure?: { apiVersion: string };
+}
+
+export class OpenAiProvider implements ChatProvider {
+  readonly name: string;
+  readonly model: string;
+  readonly kind = 'api' as const;
+  private readonly client: OpenAI;
+  private readonly where: string;
+
+  constructor(opts: OpenAiOptions) {
+    this.model = opts.model;
+    this.name = opts.azure ? 'azure-openai' : 'openai';
+    const common = { apiKey: opts.apiKey, maxRetries: 0, timeout: opts.timeoutMs };
+    if (opts.azure) {
+      this.client = new AzureOpenAI({
+        ...common,
+        endpoint: opts.baseUrl,
+        apiVersion: opts.azure.apiVersion,
+        deployment: opts.model,
+      });
+    } else {
+      this.client = new OpenAI({ ...common, ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}) });
+    }
+    this.where = this.client.baseURL;
+  }
+
+  async send(req: ChatRequest): Promise<ChatReply> {
+    try {
+      const completion = await this.client.chat.completions.create({
+        model: this.model,
+        messages: [
+          ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+          ...req.messages.map((m) => ({ role: m.role, content: m.content })),
+        ],
+        max_tokens: req.maxTokens,
+        temperature: req.temperature,
+      });
+      return {
+        text: completion.choices[0]?.message.content ?? '',
+        usage: {
+          inputTokens: completion.usage?.prompt_tokens ?? 0,
+          outputTokens: completion.usage?.completion_tokens ?? 0,
+        },
+      };
+    } catch (err) {
+      throw classifySdkError(err, this.name, this.where);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The night's hard budget. Every request is reserved BEFORE it is sent: one call, an upper bound of its
+ * tokens (prompt bytes, since a token is at least one byte, plus per-message overhead, plus the
+ * `max_tokens` the reply is capped at) and that bound's cost. A request whose reservation would cross
+ * `max_calls`, `max_tokens` or `max_cost_usd` is not sent; the meter then refuses everything else too,
+ * so the night unwinds. Settling replaces the reservation by what the provider reported. Retries are
+ * requests like any other; cache hits never reach the meter.
+ */
+import { BudgetExhaustedError } from '../../core/errors.js';
+import { costUsd, type Price } from './prices.js';
+
+export interface BudgetLimits {
+  maxCalls: number | null;
+  maxTokens: number | null;
+  maxCostUsd: number | null;
+}
+
+export interface SpendSummary {
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  cache_hits: number;
+  retries: number;
+  redactions: number;
+  invalid_replies: number;
+  repaired_replies: number;
+  /** The limit that stopped the night, or ''. */
+  stopped_by: string;
+  limits: { max_calls: number | null; max_tokens: number | null; max_cost_usd: number | null };
+}
+
+export interface Reservation {
+  tokens: number;
+  cost: number;
+  settled: boolean;
+}
+
+const MESSAGE_OVERHEAD_TOKENS = 16;
+
+/** An upper bound of the tokens a request can bill. */
+export function tokenBound(texts: string[], maxOutputTokens: number): number {
+  const input = texts.reduce((n, t) => n + Buffer.byteLength(t, 'utf8') + MESSAGE_OVERHEAD_TOKENS, 0);
+  return input + maxOutputTokens;
+}
+
+export class SpendMeter {
+  calls = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  cost = 0;
+  cacheHits = 0;
+  retries = 0;
+  redactions = 0;
+  invalidReplies = 0;
+  repairedReplies = 0;
+  stoppedBy = '';
+  private reservedTokens = 0;
+  private reservedCost = 0;
+
+  readonly limits: BudgetLimits;
+  constructor(limits: BudgetLimits) {
+    this.limits = limits;
+  }
+
+  /** Reserve one request or throw `BudgetExhaustedError` (and refuse every later request). */
+  reserve(input: { texts: string[]; maxOutputTokens: number; price: Price | null }): Reservation {
+    if (this.stoppedBy) throw this.exhausted(this.stoppedBy);
+    const tokens = tokenBound(input.texts, input.maxOutputTokens);
+    const inputBound = tokens - input.maxOutputTokens;
+    const cost = costUsd(input.price, inputBound, input.maxOutputTokens);
+    const { maxCalls, maxTokens, maxCostUsd } = this.limits;
+    if (maxCalls !== null && this.calls + 1 > maxCalls) this.stop('max_calls');
+    if (maxTokens !== null && this.totalTokens() + this.reservedTokens + tokens > maxTokens)
+      this.stop('max_tokens');
+    if (maxCostUsd !== null && this.cost + this.reservedCost + cost > maxCostUsd) this.stop('max_cost_usd');
+    this.calls += 1;
+    this.reservedTokens += tokens;
+    this.reservedCost += cost;
+    return { tokens, cost, settled: false };
+  }
+
+  /** Replace a reservation by what the request really used (zero for a request that failed). */
+  settle(r: Reservation, used: { inputTokens: number; outputTokens: number; costUsd: number }): void {
+    if (r.settled) return;
+    r.settled = true;
+    this.reservedTokens -= r.tokens;
+    this.reservedCost -= r.cost;
+    this.inputTokens += used.inputTokens;
+    this.outputTokens += used.outputTokens;
+    this.cost += used.costUsd;
+  }
+
+  totalTokens(): number {
+    return this.inputTokens + this.outputTokens;
+  }
+
+  summary(): SpendSummary {
+    return {
+      calls: this.calls,
+      input_tokens: this.inputTokens,
+      output_tokens: this.outputTokens,
+      cost_usd: Math.round(this.cost * 1e6) / 1e6,
+      cache_hits: this.cacheHits,
+      retries: this.retries,
+      redactions: this.redactions,
+      invalid_replies: this.invalidReplies,
+      repaired_replies: this.repairedReplies,
+      stopped_by: this.stoppedBy,
+      limits: {
+        max_calls: this.limits.maxCalls,
+        max_tokens: this.limits.maxTokens,
+        max_cost_usd: this.limits.maxCostUsd,
+      },
+    };
+  }
+
+  private stop(limit: string): never {
+    this.stoppedBy = limit;
+    throw this.exhausted(limit);
+  }
+
+  private exhausted(limit: string): BudgetExhaustedError {
+    return new BudgetExhaustedError(
+      `the night's budget is spent (${limit}: ${this.calls} calls, ${this.totalTokens()} tokens, $${this.cost.toFixed(4)} so far)`,
+      limit,
+    );
+  }
+}

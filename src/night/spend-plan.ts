@@ -1,0 +1,35 @@
+/**
+ * What a night on a real backend is about to spend, before it spends it: the planned number of model
+ * requests (a range: how many gate trials run depends on the answers) and the budget ceiling. The
+ * ceiling is the guarantee; the plan is an estimate (retries and JSON repair requests come on top).
+ */
+import type { TaskRecord } from '../core/task.js';
+import type { Config } from '../config/schema.js';
+import { partition } from '../trainer/epoch.js';
+
+export interface SpendPlan {
+  tasks: number;
+  calls_min: number;
+  calls_max: number;
+  limits: { max_calls: number | null; max_tokens: number | null; max_cost_usd: number | null };
+}
+
+/** Requests one replay of `tasks` makes: an attempt each, plus a judge request for rubric tasks. */
+const replayCalls = (tasks: TaskRecord[]): number =>
+  tasks.reduce((n, t) => n + 1 + (t.reference_kind === 'rubric' ? 1 : 0), 0);
+
+export function planSpend(tasks: TaskRecord[], config: Config, pendingEdits: number): SpendPlan {
+  const parts = partition(tasks);
+  const val = replayCalls(parts.val);
+  const base = val + config.dream_rollouts * replayCalls(parts.train) + replayCalls(parts.test);
+  // Gate trials: the whole batch, backward elimination (n + (n-1) + ... + 2) and leave-one-out pruning.
+  const n = config.edit_budget + pendingEdits;
+  const trials = tasks.length === 0 || n === 0 ? 0 : 1 + (n * (n + 1)) / 2 - 1 + n;
+  return {
+    tasks: tasks.length,
+    calls_min: base,
+    // With failures: one reflection, maybe one repair request, then the gate trials.
+    calls_max: tasks.length === 0 ? 0 : base + 2 + trials * val,
+    limits: { max_calls: config.max_calls, max_tokens: config.max_tokens, max_cost_usd: config.max_cost_usd },
+  };
+}
