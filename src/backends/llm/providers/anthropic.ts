@@ -8,6 +8,8 @@ export interface AnthropicOptions {
   apiKey: string;
   baseUrl: string;
   timeoutMs: number;
+  /** The environment variable the key came from, named in auth failures. */
+  keyVariable: string;
 }
 
 export class AnthropicProvider implements ChatProvider {
@@ -16,9 +18,11 @@ export class AnthropicProvider implements ChatProvider {
   readonly kind = 'api' as const;
   private readonly client: Anthropic;
   private readonly where: string;
+  private readonly keyVariable: string;
 
   constructor(opts: AnthropicOptions) {
     this.model = opts.model;
+    this.keyVariable = opts.keyVariable;
     this.client = new Anthropic({
       apiKey: opts.apiKey,
       maxRetries: 0,
@@ -45,7 +49,7 @@ export class AnthropicProvider implements ChatProvider {
         usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
       };
     } catch (err) {
-      throw classifySdkError(err, this.name, this.where);
+      throw classifySdkError(err, this.name, this.where, this.keyVariable);
     }
   }
 }

@@ -17,7 +17,12 @@ function headerReader(headers: unknown): (name: string) => string | null | undef
 }
 
 /** `where` names the endpoint (never the key) so a failure says what was called. */
-export function classifySdkError(err: unknown, provider: string, where: string): ProviderFailure {
+export function classifySdkError(
+  err: unknown,
+  provider: string,
+  where: string,
+  keyVariable: string,
+): ProviderFailure {
   if (err instanceof ProviderFailure) return err;
   const e = (err ?? {}) as SdkErrorShape;
   const status = typeof e.status === 'number' ? e.status : undefined;
@@ -25,7 +30,7 @@ export function classifySdkError(err: unknown, provider: string, where: string):
   const detail = typeof e.message === 'string' ? e.message : String(err);
   const message =
     kind === 'auth'
-      ? `${provider} rejected the credentials (HTTP ${status}) at ${where}: check the API key variable`
+      ? `${provider} rejected the credentials (HTTP ${status}) at ${where}: check the key in ${keyVariable}`
       : status === undefined
         ? `${provider} request to ${where} failed: ${detail}`
         : `${provider} request to ${where} failed with HTTP ${status}: ${detail}`;

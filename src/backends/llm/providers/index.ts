@@ -38,8 +38,11 @@ export function roleSetup(config: Config, role: ChatRole): RoleSetup {
   return { backend, model: model || (backend === 'mock' ? '' : DEFAULT_MODELS[backend]), baseUrl };
 }
 
+const keyVariable = (name: RealBackendName, config: Config): string =>
+  config.api_key_env || DEFAULT_KEY_ENV[name] || '';
+
 function apiKey(name: RealBackendName, config: Config, env: Env, baseUrl: string): string {
-  const variable = config.api_key_env || DEFAULT_KEY_ENV[name] || '';
+  const variable = keyVariable(name, config);
   const key = env[variable];
   if (key && key.trim() !== '') return key.trim();
   // Local OpenAI-compatible servers (Ollama, vLLM) often need no key at all.
@@ -58,6 +61,7 @@ export function createProvider(setup: RoleSetup, config: Config, env: Env): Chat
       return new OpenAiProvider({
         model: setup.model,
         apiKey: apiKey(name, config, env, setup.baseUrl),
+        keyVariable: keyVariable(name, config),
         baseUrl: setup.baseUrl,
         timeoutMs,
       });
@@ -71,6 +75,7 @@ export function createProvider(setup: RoleSetup, config: Config, env: Env): Chat
       return new OpenAiProvider({
         model: setup.model,
         apiKey: apiKey(name, config, env, setup.baseUrl),
+        keyVariable: keyVariable(name, config),
         baseUrl: setup.baseUrl,
         timeoutMs,
         azure: { apiVersion: config.azure_api_version },
@@ -79,6 +84,7 @@ export function createProvider(setup: RoleSetup, config: Config, env: Env): Chat
       return new AnthropicProvider({
         model: setup.model,
         apiKey: apiKey(name, config, env, setup.baseUrl),
+        keyVariable: keyVariable(name, config),
         baseUrl: setup.baseUrl,
         timeoutMs,
       });

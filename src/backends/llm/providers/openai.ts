@@ -12,6 +12,8 @@ export interface OpenAiOptions {
   apiKey: string;
   baseUrl: string;
   timeoutMs: number;
+  /** The environment variable the key came from, named in auth failures. */
+  keyVariable: string;
   /** Azure: `baseUrl` is the resource endpoint and `model` the deployment. */
   azure?: { apiVersion: string };
 }
@@ -22,9 +24,11 @@ export class OpenAiProvider implements ChatProvider {
   readonly kind = 'api' as const;
   private readonly client: OpenAI;
   private readonly where: string;
+  private readonly keyVariable: string;
 
   constructor(opts: OpenAiOptions) {
     this.model = opts.model;
+    this.keyVariable = opts.keyVariable;
     this.name = opts.azure ? 'azure-openai' : 'openai';
     const common = { apiKey: opts.apiKey, maxRetries: 0, timeout: opts.timeoutMs };
     if (opts.azure) {
@@ -59,7 +63,7 @@ export class OpenAiProvider implements ChatProvider {
         },
       };
     } catch (err) {
-      throw classifySdkError(err, this.name, this.where);
+      throw classifySdkError(err, this.name, this.where, this.keyVariable);
     }
   }
 }

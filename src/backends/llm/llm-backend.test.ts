@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { REPLAY_MARKER } from '../../core/machine-sessions.js';
+import { silentLogger } from '../../core/logger.js';
+import { emptyTask } from '../../core/task.js';
+import { memoryResponseCache } from '../../store/response-cache-repo.js';
+import type { ChatProvider, ChatReply, ChatRequest } from './chat.js';
+import { GuardedChat } from './guarded-chat.js';
+import { Limiter } from './limiter.js';
+import { LlmBackend } from './llm-backend.js';
+import { defaultRetryPolicy } from './retry.js';
+import { SpendMeter } from './spend-meter.js';
+
+class QueueProvider implements ChatProvider {
+  readonly name = 'queue';
+  readonly model = 'm';
+  readonly kind = 'api' as const;
+  sent: ChatRequest[] = [];
+  private readonly replies: string[];
+  constructor(replies: string[]) {
+    this.replies = replies;
+  }
+  send(req: ChatRequest): Promise<ChatReply> {
+    this.sent.push(req);
+    return Promise.resolve({ text: this.replies.shift() ?? '', usage: { inputTokens: 1, outputTokens: 1 } });
+  }
+}
+
+function backend(replies: string[]) {
+  const provider = new QueueProvider(replies);
+  const meter = new SpendMeter({ maxCalls: null, maxTokens: null, maxCostUsd: null });
+  const chat = new GuardedChat(provider, {
+    meter,
+    cache: memoryResponseCache(),
+    limiter: new Limiter(2),
+    retry: defaultRetryPolicy(0),
+    price: null,
+    logger: silentLogger,
+  });
+  return { provider, meter, llm: new LlmBackend({ target: chat, optimizer: chat }, meter) };
+}
+
+const failure = {
+  task: emptyTask({ id: 't1', intent: 'Add zod' }),
+  response: 'npm install zod',
+  score: { hard: 0, soft: 0, rationale: 'failed: contains=pnpm' },
+};
+const reflectReq = {
+  target: 'skill' as const,
+  doc: '# Skill',
+  otherDoc: '',
+  failures: [failure],
+  successes: [],
+  editBudget: 1,
+  rejected: [],
+  preferences: '',
+};
+
+describe('LlmBackend', () => {
+  it('repairs an invalid JSON reply with one more request and counts it', async () => {
+    const b = backend([
+      'Sure! I would add a rule about pnpm.',
+      '{"edits": [{"op": "add", "content": "Use pnpm.", "rationale": "r"}, {"op": "add", "content": "Two"}]}',
+    ]);
+    const r = await b.llm.reflect(reflectReq);
+    expect(r.edits).toEqual([{ target: 'skill', op: 'add', content: 'Use pnpm.', anchor: '', rationale: 'r' }]);
+    expect(b.provider.sent).toHaveLength(2);
+    expect(b.provider.sent[1]?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(b.provider.sent[1]?.messages[2]?.content).toContain('it contained no JSON value');
+    expect(b.meter.summary()).toMatchObject({ repaired_replies: 1, invalid_replies: 0 });
+  });
+
+  it('counts a reply that stays invalid and proposes nothing', async () => {
+    const b = backend(['{"edits": [{"op": "rewrite", "content": "x"}]}', 'still no json']);
+    expect((await b.llm.reflect(reflectReq)).edits).toEqual([]);
+    expect(b.meter.summary().invalid_replies).toBe(1);
+  });
+
+  it('validates judge scores and marks attempts as replays', async () => {
+    const b = backend(['{"hard": 1, "soft": 0.9, "rationale": "fine"}', 'answer text']);
+    const score = await b.llm.judgeRubric({ task: failure.task, response: 'x', rubric: 'uses pnpm' });
+    expect(score).toMatchObject({ hard: 1, soft: 0.9 });
+    const attempt = await b.llm.attempt({ task: failure.task, skill: 'S', memory: '', sampleId: 0 });
+    expect(attempt.response).toBe('answer text');
+    const sent = b.provider.sent.at(-1);
+    expect(`${sent?.system}${sent?.messages[0]?.content}`).toContain(REPLAY_MARKER);
+    expect(sent?.messages[0]?.content).toContain('Add zod');
+  });
+});

@@ -1,0 +1,147 @@
+/** The real SDKs against fake servers on 127.0.0.1, and the CLI providers against fake executables. */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../../../../test/fakes/fake-servers.js';
+import { installFakeAgents } from '../../../../test/fakes/fake-cli.js';
+import { ProviderFailure, type ChatRequest } from '../chat.js';
+import { AnthropicProvider } from './anthropic.js';
+import { ClaudeCodeProvider } from './claude-code.js';
+import { CodexProvider } from './codex.js';
+import { OpenAiProvider } from './openai.js';
+
+const req: ChatRequest = {
+  role: 'target',
+  system: 'You are a coding agent.',
+  messages: [{ role: 'user', content: '# Task\n\nAdd `zod` to the web app' }],
+  maxTokens: 64,
+  temperature: 0,
+};
+
+let openai: FakeServer;
+let anthropic: FakeServer;
+beforeAll(async () => {
+  openai = await startFakeServer('openai');
+  anthropic = await startFakeServer('anthropic');
+});
+afterAll(async () => {
+  await openai.close();
+  await anthropic.close();
+});
+
+const failureOf = (p: Promise<unknown>): Promise<ProviderFailure> =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as ProviderFailure,
+  );
+
+describe('OpenAiProvider (openai SDK)', () => {
+  const provider = () =>
+    new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'test-key', baseUrl: openai.url, timeoutMs: 5000, keyVariable: 'OPENAI_API_KEY' });
+
+  it('sends a chat completion and reads the text and usage', async () => {
+    openai.reset();
+    const reply = await provider().send(req);
+    expect(reply.text).toBe('Run `npm install zod`.');
+    expect(reply.usage.inputTokens).toBeGreaterThan(0);
+    const body = JSON.parse(openai.bodies[0] ?? '{}');
+    expect(body).toMatchObject({ model: 'gpt-4o-mini', max_tokens: 64, temperature: 0 });
+    expect(body.messages[0]).toEqual({ role: 'system', content: 'You are a coding agent.' });
+  });
+
+  it('does not retry by itself, and classifies 429 with retry-after, 500 and 401', async () => {
+    openai.reset();
+    openai.failures.push({ status: 429, headers: { 'retry-after': '3' } }, { status: 500 });
+    const rate = await failureOf(provider().send(req));
+    expect(rate).toMatchObject({ kind: 'retryable', status: 429, retryAfterMs: 3000 });
+    const server = await failureOf(provider().send(req));
+    expect(server).toMatchObject({ kind: 'retryable', status: 500 });
+    expect(openai.bodies).toHaveLength(2);
+    openai.alwaysStatus = 401;
+    const auth = await failureOf(provider().send(req));
+    expect(auth.kind).toBe('auth');
+    expect(auth.message).toMatch(/rejected the credentials \(HTTP 401\).*OPENAI_API_KEY/);
+    expect(auth.message).not.toContain('test-key');
+  });
+
+  it('reports a refused connection as retryable', async () => {
+    const dead = new OpenAiProvider({ model: 'm', apiKey: 'k', baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2000, keyVariable: 'K' });
+    expect((await failureOf(dead.send(req))).kind).toBe('retryable');
+  });
+});
+
+describe('AnthropicProvider (@anthropic-ai/sdk)', () => {
+  const provider = () =>
+    new AnthropicProvider({ model: 'claude-sonnet-4-5', apiKey: 'test-key', baseUrl: anthropic.url, timeoutMs: 5000, keyVariable: 'ANTHROPIC_API_KEY' });
+
+  it('sends a message with the system prompt apart and reads text and usage', async () => {
+    anthropic.reset();
+    const reply = await provider().send(req);
+    expect(reply.text).toBe('Run `npm install zod`.');
+    const body = JSON.parse(anthropic.bodies[0] ?? '{}');
+    expect(body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 64, system: 'You are a coding agent.' });
+  });
+
+  it('classifies 429 (retry-after-ms) and 401', async () => {
+    anthropic.reset();
+    anthropic.failures.push({ status: 429, headers: { 'retry-after-ms': '1500' } });
+    expect(await failureOf(provider().send(req))).toMatchObject({ kind: 'retryable', retryAfterMs: 1500 });
+    anthropic.alwaysStatus = 401;
+    expect((await failureOf(provider().send(req))).message).toContain('ANTHROPIC_API_KEY');
+  });
+});
+
+describe('agent CLI providers', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sos-cli-'));
+  const bin = installFakeAgents(path.join(root, 'bin'));
+  const log = path.join(root, 'agent.log');
+  const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_AGENT_LOG: log };
+  const calls = () =>
+    readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { flavor: string; argv: string[]; cwd: string; cwdEntries: number; stdin: string });
+
+  it('claude-code: prompt on stdin (never argv), tools off, empty temp cwd, usage and cost read', async () => {
+    const p = new ClaudeCodeProvider({ binary: 'claude', model: 'sonnet', env, timeoutMs: 10_000 });
+    const reply = await p.send(req);
+    expect(reply.text).toBe('Run `npm install zod`.');
+    expect(reply.reportedCostUsd).toBe(0.001);
+    const call = calls().at(-1);
+    expect(call?.stdin).toContain('Add `zod` to the web app');
+    expect(call?.argv.join(' ')).not.toContain('zod');
+    expect(call?.argv).toEqual(['-p', '--output-format', 'json', '--tools', '', '--disable-slash-commands', '--model', 'sonnet']);
+    expect(call?.cwdEntries).toBe(0);
+    expect(call?.cwd).not.toBe(process.cwd());
+  });
+
+  it('codex: exec --json in a read-only sandbox, prompt on stdin', async () => {
+    const p = new CodexProvider({ binary: 'codex', model: '', env, timeoutMs: 10_000 });
+    const reply = await p.send(req);
+    expect(reply.text).toBe('Run `npm install zod`.');
+    expect(reply.usage.outputTokens).toBeGreaterThan(0);
+    const call = calls().at(-1);
+    expect(call?.argv).toEqual(['exec', '--json', '--skip-git-repo-check', '--sandbox', 'read-only', '--color', 'never', '-']);
+    expect(call?.stdin).toContain('You are a coding agent.');
+  });
+
+  it('an auth failure is classified as auth, a missing binary names the config key', async () => {
+    const authEnv = { ...env, FAKE_AGENT_AUTH_FAIL: '1' };
+    for (const p of [
+      new ClaudeCodeProvider({ binary: 'claude', model: '', env: authEnv, timeoutMs: 10_000 }),
+      new CodexProvider({ binary: 'codex', model: '', env: authEnv, timeoutMs: 10_000 }),
+    ]) {
+      const f = await failureOf(p.send(req));
+      expect(f.kind, f.message).toBe('auth');
+      expect(f.message).toMatch(/not authenticated/);
+    }
+    const missing = await failureOf(
+      new ClaudeCodeProvider({ binary: path.join(root, 'nope', 'claude'), model: '', env, timeoutMs: 1000 }).send(req),
+    );
+    expect(missing).toMatchObject({ kind: 'fatal' });
+    expect(missing.message).toMatch(/not found.*claude_path/);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Fake OpenAI-compatible and Anthropic HTTP servers on 127.0.0.1 (port 0) for tests that point the real
+ * SDKs at them. They answer through the fake brain, record every request body, and can be scripted to
+ * fail: a queue of statuses served before normal answers (429 with `retry-after`, 5xx), or 401 always.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { kindOf, reply } from './brain.mjs';
+
+export interface ScriptedFailure {
+  status: number;
+  headers?: Record<string, string>;
+}
+
+export interface FakeServer {
+  url: string;
+  /** Every request body received, raw, in order (failed ones too). */
+  bodies: string[];
+  /** Requests per kind (attempt, reflect, judge, repair) that got a normal answer. */
+  answered: Record<string, number>;
+  failures: ScriptedFailure[];
+  alwaysStatus: number | null;
+  /** Times between consecutive requests, ms (to check that retry-after was honoured). */
+  arrivals: number[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+type Flavor = 'openai' | 'anthropic';
+
+function promptText(flavor: Flavor, body: Record<string, unknown>): string {
+  const messages = (body.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const parts = flavor === 'anthropic' && typeof body.system === 'string' ? [body.system] : [];
+  for (const m of messages) parts.push(typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+  return parts.join('\n\n');
+}
+
+function answer(flavor: Flavor, body: Record<string, unknown>, text: string): unknown {
+  const usage = { input: Math.ceil(JSON.stringify(body).length / 4), output: Math.ceil(text.length / 4) };
+  if (flavor === 'openai') {
+    return {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 0,
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+    };
+  }
+  return {
+    id: 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model: body.model,
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: usage.input, output_tokens: usage.output },
+  };
+}
+
+export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
+  const state: FakeServer = {
+    url: '',
+    bodies: [],
+    answered: {},
+    failures: [],
+    alwaysStatus: null,
+    arrivals: [],
+    reset() {
+      state.bodies.length = 0;
+      state.answered = {};
+      state.failures.length = 0;
+      state.alwaysStatus = null;
+      state.arrivals.length = 0;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (raw += c));
+    req.on('end', () => {
+      state.bodies.push(raw);
+      state.arrivals.push(Date.now());
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}): void => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(payload));
+      };
+      if (state.alwaysStatus !== null) {
+        send(state.alwaysStatus, { error: { type: 'authentication_error', message: 'invalid x-api-key' } });
+        return;
+      }
+      const failure = state.failures.shift();
+      if (failure) {
+        send(failure.status, { error: { type: 'server_error', message: `scripted ${failure.status}` } }, failure.headers);
+        return;
+      }
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      const text = promptText(flavor, body);
+      const kind = kindOf(text);
+      state.answered[kind] = (state.answered[kind] ?? 0) + 1;
+      send(200, answer(flavor, body, reply(text)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  state.url = flavor === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
+  return state;
+}
