@@ -99,7 +99,11 @@ export class GuardedChat {
         };
       } catch (err) {
         if (!(err instanceof ProviderFailure)) throw err;
-        if (err.kind !== 'retryable') throw new BackendError(err.message);
+        if (err.kind !== 'retryable') {
+          // Requests already in flight finish; nothing new is sent after an auth or fatal failure.
+          this.deps.meter.haltedBy ??= new BackendError(err.message);
+          throw this.deps.meter.haltedBy;
+        }
         if (attempt >= this.deps.retry.maxRetries) {
           throw new BackendError(`${err.message} (gave up after ${attempt + 1} attempts)`);
         }

@@ -55,6 +55,8 @@ export class SpendMeter {
   invalidReplies = 0;
   repairedReplies = 0;
   stoppedBy = '';
+  /** Set after an auth or fatal failure: nothing more is sent this night. */
+  haltedBy: Error | null = null;
   private reservedTokens = 0;
   private reservedCost = 0;
 
@@ -65,6 +67,7 @@ export class SpendMeter {
 
   /** Reserve one request or throw `BudgetExhaustedError` (and refuse every later request). */
   reserve(input: { texts: string[]; maxOutputTokens: number; price: Price | null }): Reservation {
+    if (this.haltedBy) throw this.haltedBy;
     if (this.stoppedBy) throw this.exhausted(this.stoppedBy);
     const tokens = tokenBound(input.texts, input.maxOutputTokens);
     const inputBound = tokens - input.maxOutputTokens;
