@@ -128,7 +128,7 @@ const NIGHT_OPTIONS: Array<{
     ],
   },
   { flags: '--preferences <text>', key: 'preferences', help: 'house rules shown to the optimizer' },
-  { flags: '--model <name>', key: 'model', help: 'model of both roles (default: the backend\'s)' },
+  { flags: '--model <name>', key: 'model', help: "model of both roles (default: the backend's)" },
   {
     flags: '--optimizer-backend <name>',
     key: 'optimizer_backend',
@@ -163,7 +163,7 @@ const NIGHT_OPTIONS: Array<{
   {
     flags: '--max-cost-usd <x>',
     key: 'max_cost_usd',
-    help: 'hard limit of this night\'s model cost in USD (default 5)',
+    help: "hard limit of this night's model cost in USD (default 5)",
     parse: (v: string): number => {
       const n = Number(v);
       if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-cost-usd must be a number ≥ 0');

@@ -24,15 +24,24 @@ export function sqliteResponseCache(db: Db, now: () => number): ResponseCache {
   return {
     get(key) {
       const row = select.get(key) as
-        | { text: string; input_tokens: number; output_tokens: number }
-        | undefined;
+        { text: string; input_tokens: number; output_tokens: number } | undefined;
       if (!row) return undefined;
       touch.run(now(), key);
       return { text: row.text, inputTokens: row.input_tokens, outputTokens: row.output_tokens };
     },
     put(key, value, meta) {
       const t = now();
-      insert.run(key, meta.role, meta.provider, meta.model, value.text, value.inputTokens, value.outputTokens, t, t);
+      insert.run(
+        key,
+        meta.role,
+        meta.provider,
+        meta.model,
+        value.text,
+        value.inputTokens,
+        value.outputTokens,
+        t,
+        t,
+      );
     },
   };
 }

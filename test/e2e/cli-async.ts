@@ -5,7 +5,11 @@
 import { spawn } from 'node:child_process';
 import { CLI, type CliResult, type Sandbox } from './cli-helpers.js';
 
-export function runCliAsync(box: Sandbox, args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+export function runCliAsync(
+  box: Sandbox,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: box.project,
@@ -24,7 +28,12 @@ export function runCliAsync(box: Sandbox, args: string[], extraEnv: Record<strin
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout, stderr, json: () => JSON.parse(stdout) as Record<string, unknown> }),
+      resolve({
+        code: code ?? -1,
+        stdout,
+        stderr,
+        json: () => JSON.parse(stdout) as Record<string, unknown>,
+      }),
     );
   });
 }

@@ -78,7 +78,13 @@ export function writeClaudeTranscripts(home: string, project: string): void {
         message:
           role === 'user'
             ? { role, content: text }
-            : { id: `msg_${i}_${j}`, type: 'message', role, model: 'claude-sonnet-4', content: [{ type: 'text', text }] },
+            : {
+                id: `msg_${i}_${j}`,
+                type: 'message',
+                role,
+                model: 'claude-sonnet-4',
+                content: [{ type: 'text', text }],
+              },
         uuid: `00000000-0000-4000-8000-0000000${i}${String(j).padStart(4, '0')}`,
         timestamp: new Date(base + i * 3_600_000 + j * 1000).toISOString(),
       }),

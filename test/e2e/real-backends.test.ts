@@ -46,7 +46,12 @@ describe('openai backend (OpenAI-compatible server)', () => {
     const r = await runCliAsync(box, ['run', '--json', '--tasks-file', tasks, ...openaiArgs()], env);
     expect(r.code, r.stderr).toBe(0);
     const night = r.json();
-    expect(night).toMatchObject({ accepted: true, gate_action: 'accept_new_best', stopped: '', backend: 'openai' });
+    expect(night).toMatchObject({
+      accepted: true,
+      gate_action: 'accept_new_best',
+      stopped: '',
+      backend: 'openai',
+    });
     expect(night.learned_rules).toContain(RULE);
     expect(existsSync(String(night.staging_dir))).toBe(true);
     const spend = night.spend as Spend;
@@ -82,7 +87,11 @@ describe('openai backend (OpenAI-compatible server)', () => {
     openai.reset();
     openai.failures.push({ status: 429, headers: { 'retry-after': '1' } }, { status: 503 });
     const box = sandbox();
-    const r = await runCliAsync(box, ['run', '--json', '--tasks-file', writeTasksFile(box.root), ...openaiArgs()], env);
+    const r = await runCliAsync(
+      box,
+      ['run', '--json', '--tasks-file', writeTasksFile(box.root), ...openaiArgs()],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
     const spend = r.json().spend as Spend;
     expect(spend.retries).toBe(2);
@@ -99,15 +108,30 @@ describe('openai backend (OpenAI-compatible server)', () => {
     openai.reset();
     openai.failures.push({ status: 429, headers: { 'retry-after': '0' } });
     const box = sandbox();
-    const args = ['run', '--json', '--tasks-file', writeTasksFile(box.root), ...openaiArgs(), '--max-calls', '5'];
+    const args = [
+      'run',
+      '--json',
+      '--tasks-file',
+      writeTasksFile(box.root),
+      ...openaiArgs(),
+      '--max-calls',
+      '5',
+    ];
     const r = await runCliAsync(box, args, env);
     expect(r.code, r.stderr).toBe(0);
     const night = r.json();
     expect(openai.bodies).toHaveLength(5);
-    expect(night).toMatchObject({ stopped: 'budget', accepted: false, staging_dir: '', gate_action: 'stopped_budget' });
+    expect(night).toMatchObject({
+      stopped: 'budget',
+      accepted: false,
+      staging_dir: '',
+      gate_action: 'stopped_budget',
+    });
     expect((night.spend as Spend).stopped_by).toBe('max_calls');
     expect((night.spend as Spend).calls).toBe(5);
-    expect((night.notes as string[]).join(' ')).toMatch(/budget \(max_calls\) ran out; replays finished before it: baseline_val 3/);
+    expect((night.notes as string[]).join(' ')).toMatch(
+      /budget \(max_calls\) ran out; replays finished before it: baseline_val 3/,
+    );
     expect(existsSync(proposalsDir(box.project))).toBe(false);
     const status = (await runCliAsync(box, ['status', '--json'])).json();
     expect((status.nights as Array<{ stopped: string; calls: number; status: string }>)[0]).toMatchObject({
@@ -120,7 +144,15 @@ describe('openai backend (OpenAI-compatible server)', () => {
   it('stops before crossing max_tokens', async () => {
     openai.reset();
     const box = sandbox();
-    const args = ['run', '--json', '--tasks-file', writeTasksFile(box.root), ...openaiArgs(), '--max-tokens', '9000'];
+    const args = [
+      'run',
+      '--json',
+      '--tasks-file',
+      writeTasksFile(box.root),
+      ...openaiArgs(),
+      '--max-tokens',
+      '9000',
+    ];
     const r = await runCliAsync(box, args, env);
     expect(r.code, r.stderr).toBe(0);
     const night = r.json();
@@ -134,7 +166,11 @@ describe('openai backend (OpenAI-compatible server)', () => {
     openai.reset();
     openai.alwaysStatus = 401;
     const box = sandbox();
-    const r = await runCliAsync(box, ['run', '--json', '--tasks-file', writeTasksFile(box.root), ...openaiArgs()], env);
+    const r = await runCliAsync(
+      box,
+      ['run', '--json', '--tasks-file', writeTasksFile(box.root), ...openaiArgs()],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/openai rejected the credentials \(HTTP 401\).*OPENAI_API_KEY/);
     expect(r.stderr).not.toContain('test-key-not-secret');
@@ -142,13 +178,21 @@ describe('openai backend (OpenAI-compatible server)', () => {
     // Only the requests already in flight (the three val tasks, 4 workers) went out; none was retried.
     expect(openai.bodies.length).toBeLessThanOrEqual(3);
     const status = (await runCliAsync(box, ['status', '--json'])).json();
-    expect((status.nights as Array<{ status: string; error: string }>)[0]).toMatchObject({ status: 'failed' });
+    expect((status.nights as Array<{ status: string; error: string }>)[0]).toMatchObject({
+      status: 'failed',
+    });
   });
 
   it('a missing API key stops before anything is sent', async () => {
     openai.reset();
     const box = sandbox();
-    const r = await runCliAsync(box, ['run', '--tasks-file', writeTasksFile(box.root), '--backend', 'openai']);
+    const r = await runCliAsync(box, [
+      'run',
+      '--tasks-file',
+      writeTasksFile(box.root),
+      '--backend',
+      'openai',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/OPENAI_API_KEY, which is not set/);
   });
@@ -166,7 +210,11 @@ describe('openai backend (OpenAI-compatible server)', () => {
     const json = await runCliAsync(box, ['dry-run', '--json', '--tasks-file', tasks, ...openaiArgs()], env);
     expect(json.json()).toMatchObject({ stopped: 'plan', plan: { tasks: 6, calls_min: 6 } });
     expect(openai.bodies).toHaveLength(0);
-    const spent = await runCliAsync(box, ['dry-run', '--json', '--yes', '--tasks-file', tasks, ...openaiArgs()], env);
+    const spent = await runCliAsync(
+      box,
+      ['dry-run', '--json', '--yes', '--tasks-file', tasks, ...openaiArgs()],
+      env,
+    );
     expect(spent.code, spent.stderr).toBe(0);
     expect(spent.json().accepted).toBe(true);
     expect(openai.bodies.length).toBeGreaterThan(0);
@@ -179,7 +227,16 @@ describe('anthropic backend', () => {
     anthropic.reset();
     const box = sandbox();
     writeClaudeTranscripts(box.home, box.project);
-    const args = ['run', '--json', '--backend', 'anthropic', '--base-url', anthropic.url, '--lookback-hours', '0'];
+    const args = [
+      'run',
+      '--json',
+      '--backend',
+      'anthropic',
+      '--base-url',
+      anthropic.url,
+      '--lookback-hours',
+      '0',
+    ];
     const r = await runCliAsync(box, args, { ANTHROPIC_API_KEY: 'test-key-not-secret' });
     expect(r.code, r.stderr).toBe(0);
     const night = r.json();
@@ -188,7 +245,9 @@ describe('anthropic backend', () => {
     expect(anthropic.answered.attempt).toBeGreaterThan(0);
     expect(leaked(anthropic.bodies)).toEqual([]);
     // The correction is the check; the target never sees it in its prompt.
-    const attempts = anthropic.bodies.filter((b) => b.includes('# Task') && !b.includes('You improve a skill'));
+    const attempts = anthropic.bodies.filter(
+      (b) => b.includes('# Task') && !b.includes('You improve a skill'),
+    );
     for (const body of attempts) expect(body).not.toContain('use pnpm instead of npm');
     expect((night.spend as Spend).calls).toBe(anthropic.bodies.length);
   });
@@ -226,7 +285,11 @@ describe('agent CLI backends (fake executables on PATH)', () => {
       const box = sandbox();
       const bin = installFakeAgents(path.join(box.root, 'bin'));
       const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, FAKE_AGENT_AUTH_FAIL: '1' };
-      const r = await runCliAsync(box, ['run', '--tasks-file', writeTasksFile(box.root), '--backend', backend], env);
+      const r = await runCliAsync(
+        box,
+        ['run', '--tasks-file', writeTasksFile(box.root), '--backend', backend],
+        env,
+      );
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`${backend} is not authenticated`));
     });
@@ -234,9 +297,13 @@ describe('agent CLI backends (fake executables on PATH)', () => {
 
   it('a missing claude binary exits 1 naming claude_path', async () => {
     const box = sandbox();
-    const r = await runCliAsync(box, ['run', '--tasks-file', writeTasksFile(box.root), '--backend', 'claude-code'], {
-      PATH: path.join(box.root, 'empty-bin'),
-    });
+    const r = await runCliAsync(
+      box,
+      ['run', '--tasks-file', writeTasksFile(box.root), '--backend', 'claude-code'],
+      {
+        PATH: path.join(box.root, 'empty-bin'),
+      },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/"claude" was not found on PATH.*claude_path/);
   });

@@ -21,7 +21,9 @@ export function reply(text) {
     return JSON.stringify({ hard: ok ? 1 : 0, soft: ok ? 1 : 0.2, rationale: ok ? 'uses pnpm' : 'uses npm' });
   }
   if (kind === 'reflect' || kind === 'repair') {
-    const edits = { edits: [{ op: 'add', content: RULE, anchor: '', rationale: 'the user always wants pnpm' }] };
+    const edits = {
+      edits: [{ op: 'add', content: RULE, anchor: '', rationale: 'the user always wants pnpm' }],
+    };
     return `Here [as asked] are the edits:\n\`\`\`json\n${JSON.stringify(edits)}\n\`\`\`\nHope this helps [1].`;
   }
   const skillPart = text.includes('# Task') ? text.slice(0, text.lastIndexOf('# Task')) : text;

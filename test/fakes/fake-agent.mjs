@@ -6,6 +6,7 @@
  * makes it fail the way a logged-out CLI does.
  */
 import { appendFileSync, readdirSync } from 'node:fs';
+import process from 'node:process';
 import { reply } from './brain.mjs';
 
 const [flavor, ...args] = process.argv.slice(2);
@@ -25,7 +26,12 @@ const usage = { input_tokens: Math.ceil(stdin.length / 4), output_tokens: Math.c
 if (flavor === 'claude') {
   if (authFail) {
     process.stdout.write(
-      JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'Invalid API key · Please run /login' }),
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: true,
+        result: 'Invalid API key · Please run /login',
+      }),
     );
     process.exit(1);
   }
@@ -41,7 +47,9 @@ if (flavor === 'claude') {
   );
 } else {
   if (authFail) {
-    process.stdout.write(`${JSON.stringify({ type: 'error', message: 'unexpected status 401 Unauthorized' })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ type: 'error', message: 'unexpected status 401 Unauthorized' })}\n`,
+    );
     process.exit(1);
   }
   const events = [

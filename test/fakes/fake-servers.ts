@@ -14,8 +14,9 @@ export interface ScriptedFailure {
 
 export interface FakeServer {
   url: string;
-  /** Every request body received, raw, in order (failed ones too). */
+  /** Every request body received, raw, in order (failed ones too), and its path. */
   bodies: string[];
+  paths: string[];
   /** Requests per kind (attempt, reflect, judge, repair) that got a normal answer. */
   answered: Record<string, number>;
   failures: ScriptedFailure[];
@@ -44,7 +45,11 @@ function answer(flavor: Flavor, body: Record<string, unknown>, text: string): un
       created: 0,
       model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+      usage: {
+        prompt_tokens: usage.input,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + usage.output,
+      },
     };
   }
   return {
@@ -63,12 +68,14 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
   const state: FakeServer = {
     url: '',
     bodies: [],
+    paths: [],
     answered: {},
     failures: [],
     alwaysStatus: null,
     arrivals: [],
     reset() {
       state.bodies.length = 0;
+      state.paths.length = 0;
       state.answered = {};
       state.failures.length = 0;
       state.alwaysStatus = null;
@@ -82,6 +89,7 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
     req.on('data', (c: string) => (raw += c));
     req.on('end', () => {
       state.bodies.push(raw);
+      state.paths.push(req.url ?? '');
       state.arrivals.push(Date.now());
       const send = (status: number, payload: unknown, headers: Record<string, string> = {}): void => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -93,7 +101,11 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
       }
       const failure = state.failures.shift();
       if (failure) {
-        send(failure.status, { error: { type: 'server_error', message: `scripted ${failure.status}` } }, failure.headers);
+        send(
+          failure.status,
+          { error: { type: 'server_error', message: `scripted ${failure.status}` } },
+          failure.headers,
+        );
         return;
       }
       const body = JSON.parse(raw) as Record<string, unknown>;

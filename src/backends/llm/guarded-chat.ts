@@ -94,7 +94,11 @@ export class GuardedChat {
         );
         return {
           text: reply.text,
-          usage: { calls: sent, inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
+          usage: {
+            calls: sent,
+            inputTokens: reply.usage.inputTokens,
+            outputTokens: reply.usage.outputTokens,
+          },
           cached: false,
         };
       } catch (err) {

@@ -8,7 +8,8 @@ describe('extractJson', () => {
   });
 
   it('finds the first valid value in bare prose, skipping bracketed words and braces inside strings', () => {
-    const text = 'I looked at [the failures] and {thought}. {"hard": 1, "soft": 0.5, "rationale": "a } b ] c"} trailing ]';
+    const text =
+      'I looked at [the failures] and {thought}. {"hard": 1, "soft": 0.5, "rationale": "a } b ] c"} trailing ]';
     expect(extractJson(text)?.value).toEqual({ hard: 1, soft: 0.5, rationale: 'a } b ] c' });
   });
 

@@ -62,7 +62,9 @@ describe('LlmBackend', () => {
       '{"edits": [{"op": "add", "content": "Use pnpm.", "rationale": "r"}, {"op": "add", "content": "Two"}]}',
     ]);
     const r = await b.llm.reflect(reflectReq);
-    expect(r.edits).toEqual([{ target: 'skill', op: 'add', content: 'Use pnpm.', anchor: '', rationale: 'r' }]);
+    expect(r.edits).toEqual([
+      { target: 'skill', op: 'add', content: 'Use pnpm.', anchor: '', rationale: 'r' },
+    ]);
     expect(b.provider.sent).toHaveLength(2);
     expect(b.provider.sent[1]?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(b.provider.sent[1]?.messages[2]?.content).toContain('it contained no JSON value');

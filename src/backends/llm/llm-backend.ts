@@ -42,8 +42,7 @@ export const editsReplySchema = z.object({
     )
     .max(50),
 });
-const EDITS_SHAPE =
-  '{"edits": [{"op": "add", "content": "rule text", "anchor": "", "rationale": "why"}]}';
+const EDITS_SHAPE = '{"edits": [{"op": "add", "content": "rule text", "anchor": "", "rationale": "why"}]}';
 
 export const scoreReplySchema = z.object({
   hard: z.union([z.literal(0), z.literal(1)]),
@@ -182,11 +181,19 @@ export class LlmBackend implements Backend {
     const edits: Edit[] = (answer.value?.edits ?? [])
       .filter((e) => e.content.trim() !== '' || e.op === 'delete')
       .slice(0, req.editBudget)
-      .map((e) => ({ target: req.target, op: e.op, content: e.content.trim(), anchor: e.anchor, rationale: e.rationale }));
+      .map((e) => ({
+        target: req.target,
+        op: e.op,
+        content: e.content.trim(),
+        anchor: e.anchor,
+        rationale: e.rationale,
+      }));
     return { edits, usage: answer.usage };
   }
 
-  async judgeRubric(req: RubricRequest): Promise<{ hard: number; soft: number; rationale: string; usage: Usage }> {
+  async judgeRubric(
+    req: RubricRequest,
+  ): Promise<{ hard: number; soft: number; rationale: string; usage: Usage }> {
     const answer = await this.askJson(
       'optimizer',
       'judge',
@@ -194,7 +201,8 @@ export class LlmBackend implements Backend {
       scoreReplySchema,
       SCORE_SHAPE,
     );
-    if (!answer.value) return { hard: 0, soft: 0, rationale: 'judge reply was not valid JSON', usage: answer.usage };
+    if (!answer.value)
+      return { hard: 0, soft: 0, rationale: 'judge reply was not valid JSON', usage: answer.usage };
     return { ...answer.value, usage: answer.usage };
   }
 }

@@ -4,7 +4,11 @@ import { priceFor } from './prices.js';
 import { SpendMeter, tokenBound } from './spend-meter.js';
 
 const req = (text = 'hello', maxOutputTokens = 10) => ({ texts: [text], maxOutputTokens, price: null });
-const used = (inputTokens: number, outputTokens: number, costUsd = 0) => ({ inputTokens, outputTokens, costUsd });
+const used = (inputTokens: number, outputTokens: number, costUsd = 0) => ({
+  inputTokens,
+  outputTokens,
+  costUsd,
+});
 
 describe('SpendMeter', () => {
   it('allows exactly max_calls requests, then refuses every later one', () => {
@@ -23,7 +27,9 @@ describe('SpendMeter', () => {
     const a = meter.reserve({ texts: ['x'.repeat(100)], maxOutputTokens: 50, price: null });
     const b = meter.reserve({ texts: ['x'.repeat(100)], maxOutputTokens: 50, price: null });
     // Two reservations in flight fill the budget: a third cannot start before they settle.
-    expect(() => meter.reserve({ texts: ['x'], maxOutputTokens: 1, price: null })).toThrow(BudgetExhaustedError);
+    expect(() => meter.reserve({ texts: ['x'], maxOutputTokens: 1, price: null })).toThrow(
+      BudgetExhaustedError,
+    );
     meter.settle(a, used(30, 20));
     meter.settle(b, used(30, 20));
     expect(meter.totalTokens()).toBe(100);
@@ -52,7 +58,9 @@ describe('priceFor', () => {
   it('prefers the user table, then exact names, then the longest prefix', () => {
     expect(priceFor('gpt-4o-mini', {})).toEqual({ input_per_mtok: 0.15, output_per_mtok: 0.6 });
     expect(priceFor('claude-sonnet-4-5-20250929', {})?.input_per_mtok).toBe(3);
-    expect(priceFor('gpt-4o-mini', { 'gpt-4o-mini': { input_per_mtok: 9, output_per_mtok: 9 } })?.input_per_mtok).toBe(9);
+    expect(
+      priceFor('gpt-4o-mini', { 'gpt-4o-mini': { input_per_mtok: 9, output_per_mtok: 9 } })?.input_per_mtok,
+    ).toBe(9);
     expect(priceFor('qwen2.5-coder', {})).toBeNull();
   });
 });

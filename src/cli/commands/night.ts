@@ -24,7 +24,9 @@ const limit = (x: number | null, unit = ''): string => (x === null ? 'no limit' 
 function renderPlan(r: NightReport): void {
   const p = r.plan;
   if (!p) return;
-  say(`[sleep] plan (${r.backend}): ${p.tasks} tasks -> about ${p.calls_min} to ${p.calls_max} model requests`);
+  say(
+    `[sleep] plan (${r.backend}): ${p.tasks} tasks -> about ${p.calls_min} to ${p.calls_max} model requests`,
+  );
   say(
     `[sleep] budget ceiling: max_calls ${limit(p.limits.max_calls)}, max_tokens ${limit(p.limits.max_tokens)}, max_cost_usd ${limit(p.limits.max_cost_usd, '$')}`,
   );

@@ -30,7 +30,8 @@ export interface CliOutput {
 
 const AUTH_MARKERS =
   /not logged in|please (run )?\/?login|log ?in (again|first)|invalid api key|authentication|unauthori[sz]ed|\b401\b|expired (token|session|credentials)/i;
-const RETRY_MARKERS = /rate limit|too many requests|\b429\b|overloaded|\b5\d\d\b|timed? ?out|ECONNRESET|network/i;
+const RETRY_MARKERS =
+  /rate limit|too many requests|\b429\b|overloaded|\b5\d\d\b|timed? ?out|ECONNRESET|network/i;
 
 /** Classify a failed run by what it printed. */
 export function cliFailure(label: string, text: string, code: number | null): ProviderFailure {

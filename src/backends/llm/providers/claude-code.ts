@@ -46,14 +46,15 @@ export class ClaudeCodeProvider implements ChatProvider {
       label: 'claude-code',
       pathKey: 'claude_path',
     });
-    let parsed: ClaudeResult | null = null;
+    let parsed: ClaudeResult | null;
     try {
       parsed = JSON.parse(out.stdout.trim()) as ClaudeResult;
     } catch {
       parsed = null;
     }
     if (out.code !== 0 || parsed === null || parsed.is_error === true || typeof parsed.result !== 'string') {
-      const said = parsed && typeof parsed.result === 'string' ? parsed.result : `${out.stdout}\n${out.stderr}`;
+      const said =
+        parsed && typeof parsed.result === 'string' ? parsed.result : `${out.stdout}\n${out.stderr}`;
       throw cliFailure('claude-code', said, out.code);
     }
     return {

@@ -58,16 +58,25 @@ export class CodexProvider implements ChatProvider {
       } catch {
         continue;
       }
-      if (ev.type === 'item.completed' && ev.item?.type === 'agent_message' && typeof ev.item.text === 'string')
+      if (
+        ev.type === 'item.completed' &&
+        ev.item?.type === 'agent_message' &&
+        typeof ev.item.text === 'string'
+      )
         text = ev.item.text;
       else if (ev.type === 'turn.completed') {
         usage.inputTokens += num(ev.usage?.input_tokens);
         usage.outputTokens += num(ev.usage?.output_tokens);
       } else if (ev.type === 'error' && typeof ev.message === 'string') errors.push(ev.message);
-      else if (ev.type === 'turn.failed' && typeof ev.error?.message === 'string') errors.push(ev.error.message);
+      else if (ev.type === 'turn.failed' && typeof ev.error?.message === 'string')
+        errors.push(ev.error.message);
     }
     if (out.code !== 0 || text === null) {
-      throw cliFailure('codex', [...errors, out.stderr, errors.length ? '' : out.stdout].join('\n'), out.code);
+      throw cliFailure(
+        'codex',
+        [...errors, out.stderr, errors.length ? '' : out.stdout].join('\n'),
+        out.code,
+      );
     }
     return { text, usage };
   }

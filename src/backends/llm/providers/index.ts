@@ -89,9 +89,19 @@ export function createProvider(setup: RoleSetup, config: Config, env: Env): Chat
         timeoutMs,
       });
     case 'claude-code':
-      return new ClaudeCodeProvider({ binary: config.claude_path, model: setup.model, env, timeoutMs: cliTimeoutMs });
+      return new ClaudeCodeProvider({
+        binary: config.claude_path,
+        model: setup.model,
+        env,
+        timeoutMs: cliTimeoutMs,
+      });
     case 'codex':
-      return new CodexProvider({ binary: config.codex_path, model: setup.model, env, timeoutMs: cliTimeoutMs });
+      return new CodexProvider({
+        binary: config.codex_path,
+        model: setup.model,
+        env,
+        timeoutMs: cliTimeoutMs,
+      });
     case 'mock':
       throw new Error('the mock backend has no chat provider');
     default: {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../../../../test/fakes/fake-servers.js';
 import { installFakeAgents } from '../../../../test/fakes/fake-cli.js';
-import { ProviderFailure, type ChatRequest } from '../chat.js';
+import type { ProviderFailure } from '../chat.js';
+import { type ChatRequest } from '../chat.js';
 import { AnthropicProvider } from './anthropic.js';
 import { ClaudeCodeProvider } from './claude-code.js';
 import { CodexProvider } from './codex.js';
@@ -40,7 +41,13 @@ const failureOf = (p: Promise<unknown>): Promise<ProviderFailure> =>
 
 describe('OpenAiProvider (openai SDK)', () => {
   const provider = () =>
-    new OpenAiProvider({ model: 'gpt-4o-mini', apiKey: 'test-key', baseUrl: openai.url, timeoutMs: 5000, keyVariable: 'OPENAI_API_KEY' });
+    new OpenAiProvider({
+      model: 'gpt-4o-mini',
+      apiKey: 'test-key',
+      baseUrl: openai.url,
+      timeoutMs: 5000,
+      keyVariable: 'OPENAI_API_KEY',
+    });
 
   it('sends a chat completion and reads the text and usage', async () => {
     openai.reset();
@@ -68,21 +75,55 @@ describe('OpenAiProvider (openai SDK)', () => {
   });
 
   it('reports a refused connection as retryable', async () => {
-    const dead = new OpenAiProvider({ model: 'm', apiKey: 'k', baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2000, keyVariable: 'K' });
+    const dead = new OpenAiProvider({
+      model: 'm',
+      apiKey: 'k',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      timeoutMs: 2000,
+      keyVariable: 'K',
+    });
     expect((await failureOf(dead.send(req))).kind).toBe('retryable');
+  });
+});
+
+describe('OpenAiProvider (AzureOpenAI client)', () => {
+  it('calls the deployment with the api version', async () => {
+    openai.reset();
+    const endpoint = openai.url.replace(/\/v1$/, '');
+    const azure = new OpenAiProvider({
+      model: 'my-deployment',
+      apiKey: 'test-key',
+      baseUrl: endpoint,
+      timeoutMs: 5000,
+      keyVariable: 'AZURE_OPENAI_API_KEY',
+      azure: { apiVersion: '2024-10-21' },
+    });
+    expect(azure.name).toBe('azure-openai');
+    expect((await azure.send(req)).text).toBe('Run `npm install zod`.');
+    expect(openai.paths[0]).toBe('/openai/deployments/my-deployment/chat/completions?api-version=2024-10-21');
   });
 });
 
 describe('AnthropicProvider (@anthropic-ai/sdk)', () => {
   const provider = () =>
-    new AnthropicProvider({ model: 'claude-sonnet-4-5', apiKey: 'test-key', baseUrl: anthropic.url, timeoutMs: 5000, keyVariable: 'ANTHROPIC_API_KEY' });
+    new AnthropicProvider({
+      model: 'claude-sonnet-4-5',
+      apiKey: 'test-key',
+      baseUrl: anthropic.url,
+      timeoutMs: 5000,
+      keyVariable: 'ANTHROPIC_API_KEY',
+    });
 
   it('sends a message with the system prompt apart and reads text and usage', async () => {
     anthropic.reset();
     const reply = await provider().send(req);
     expect(reply.text).toBe('Run `npm install zod`.');
     const body = JSON.parse(anthropic.bodies[0] ?? '{}');
-    expect(body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 64, system: 'You are a coding agent.' });
+    expect(body).toMatchObject({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      system: 'You are a coding agent.',
+    });
   });
 
   it('classifies 429 (retry-after-ms) and 401', async () => {
@@ -103,7 +144,10 @@ describe('agent CLI providers', () => {
     readFileSync(log, 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { flavor: string; argv: string[]; cwd: string; cwdEntries: number; stdin: string });
+      .map(
+        (l) =>
+          JSON.parse(l) as { flavor: string; argv: string[]; cwd: string; cwdEntries: number; stdin: string },
+      );
 
   it('claude-code: prompt on stdin (never argv), tools off, empty temp cwd, usage and cost read', async () => {
     const p = new ClaudeCodeProvider({ binary: 'claude', model: 'sonnet', env, timeoutMs: 10_000 });
@@ -113,7 +157,16 @@ describe('agent CLI providers', () => {
     const call = calls().at(-1);
     expect(call?.stdin).toContain('Add `zod` to the web app');
     expect(call?.argv.join(' ')).not.toContain('zod');
-    expect(call?.argv).toEqual(['-p', '--output-format', 'json', '--tools', '', '--disable-slash-commands', '--model', 'sonnet']);
+    expect(call?.argv).toEqual([
+      '-p',
+      '--output-format',
+      'json',
+      '--tools',
+      '',
+      '--disable-slash-commands',
+      '--model',
+      'sonnet',
+    ]);
     expect(call?.cwdEntries).toBe(0);
     expect(call?.cwd).not.toBe(process.cwd());
   });
@@ -124,7 +177,16 @@ describe('agent CLI providers', () => {
     expect(reply.text).toBe('Run `npm install zod`.');
     expect(reply.usage.outputTokens).toBeGreaterThan(0);
     const call = calls().at(-1);
-    expect(call?.argv).toEqual(['exec', '--json', '--skip-git-repo-check', '--sandbox', 'read-only', '--color', 'never', '-']);
+    expect(call?.argv).toEqual([
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '--sandbox',
+      'read-only',
+      '--color',
+      'never',
+      '-',
+    ]);
     expect(call?.stdin).toContain('You are a coding agent.');
   });
 
@@ -139,7 +201,12 @@ describe('agent CLI providers', () => {
       expect(f.message).toMatch(/not authenticated/);
     }
     const missing = await failureOf(
-      new ClaudeCodeProvider({ binary: path.join(root, 'nope', 'claude'), model: '', env, timeoutMs: 1000 }).send(req),
+      new ClaudeCodeProvider({
+        binary: path.join(root, 'nope', 'claude'),
+        model: '',
+        env,
+        timeoutMs: 1000,
+      }).send(req),
     );
     expect(missing).toMatchObject({ kind: 'fatal' });
     expect(missing.message).toMatch(/not found.*claude_path/);
