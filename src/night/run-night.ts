@@ -29,7 +29,7 @@ import {
   startNight,
 } from '../store/nights-repo.js';
 import { recordProposal } from '../store/proposals-repo.js';
-import { runEpoch, type EpochResult, type ReplayPhase } from '../trainer/epoch.js';
+import { runEpoch, type EpochResult } from '../trainer/epoch.js';
 import { batchScore } from '../trainer/gate.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
