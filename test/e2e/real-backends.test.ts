@@ -130,7 +130,7 @@ describe('openai backend (OpenAI-compatible server)', () => {
     expect((night.spend as Spend).stopped_by).toBe('max_calls');
     expect((night.spend as Spend).calls).toBe(5);
     expect((night.notes as string[]).join(' ')).toMatch(
-      /budget \(max_calls\) ran out; replays finished before it: baseline_val 3/,
+      /budget \(max_calls\) ran out; replays finished before it: skill baseline_val 3/,
     );
     expect(existsSync(proposalsDir(box.project))).toBe(false);
     const status = (await runCliAsync(box, ['status', '--json'])).json();
