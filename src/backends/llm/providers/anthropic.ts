@@ -1,5 +1,5 @@
 /** Anthropic Messages through the official SDK (`base_url` for proxies); SDK retries off, ours count. */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
 import { classifySdkError } from './api-errors.js';
 
@@ -16,25 +16,36 @@ export class AnthropicProvider implements ChatProvider {
   readonly name = 'anthropic';
   readonly model: string;
   readonly kind = 'api' as const;
-  private readonly client: Anthropic;
+  private client: Promise<Anthropic> | null = null;
+  private readonly opts: AnthropicOptions;
   private readonly where: string;
   private readonly keyVariable: string;
 
   constructor(opts: AnthropicOptions) {
+    this.opts = opts;
     this.model = opts.model;
     this.keyVariable = opts.keyVariable;
-    this.client = new Anthropic({
-      apiKey: opts.apiKey,
-      maxRetries: 0,
-      timeout: opts.timeoutMs,
-      ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}),
-    });
-    this.where = this.client.baseURL;
+    this.where = opts.baseUrl || 'https://api.anthropic.com';
+  }
+
+  /** The SDK is loaded on the first request, so commands that never call a model start fast. */
+  private sdk(): Promise<Anthropic> {
+    this.client ??= import('@anthropic-ai/sdk').then(
+      ({ default: AnthropicClient }) =>
+        new AnthropicClient({
+          apiKey: this.opts.apiKey,
+          maxRetries: 0,
+          timeout: this.opts.timeoutMs,
+          ...(this.opts.baseUrl ? { baseURL: this.opts.baseUrl } : {}),
+        }),
+    );
+    return this.client;
   }
 
   async send(req: ChatRequest): Promise<ChatReply> {
     try {
-      const message = await this.client.messages.create({
+      const client = await this.sdk();
+      const message = await client.messages.create({
         model: this.model,
         max_tokens: req.maxTokens,
         ...(req.system ? { system: req.system } : {}),

@@ -3,7 +3,7 @@
  * (`base_url`: vLLM, Ollama, DeepSeek, ...) or Azure OpenAI (`AzureOpenAI`). The SDK's own retries are
  * off (`maxRetries: 0`): our retry loop counts every request against the budget.
  */
-import OpenAI, { AzureOpenAI } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
 import { classifySdkError } from './api-errors.js';
 
@@ -22,31 +22,40 @@ export class OpenAiProvider implements ChatProvider {
   readonly name: string;
   readonly model: string;
   readonly kind = 'api' as const;
-  private readonly client: OpenAI;
+  private client: Promise<OpenAI> | null = null;
+  private readonly opts: OpenAiOptions;
   private readonly where: string;
   private readonly keyVariable: string;
 
   constructor(opts: OpenAiOptions) {
+    this.opts = opts;
     this.model = opts.model;
     this.keyVariable = opts.keyVariable;
     this.name = opts.azure ? 'azure-openai' : 'openai';
-    const common = { apiKey: opts.apiKey, maxRetries: 0, timeout: opts.timeoutMs };
-    if (opts.azure) {
-      this.client = new AzureOpenAI({
-        ...common,
-        endpoint: opts.baseUrl,
-        apiVersion: opts.azure.apiVersion,
-        deployment: opts.model,
-      });
-    } else {
-      this.client = new OpenAI({ ...common, ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}) });
-    }
-    this.where = this.client.baseURL;
+    this.where = opts.baseUrl || 'https://api.openai.com/v1';
+  }
+
+  /** The SDK is loaded on the first request, so commands that never call a model start fast. */
+  private sdk(): Promise<OpenAI> {
+    this.client ??= import('openai').then(({ default: OpenAIClient, AzureOpenAI }) => {
+      const opts = this.opts;
+      const common = { apiKey: opts.apiKey, maxRetries: 0, timeout: opts.timeoutMs };
+      return opts.azure
+        ? new AzureOpenAI({
+            ...common,
+            endpoint: opts.baseUrl,
+            apiVersion: opts.azure.apiVersion,
+            deployment: opts.model,
+          })
+        : new OpenAIClient({ ...common, ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}) });
+    });
+    return this.client;
   }
 
   async send(req: ChatRequest): Promise<ChatReply> {
     try {
-      const completion = await this.client.chat.completions.create({
+      const client = await this.sdk();
+      const completion = await client.chat.completions.create({
         model: this.model,
         messages: [
           ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
