@@ -240,7 +240,11 @@ describe('anthropic backend', () => {
     const r = await runCliAsync(box, args, { ANTHROPIC_API_KEY: 'test-key-not-secret' });
     expect(r.code, r.stderr).toBe(0);
     const night = r.json();
-    expect(night.n_tasks).toBe(6);
+    // Six harvested instances of one recurring task, plus the one checkable statement the LLM miner kept.
+    expect(night.n_tasks).toBe(7);
+    expect(night.llm_miner).toMatchObject({ clusters: 1, calls: 1, proposed: 2, accepted: 1 });
+    expect((night.llm_miner as { dropped: Record<string, number> }).dropped.invalid_check).toBe(1);
+    expect(anthropic.answered.mine).toBe(1);
     expect(night.backend).toBe('anthropic');
     expect(anthropic.answered.attempt).toBeGreaterThan(0);
     expect(leaked(anthropic.bodies)).toEqual([]);

@@ -2,7 +2,8 @@
  * The fake model behind every fake provider (HTTP servers and agent CLIs) in the tests. It follows the
  * skill it is shown: with the learned rule `Use "pnpm" instead of "npm".` it answers with pnpm, else
  * with npm. As optimizer it proposes exactly that rule (in a fenced block, with brackets in the prose
- * around it, to exercise tolerant JSON extraction) and grades rubrics by a keyword.
+ * around it, to exercise tolerant JSON extraction), grades rubrics by a keyword, and as the LLM miner
+ * proposes one valid and one malformed task statement.
  */
 export const RULE = 'Use "pnpm" instead of "npm".';
 
@@ -11,6 +12,7 @@ export function kindOf(text) {
   if (text.includes('You are a strict grader')) return 'judge';
   if (text.includes('Your previous reply could not be used')) return 'repair';
   if (text.includes('You improve a skill document')) return 'reflect';
+  if (text.includes('checkable task statements')) return 'mine';
   return 'attempt';
 }
 
@@ -19,6 +21,21 @@ export function reply(text) {
   if (kind === 'judge') {
     const ok = /pnpm/.test(text.slice(text.lastIndexOf('# Answer to grade')));
     return JSON.stringify({ hard: ok ? 1 : 0, soft: ok ? 1 : 0.2, rationale: ok ? 'uses pnpm' : 'uses npm' });
+  }
+  if (kind === 'mine') {
+    // One statement the miner keeps, one whose regex cannot compile (it must be dropped and counted).
+    return JSON.stringify([
+      {
+        intent: 'Add a dependency to the web app',
+        checks: [
+          { op: 'contains', arg: 'pnpm' },
+          { op: 'regex', arg: '(?i)^(?![\\s\\S]*\\bnpm\\b)' },
+        ],
+        rubric: '',
+        satisfied: false,
+      },
+      { intent: 'Install packages the way the user wants', checks: [{ op: 'regex', arg: '(' }] },
+    ]);
   }
   if (kind === 'reflect' || kind === 'repair') {
     const edits = {

@@ -10,6 +10,8 @@ import type {
   AttemptRequest,
   AttemptResult,
   Backend,
+  ProposeTasksRequest,
+  ProposeTasksResult,
   ReflectRequest,
   ReflectResult,
   RubricRequest,
@@ -50,6 +52,17 @@ export const scoreReplySchema = z.object({
   rationale: z.string().default(''),
 });
 const SCORE_SHAPE = '{"hard": 0, "soft": 0.5, "rationale": "one sentence"}';
+
+/**
+ * The miner's reply is only checked for its outer shape here (a list, or `{tasks: [...]}`); every
+ * statement and check is validated by the miner (`src/miner/llm-miner.ts`), which counts what it drops.
+ */
+export const minedTasksReplySchema = z.union([
+  z.array(z.unknown()).max(20),
+  z.looseObject({ tasks: z.array(z.unknown()).max(20) }),
+]);
+const MINED_SHAPE =
+  '[{"intent": "the task", "checks": [{"op": "contains", "arg": "x"}], "rubric": "", "satisfied": false}]';
 
 export interface JsonAnswer<T> {
   /** null when the reply stayed invalid after the repair request. */
@@ -189,6 +202,26 @@ export class LlmBackend implements Backend {
         rationale: e.rationale,
       }));
     return { edits, usage: answer.usage };
+  }
+
+  async proposeTasks(req: ProposeTasksRequest): Promise<ProposeTasksResult> {
+    const answer = await this.askJson(
+      'optimizer',
+      'mine-tasks',
+      {
+        project: req.project,
+        intents: req.intents.map((i) => `- ${i}`).join('\n'),
+        corrections: orNone(req.corrections.map((c) => `- ${c}`).join('\n')),
+        last_answer: orNone(req.lastAnswer),
+        outcomes: Object.entries(req.outcomes)
+          .filter(([, n]) => n > 0)
+          .map(([outcome, n]) => `${outcome}: ${n}`)
+          .join(', '),
+      },
+      minedTasksReplySchema,
+      MINED_SHAPE,
+    );
+    return { reply: answer.value, usage: answer.usage };
   }
 
   async judgeRubric(
