@@ -66,7 +66,9 @@ export function defaultSkillPath(project: string, skillName: string): string {
 
 /** Where the bundled templates (demo, scaffolds) live, relative to this module in src or dist. */
 export function templatesDir(): string {
-  const here = path.dirname(new URL(import.meta.url).pathname);
+  // fileURLToPath, not URL.pathname: the latter keeps %20 and %C3%BC, so an install path with a space
+  // or a non-ASCII letter would not be found.
+  const here = path.dirname(fileURLToPath(import.meta.url));
   // src/config -> ../../templates ; dist/src/config -> ../../../templates
   const fromSrc = path.resolve(here, '..', '..', 'templates');
   const fromDist = path.resolve(here, '..', '..', '..', 'templates');
