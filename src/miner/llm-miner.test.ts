@@ -212,7 +212,25 @@ describe('mineWithModel', () => {
     expect(task?.id).toMatch(/^llm_[0-9a-f]{12}$/);
   });
 
-  it('stops the night when the backend fails (budget, auth): the error propagates', async () => {
+  it('stops quietly on an error the caller names (a spend limit), keeping what was mined', async () => {
+    const backend = scriptedBackend([
+      [{ intent: 'Install the dependencies', checks: [{ op: 'contains', arg: 'pnpm' }] }],
+    ]);
+    const first = backend.proposeTasks!.bind(backend);
+    let calls = 0;
+    backend.proposeTasks = (req) => (++calls === 1 ? first(req) : Promise.reject(new RangeError('spent')));
+    const out = await mineWithModel({
+      project: '/p',
+      clusters,
+      instances,
+      backend,
+      stopsMining: (err) => err instanceof RangeError,
+    });
+    expect(out.stats).toMatchObject({ clusters: 2, calls: 1, accepted: 1, stopped: true });
+    expect(out.tasks).toHaveLength(1);
+  });
+
+  it('any other backend failure (auth) propagates and stops the night', async () => {
     const backend = scriptedBackend([]);
     backend.proposeTasks = () => Promise.reject(new Error('budget reached'));
     await expect(mineWithModel({ project: '/p', clusters, instances, backend })).rejects.toThrow(

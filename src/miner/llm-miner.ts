@@ -44,6 +44,8 @@ export interface LlmMinerStats {
   accepted: number;
   /** Statements (or whole replies, for `bad_reply`) dropped, by reason. */
   dropped: Record<LlmDropReason, number>;
+  /** True when a spend limit stopped mining before every cluster was asked (what was kept stays). */
+  stopped: boolean;
   usage: Usage;
 }
 
@@ -71,6 +73,7 @@ export const emptyLlmMinerStats = (): LlmMinerStats => ({
     over_limit: 0,
     duplicate: 0,
   },
+  stopped: false,
   usage: zeroUsage(),
 });
 
@@ -177,11 +180,16 @@ export interface LlmMineInput {
   /** The heuristic instances of those clusters (grouped by `derived_from`). */
   instances: readonly TaskRecord[];
   backend: Backend;
+  /**
+   * Errors that end mining quietly (a spend limit): what was mined so far is kept and the night goes
+   * on, so its own budget handling reports the stop. Any other error (auth) propagates.
+   */
+  stopsMining?: (err: unknown) => boolean;
 }
 
 /**
  * Asks the model about each cluster in turn (clusters come ranked, so a budget that runs out stops
- * at the least recurrent ones). Errors from the backend (budget, auth) propagate: they stop the night.
+ * at the least recurrent ones).
  */
 export async function mineWithModel(
   input: LlmMineInput,
@@ -194,7 +202,15 @@ export async function mineWithModel(
   for (const cluster of input.clusters) {
     const instances = input.instances.filter((t) => t.derived_from === cluster.id);
     stats.clusters += 1;
-    const { reply, usage } = await propose(clusterDigest(input.project, cluster, instances));
+    let answer: Awaited<ReturnType<typeof propose>>;
+    try {
+      answer = await propose(clusterDigest(input.project, cluster, instances));
+    } catch (err) {
+      if (!input.stopsMining?.(err)) throw err;
+      stats.stopped = true;
+      break;
+    }
+    const { reply, usage } = answer;
     stats.calls += 1;
     addUsage(stats.usage, usage);
     const statements = replyStatements(reply);

@@ -146,10 +146,11 @@ async function mineClustersWithModel(
     clusters: mined.clusters,
     instances: mined.instances,
     backend: deps.backend,
+    stopsMining: (err) => err instanceof BudgetExhaustedError,
   });
   const dropped = Object.values(result.stats.dropped).reduce((a, b) => a + b, 0);
   deps.logger.progress(
-    `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} recurring tasks (${dropped} dropped)`,
+    `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} recurring tasks (${dropped} dropped)${result.stats.stopped ? '; stopped by the budget' : ''}`,
   );
   return result;
 }

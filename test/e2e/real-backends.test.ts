@@ -257,6 +257,33 @@ describe('anthropic backend', () => {
   });
 });
 
+describe('LLM miner under a budget', () => {
+  it('a spend limit reached while mining ends the night cleanly: exit 0, "stopped": "budget", nothing sent', async () => {
+    anthropic.reset();
+    const box = sandbox();
+    writeClaudeTranscripts(box.home, box.project);
+    const args = [
+      'run',
+      '--json',
+      '--backend',
+      'anthropic',
+      '--base-url',
+      anthropic.url,
+      '--lookback-hours',
+      '0',
+    ];
+    const r = await runCliAsync(box, [...args, '--max-calls', '0'], {
+      ANTHROPIC_API_KEY: 'test-key-not-secret',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const night = r.json();
+    expect(night).toMatchObject({ stopped: 'budget', staging_dir: '', accepted: false });
+    expect(night.llm_miner).toMatchObject({ clusters: 1, calls: 0, stopped: true });
+    expect(anthropic.bodies).toHaveLength(0);
+    expect(existsSync(proposalsDir(box.project))).toBe(false);
+  });
+});
+
 describe('agent CLI backends (fake executables on PATH)', () => {
   for (const backend of ['claude-code', 'codex'] as const) {
     it(`${backend}: a whole night, prompts over stdin with the replay marker, no secret sent`, async () => {
