@@ -1,48 +1,53 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { claudeProjectDir, claudeSessionLines } from './claude-transcript.js';
-import { CLI, PERSONAS, runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../fakes/fake-servers.js';
+import { runCliAsync } from './cli-async.js';
+import { writeTasksFile } from './real-backend-fixtures.js';
+import { PERSONAS, runCli, sandbox } from './cli-helpers.js';
 
-function runAsync(box: Sandbox, args: string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: box.project,
-      env: { PATH: process.env.PATH ?? '', HOME: box.home, SKILLOPT_SLEEP_HOME: box.stateHome, TZ: 'UTC' },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.resume();
-    child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
-  });
+let slow: FakeServer;
+beforeAll(async () => {
+  slow = await startFakeServer('openai');
+});
+afterAll(async () => {
+  await slow.close();
+});
+
+/** Resolves once the project's lock file exists (the first night holds it), failing after `ms`. */
+async function lockTaken(stateHome: string, ms: number): Promise<void> {
+  const dir = path.join(stateHome, 'locks');
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.lock'))) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no lock appeared in ${dir} within ${ms} ms`);
 }
 
 describe('one night at a time per project', () => {
   it('two concurrent `run`s: exactly one proceeds, the other exits 75 with a clear message', async () => {
     const box = sandbox();
-    // Enough transcripts that a night's harvest holds the lock for a while.
-    const dir = claudeProjectDir(box.home, box.project);
-    mkdirSync(dir, { recursive: true });
-    for (let i = 0; i < 400; i++) {
-      const id = `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`;
-      const lines = Array.from({ length: 40 }, (_, k) =>
-        claudeSessionLines(
-          box.project,
-          id,
-          `task ${k} of session ${i}: add the zod package`,
-          'Run npm i zod.',
-        ),
-      ).flat();
-      writeFileSync(path.join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`);
-    }
-    const results = await Promise.all([runAsync(box, ['run']), runAsync(box, ['run'])]);
-    const codes = results.map((r) => r.code).sort((a, b) => a - b);
-    expect(codes, results.map((r) => r.stderr).join('\n')).toEqual([0, 75]);
-    const loser = results.find((r) => r.code === 75);
-    expect(loser?.stderr).toMatch(/another night is already running for .*\(pid \d+/);
+    const tasks = writeTasksFile(box.root);
+    // The first night talks to a slow provider, so it still holds the lock when the second one starts:
+    // the outcome does not depend on how fast the machine is.
+    slow.reset();
+    slow.holdMs = 400;
+    const env = { OPENAI_API_KEY: 'test-key-not-secret' };
+    const first = runCliAsync(
+      box,
+      ['run', '--tasks-file', tasks, '--backend', 'openai', '--base-url', slow.url],
+      env,
+    );
+    await lockTaken(box.stateHome, 20_000);
+    const second = await runCliAsync(box, ['run', '--tasks-file', tasks]);
+    expect(second.code, second.stderr).toBe(75);
+    expect(second.stderr).toMatch(/another night is already running for .*\(pid \d+/);
+    const winner = await first;
+    expect(winner.code, winner.stderr).toBe(0);
     // The lock is released afterwards: the next night runs.
-    expect(runCli(box, ['run']).code).toBe(0);
+    slow.holdMs = 0;
+    expect(runCli(box, ['run', '--tasks-file', tasks]).code).toBe(0);
   });
 });
 

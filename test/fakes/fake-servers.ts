@@ -21,6 +21,8 @@ export interface FakeServer {
   answered: Record<string, number>;
   failures: ScriptedFailure[];
   alwaysStatus: number | null;
+  /** Milliseconds each answer is held back (a slow provider), 0 = none. */
+  holdMs: number;
   /** Times between consecutive requests, ms (to check that retry-after was honoured). */
   arrivals: number[];
   reset(): void;
@@ -72,6 +74,7 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
     answered: {},
     failures: [],
     alwaysStatus: null,
+    holdMs: 0,
     arrivals: [],
     reset() {
       state.bodies.length = 0;
@@ -79,6 +82,7 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
       state.answered = {};
       state.failures.length = 0;
       state.alwaysStatus = null;
+      state.holdMs = 0;
       state.arrivals.length = 0;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -92,8 +96,10 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
       state.paths.push(req.url ?? '');
       state.arrivals.push(Date.now());
       const send = (status: number, payload: unknown, headers: Record<string, string> = {}): void => {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(payload));
+        setTimeout(() => {
+          res.writeHead(status, { 'content-type': 'application/json', ...headers });
+          res.end(JSON.stringify(payload));
+        }, state.holdMs);
       };
       if (state.alwaysStatus !== null) {
         send(state.alwaysStatus, { error: { type: 'authentication_error', message: 'invalid x-api-key' } });
