@@ -125,7 +125,7 @@ export class SpendMeter {
 
   private exhausted(limit: string): BudgetExhaustedError {
     return new BudgetExhaustedError(
-      `the night's budget is spent (${limit}: ${this.calls} calls, ${this.totalTokens()} tokens, $${this.cost.toFixed(4)} so far)`,
+      `the budget is spent (${limit}: ${this.calls} calls, ${this.totalTokens()} tokens, $${this.cost.toFixed(4)} so far)`,
       limit,
     );
   }

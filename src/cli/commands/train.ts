@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { createBackend } from '../../backends/factory.js';
-import { templatesDir } from '../../config/paths.js';
+import { loadConfig } from '../../config/load.js';
+import { stateHome, templatesDir } from '../../config/paths.js';
 import { BACKENDS, configSchema } from '../../config/schema.js';
 import { systemClock } from '../../core/clock.js';
-import { UsageError } from '../../core/errors.js';
+import { BudgetExhaustedError, UsageError } from '../../core/errors.js';
 import type { Split } from '../../core/task.js';
 import { runEval, type EvalReport } from '../../train/run-eval.js';
 import { runTrain, type TrainSummary } from '../../train/run-train.js';
@@ -68,10 +69,18 @@ function renderTrain(s: TrainSummary): void {
   say(`[train] history: ${s.history_path}`);
 }
 
-/** The backend a train config names, with the night's budget defaults, retries and redaction. */
+/**
+ * The backend a train config names. Roles, models and workers come from the train config; everything
+ * else a real backend needs (base URL, key variable, prices, hard budget, timeouts, CLI paths) from
+ * the same config layers as a night: `<state home>/config.json`, then `./.skillopt-sleep/config.json`.
+ */
 function trainBackend(c: TrainConfig, progress: boolean) {
+  const layered = loadConfig(stateHome(process.env), process.cwd(), {}).config;
   const config = configSchema.parse({
+    ...layered,
     backend: c.backend,
+    optimizer_backend: '',
+    target_backend: '',
     optimizer_model: c.optimizer_model,
     target_model: c.target_model,
     workers: c.trainer.workers,
@@ -100,11 +109,24 @@ export const trainCommand = (): Command =>
       const loaded = loadFromFlags(flags, extra);
       const out = path.resolve(flags.out ?? path.join('skillopt-runs', loaded.config.name));
       const delay = Number(process.env[STEP_DELAY_ENV] ?? '0');
-      const summary = await runTrain(loaded, out, {
-        backend: trainBackend(loaded.config, flags.progress === true),
-        logger: stderrLogger(flags.progress === true),
-        ...(Number.isFinite(delay) && delay > 0 ? { stepDelayMs: delay } : {}),
-      });
+      let summary: TrainSummary;
+      try {
+        summary = await runTrain(loaded, out, {
+          backend: trainBackend(loaded.config, flags.progress === true),
+          logger: stderrLogger(flags.progress === true),
+          ...(Number.isFinite(delay) && delay > 0 ? { stepDelayMs: delay } : {}),
+        });
+      } catch (err) {
+        if (!(err instanceof BudgetExhaustedError)) throw err;
+        // Every finished step is saved: the same command with a larger budget resumes after the last one.
+        const stopped = { stopped: 'budget', limit: err.limit, message: err.message, out };
+        if (flags.json) printJson(stopped);
+        else
+          say(
+            `[train] stopped: ${err.message}. Finished steps are saved in ${out}; raise ${err.limit} (config.json) and run the same command again to resume.`,
+          );
+        return;
+      }
       if (flags.json) printJson(summary);
       else renderTrain(summary);
     });
