@@ -94,6 +94,9 @@ export function runAgentCli(run: CliRun): Promise<CliOutput> {
 }
 
 /** System prompt and messages as one stdin text (CLIs take a single prompt). */
+/** A number an agent CLI reported, or 0 when it reported none (or nonsense). */
+export const finiteOrZero = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+
 export function flattenPrompt(system: string, messages: Array<{ role: string; content: string }>): string {
   const parts = system ? [system] : [];
   for (const m of messages) parts.push(messages.length > 1 ? `[${m.role}]\n${m.content}` : m.content);

@@ -5,7 +5,7 @@
  */
 import type { Env } from '../../../config/paths.js';
 import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
-import { cliFailure, flattenPrompt, runAgentCli } from './agent-cli.js';
+import { cliFailure, finiteOrZero, flattenPrompt, runAgentCli } from './agent-cli.js';
 
 export interface ClaudeCodeOptions {
   binary: string;
@@ -20,8 +20,6 @@ interface ClaudeResult {
   total_cost_usd?: unknown;
   usage?: { input_tokens?: unknown; output_tokens?: unknown; cache_read_input_tokens?: unknown };
 }
-
-const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
 
 export class ClaudeCodeProvider implements ChatProvider {
   readonly name = 'claude-code';
@@ -60,8 +58,9 @@ export class ClaudeCodeProvider implements ChatProvider {
     return {
       text: parsed.result,
       usage: {
-        inputTokens: num(parsed.usage?.input_tokens) + num(parsed.usage?.cache_read_input_tokens),
-        outputTokens: num(parsed.usage?.output_tokens),
+        inputTokens:
+          finiteOrZero(parsed.usage?.input_tokens) + finiteOrZero(parsed.usage?.cache_read_input_tokens),
+        outputTokens: finiteOrZero(parsed.usage?.output_tokens),
       },
       ...(typeof parsed.total_cost_usd === 'number' ? { reportedCostUsd: parsed.total_cost_usd } : {}),
     };

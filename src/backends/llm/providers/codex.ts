@@ -4,7 +4,7 @@
  */
 import type { Env } from '../../../config/paths.js';
 import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
-import { cliFailure, flattenPrompt, runAgentCli } from './agent-cli.js';
+import { cliFailure, finiteOrZero, flattenPrompt, runAgentCli } from './agent-cli.js';
 
 export interface CodexOptions {
   binary: string;
@@ -20,8 +20,6 @@ interface CodexEvent {
   message?: unknown;
   error?: { message?: unknown };
 }
-
-const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
 
 export class CodexProvider implements ChatProvider {
   readonly name = 'codex';
@@ -65,8 +63,8 @@ export class CodexProvider implements ChatProvider {
       )
         text = ev.item.text;
       else if (ev.type === 'turn.completed') {
-        usage.inputTokens += num(ev.usage?.input_tokens);
-        usage.outputTokens += num(ev.usage?.output_tokens);
+        usage.inputTokens += finiteOrZero(ev.usage?.input_tokens);
+        usage.outputTokens += finiteOrZero(ev.usage?.output_tokens);
       } else if (ev.type === 'error' && typeof ev.message === 'string') errors.push(ev.message);
       else if (ev.type === 'turn.failed' && typeof ev.error?.message === 'string')
         errors.push(ev.error.message);
