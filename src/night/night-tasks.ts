@@ -1,0 +1,130 @@
+/**
+ * What a night trains on: the project's recurring tasks, harvested and mined (with the LLM miner on a
+ * real backend), or a reviewed tasks file.
+ */
+import type { NightDeps, NightRequest } from './run-night.js';
+import { BudgetExhaustedError, InputError } from '../core/errors.js';
+import type { TaskRecord } from '../core/task.js';
+import type { Config } from '../config/schema.js';
+import type { SourceId } from '../../harvesters/types.js';
+import { loadTasksFile } from '../miner/tasks-file.js';
+import type { upsertTasks } from '../store/learning-repo.js';
+import { harvest, type HarvestSummary } from './harvest.js';
+import { finishProjectTasks, mineProjectClusters, type MinedProject } from './mine-project.js';
+import { canMineWithModel, mineWithModel, type LlmMinerStats } from '../miner/llm-miner.js';
+import type { NightReport } from './night-report.js';
+
+export interface TaskSet {
+  tasks: TaskRecord[];
+  nSessions: number;
+  nClusters: number;
+  nRecurring: number;
+  harvest: HarvestSummary | null;
+  reviewed?: boolean;
+  notes: string[];
+  clusters: Parameters<typeof upsertTasks>[1];
+  /** Recurring tasks with where each check came from (session and sentence), for the report. */
+  taskSummaries: NightReport['recurring_tasks'];
+  llmMiner: LlmMinerStats | null;
+}
+
+/** The sources a config selects. */
+export function selectedSources(config: Config): SourceId[] | undefined {
+  return config.transcript_source === 'all' ? undefined : [config.transcript_source];
+}
+
+export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskSet> {
+  const { config } = req;
+  const summary = await harvest({
+    db: deps.db,
+    ctx: { home: deps.userHome, env: req.harvestEnv ?? deps.env },
+    clock: deps.clock,
+    logger: deps.logger,
+    ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),
+    ...(req.mapCwd ? { mapCwd: req.mapCwd } : {}),
+  });
+  deps.logger.progress(
+    `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`,
+  );
+  const phase1 = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
+  const llm = await mineClustersWithModel(phase1, req, deps);
+  const mined = finishProjectTasks(phase1, config, llm?.tasks ?? []);
+  const notes: string[] = [];
+  if (mined.nSessions === 0) notes.push(`no sessions found for ${req.project}`);
+  else if (mined.tasks.length === 0 && mined.activeSince !== null) {
+    notes.push(`no task had new sessions since ${new Date(mined.activeSince).toISOString()}`);
+  }
+  return {
+    llmMiner: llm?.stats ?? null,
+    tasks: mined.tasks,
+    nSessions: mined.nSessions,
+    nClusters: mined.clusters.length,
+    nRecurring: mined.clusters.filter((c) => c.occurrences >= 2).length,
+    harvest: summary,
+    notes,
+    clusters: mined.clusters.map((c) => ({ ...c, project: req.project })),
+    taskSummaries: mined.clusters.map((c) => ({
+      id: c.id,
+      intent: c.intent,
+      occurrences: c.occurrences,
+      checks: c.checkSources.map((src) => ({
+        ...src.check,
+        session: src.sessionKey,
+        sentence: src.sentence,
+      })),
+    })),
+  };
+}
+
+/** The LLM miner, when the backend is a real model and `llm_mine` is on; null when it did not run. */
+export async function mineClustersWithModel(
+  mined: MinedProject,
+  req: NightRequest,
+  deps: NightDeps,
+): Promise<Awaited<ReturnType<typeof mineWithModel>> | null> {
+  if (!req.config.llm_mine || !canMineWithModel(deps.backend) || mined.clusters.length === 0) return null;
+  const result = await mineWithModel({
+    project: req.project,
+    clusters: mined.clusters,
+    instances: mined.instances,
+    backend: deps.backend,
+    stopsMining: (err) => err instanceof BudgetExhaustedError,
+  });
+  const dropped = Object.values(result.stats.dropped).reduce((a, b) => a + b, 0);
+  deps.logger.progress(
+    `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} recurring tasks (${dropped} dropped)${result.stats.stopped ? '; stopped by the budget' : ''}`,
+  );
+  return result;
+}
+
+/** The report leaves usage out: the miner's calls and tokens are counted in the night's totals. */
+export function llmMinerReport({ usage: _usage, ...rest }: LlmMinerStats): NightReport['llm_miner'] {
+  return rest;
+}
+
+export function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): TaskSet {
+  const loaded = loadTasksFile(file, {
+    seed: req.config.seed,
+    valFraction: req.config.val_fraction,
+    testFraction: req.config.test_fraction,
+    warn: (m) => deps.logger.warn(m),
+  });
+  if (!deps.backend.offline && !loaded.reviewed) {
+    throw new InputError(
+      `refusing to send tasks from ${file} to the ${deps.backend.name} backend: the file is not marked "reviewed": true. Inspect and redact it, then set "reviewed": true`,
+      'unreviewed_tasks_file',
+    );
+  }
+  return {
+    tasks: loaded.tasks,
+    nSessions: 0,
+    nClusters: 0,
+    nRecurring: 0,
+    harvest: null,
+    reviewed: loaded.reviewed,
+    notes: [],
+    clusters: [],
+    taskSummaries: [],
+    llmMiner: null,
+  };
+}
