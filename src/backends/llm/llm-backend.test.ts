@@ -87,4 +87,65 @@ describe('LlmBackend', () => {
     expect(`${sent?.system}${sent?.messages[0]?.content}`).toContain(REPLAY_MARKER);
     expect(sent?.messages[0]?.content).toContain('Add zod');
   });
+
+  it('merges edits through the optimizer; an unusable reply gives no edits (the trainer falls back)', async () => {
+    const edit = {
+      target: 'skill' as const,
+      op: 'add' as const,
+      anchor: '',
+      rationale: '',
+      source: 'failure' as const,
+    };
+    const req = {
+      doc: '# Skill',
+      edits: [
+        { ...edit, content: 'Use pnpm.', support: 2 },
+        { ...edit, content: 'Always use pnpm, not npm.', support: 1 },
+      ],
+    };
+    const b = backend([
+      '{"edits": [{"op": "add", "content": "Use pnpm, never npm.", "rationale": "merged 2"}]}',
+    ]);
+    const merged = await b.llm.mergeEdits(req);
+    expect(merged.edits).toEqual([
+      { op: 'add', content: 'Use pnpm, never npm.', anchor: '', rationale: 'merged 2' },
+    ]);
+    const prompt = b.provider.sent[0]?.messages[0]?.content ?? '';
+    expect(prompt).toContain('- [add] Use pnpm. — supported by 2');
+    expect(prompt).toContain('- [add] Always use pnpm, not npm. — supported by 1');
+
+    const bad = backend(['no json', 'still none']);
+    expect((await bad.llm.mergeEdits(req)).edits).toEqual([]);
+    expect(bad.meter.summary().invalid_replies).toBe(1);
+  });
+
+  it('rewrites the learned rules as a list of strings; an unusable reply gives none', async () => {
+    const req = {
+      doc: '# Skill',
+      rules: ['Use pnpm.'],
+      suggestions: [
+        {
+          target: 'skill' as const,
+          op: 'add' as const,
+          content: 'Write Refs: #N.',
+          anchor: '',
+          rationale: '',
+        },
+      ],
+      metaNote: 'pnpm rules keep coming back',
+    };
+    const b = backend([
+      '```json\n{"rules": ["Use pnpm, never npm.", "End commit messages with Refs: #N."]}\n```',
+    ]);
+    expect((await b.llm.rewrite(req)).rules).toEqual([
+      'Use pnpm, never npm.',
+      'End commit messages with Refs: #N.',
+    ]);
+    const prompt = b.provider.sent[0]?.messages[0]?.content ?? '';
+    expect(prompt).toContain('- Use pnpm.');
+    expect(prompt).toContain('- [add] Write Refs: #N.');
+    expect(prompt).toContain('pnpm rules keep coming back');
+    const bad = backend(['{"rules": [1, 2]}', '{"rules": "x"}']);
+    expect((await bad.llm.rewrite(req)).rules).toEqual([]);
+  });
 });

@@ -10,10 +10,14 @@ import type {
   AttemptRequest,
   AttemptResult,
   Backend,
+  MergeEditsRequest,
+  MergeEditsResult,
   ProposeTasksRequest,
   ProposeTasksResult,
   ReflectRequest,
   ReflectResult,
+  RewriteRequest,
+  RewriteResult,
   RubricRequest,
   Trajectory,
   Usage,
@@ -63,6 +67,12 @@ export const minedTasksReplySchema = z.union([
 ]);
 const MINED_SHAPE =
   '[{"intent": "the task", "checks": [{"op": "contains", "arg": "x"}], "rubric": "", "satisfied": false}]';
+
+const rulesReplySchema = z.object({ rules: z.array(z.string()).max(100) });
+const RULES_SHAPE = '{"rules": ["first rule", "second rule"]}';
+
+const describeEdit = (e: { op: string; content: string; anchor: string }): string =>
+  `- [${e.op}] ${e.content}${e.anchor ? ` (anchor: ${e.anchor})` : ''}`;
 
 export interface JsonAnswer<T> {
   /** null when the reply stayed invalid after the repair request. */
@@ -202,6 +212,39 @@ export class LlmBackend implements Backend {
         rationale: e.rationale,
       }));
     return { edits, usage: answer.usage };
+  }
+
+  /** An unusable reply comes back as no edits: the trainer then keeps its own de-duplication. */
+  async mergeEdits(req: MergeEditsRequest): Promise<MergeEditsResult> {
+    const answer = await this.askJson(
+      'optimizer',
+      'merge-edits',
+      {
+        doc: req.doc,
+        meta_note: orNone(req.metaNote ?? ''),
+        edits: req.edits.map((e) => `${describeEdit(e)} — supported by ${e.support}`).join('\n'),
+      },
+      editsReplySchema,
+      EDITS_SHAPE,
+    );
+    return { edits: answer.value?.edits ?? [], usage: answer.usage };
+  }
+
+  /** An unusable reply comes back as no rules: the trainer then falls back to the patch. */
+  async rewrite(req: RewriteRequest): Promise<RewriteResult> {
+    const answer = await this.askJson(
+      'optimizer',
+      'rewrite-rules',
+      {
+        doc: req.doc,
+        meta_note: orNone(req.metaNote ?? ''),
+        rules: orNone(req.rules.map((r) => `- ${r}`).join('\n')),
+        suggestions: orNone(req.suggestions.map(describeEdit).join('\n')),
+      },
+      rulesReplySchema,
+      RULES_SHAPE,
+    );
+    return { rules: answer.value?.rules ?? [], usage: answer.usage };
   }
 
   async proposeTasks(req: ProposeTasksRequest): Promise<ProposeTasksResult> {

@@ -10,7 +10,15 @@ import { IoError } from '../../core/errors.js';
 import { REPLAY_MARKER } from '../../core/machine-sessions.js';
 import { templatesDir } from '../../config/paths.js';
 
-export const PROMPT_NAMES = ['attempt', 'reflect', 'judge', 'repair', 'mine-tasks'] as const;
+export const PROMPT_NAMES = [
+  'attempt',
+  'reflect',
+  'judge',
+  'repair',
+  'mine-tasks',
+  'merge-edits',
+  'rewrite-rules',
+] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number] | (string & {});
 
 const SEPARATOR = /^=== USER ===$/m;
