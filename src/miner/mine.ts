@@ -38,6 +38,8 @@ interface Observation {
   corrections: CorrectionChecks;
   /** Each of `corrections.checks` once, with the sentence it was read from. */
   sources: SourcedCheck[];
+  /** The follow-ups shown to the target with the task (see {@link contextExcerpt}). */
+  excerpt: string;
 }
 
 interface SourcedCheck {
@@ -85,21 +87,24 @@ function screenSession(session: HarvestedSession): Screening {
 
 function observe(session: MinerSession, intent: string, patterns: readonly CorrectionPattern[]): Observation {
   const attempt = firstAttempt(session);
-  const followUps = userPrompts(session.turns)
-    .slice(1)
-    .map((prompt) => {
-      // Keep only checks the corrected answer fails: a check it already passes teaches nothing.
-      const parsed = correctionsToChecks(prompt.text, patterns);
-      const useful = filterUsefulChecks(parsed.checks, parsed.evidence, attempt);
-      return { ...parsed, checks: useful.checks, evidence: useful.evidence };
-    });
+  const prompts = userPrompts(session.turns).slice(1);
+  const parsedAll = prompts.map((prompt) => correctionsToChecks(prompt.text, patterns));
+  const followUps = parsedAll.map((parsed) => {
+    // Keep only checks the corrected answer fails: a check it already passes teaches nothing.
+    const useful = filterUsefulChecks(parsed.checks, parsed.evidence, attempt);
+    return { ...parsed, checks: useful.checks, evidence: useful.evidence };
+  });
   const corrections = mergeCorrections(followUps);
+  const plain = prompts.filter(
+    (prompt, i) => (parsedAll[i]?.checks.length ?? 0) === 0 && !negativeFeedback(prompt.text),
+  );
   return {
     session,
     intent,
     outcome: labelOutcome(session),
     corrections,
     sources: dedupeSources(followUps.flatMap(sourcedChecks)),
+    excerpt: contextExcerpt(plain.map((prompt) => prompt.text)),
   };
 }
 
@@ -238,7 +243,7 @@ function toTask(project: string, cluster: Cluster, member: Observation): TaskRec
     id: instanceId(session.key),
     project,
     intent: truncateIntent(member.intent),
-    context_excerpt: contextExcerpt(session),
+    context_excerpt: member.excerpt,
     system: '',
     attempted_solution: firstAttempt(session),
     outcome: member.outcome.outcome,
@@ -260,16 +265,14 @@ function truncateIntent(intent: string): string {
 
 /**
  * Prompts 2–4 of the session, as the reference shows them to the target, minus the user's
- * corrections: those are what the skill must learn, and handing them to the target with the task
- * would make the baseline pass and hide the lesson (the reference sends them).
+ * corrections (parsed once, in `observe`, with the config's patterns too): those are what the skill
+ * must learn, and handing them to the target with the task would make the baseline pass and hide the
+ * lesson (the reference sends them).
  */
-function contextExcerpt(session: HarvestedSession): string {
-  const followUps = userPrompts(session.turns)
-    .slice(1)
-    .filter((prompt) => !isCorrection(prompt.text))
-    .slice(0, 3);
-  if (followUps.length === 0) return '';
-  const lines = followUps.map((prompt) => `- ${prompt.text.slice(0, EXCERPT_PROMPT_CHARS)}`);
+function contextExcerpt(followUps: readonly string[]): string {
+  const shown = followUps.slice(0, 3);
+  if (shown.length === 0) return '';
+  const lines = shown.map((text) => `- ${text.slice(0, EXCERPT_PROMPT_CHARS)}`);
   return [EXCERPT_HEADER, ...lines].join('\n').slice(0, EXCERPT_TOTAL_CHARS);
 }
 
@@ -301,7 +304,10 @@ function assistantTexts(session: HarvestedSession, from: number, to: number): st
 
 /** A follow-up that implies a check or carries negative feedback. */
 function isCorrection(text: string): boolean {
-  if (correctionsToChecks(text).checks.length > 0) return true;
+  return correctionsToChecks(text).checks.length > 0 || negativeFeedback(text);
+}
+
+function negativeFeedback(text: string): boolean {
   return feedbackSignals(text).some((signal) => signal.startsWith('neg:'));
 }
 
