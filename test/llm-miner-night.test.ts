@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockBackend } from '../src/backends/mock/mock-backend.js';
-import type { Backend, ProposeTasksRequest } from '../src/backends/types.js';
+import type { Backend } from '../src/backends/types.js';
+import { miningBackend, type MiningBackend } from './helpers/mining-backend.js';
 import { fixedClock } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/logger.js';
 import { defaultConfig, type Config } from '../src/config/schema.js';
@@ -18,29 +19,17 @@ let demo: DemoSetup | null = null;
 afterEach(() => demo?.cleanup());
 
 /** The mock as the target, plus a miner that proposes one good and one malformed statement per task. */
-function miningBackend(): Backend & { requests: ProposeTasksRequest[] } {
-  const mock = new MockBackend();
-  const requests: ProposeTasksRequest[] = [];
-  return {
-    name: 'scripted-model',
-    offline: false,
-    attempt: (req) => mock.attempt(req),
-    reflect: (req) => mock.reflect(req),
-    judgeRubric: (req) => mock.judgeRubric(req),
-    requests,
-    proposeTasks: (req) => {
-      requests.push(req);
-      const reply = [
-        {
-          intent: `Do this again: ${req.intents[0] ?? ''}`,
-          checks: [{ op: 'min_chars', arg: 1 }, { op: 'no_refusal' }],
-        },
-        { intent: 'A statement whose check cannot compile', checks: [{ op: 'regex', arg: '(' }] },
-      ];
-      return Promise.resolve({ reply, usage: { calls: 1, inputTokens: 100, outputTokens: 40 } });
-    },
-  };
-}
+const backendThatMines = (): MiningBackend =>
+  miningBackend(
+    (req) => [
+      {
+        intent: `Do this again: ${req.intents[0] ?? ''}`,
+        checks: [{ op: 'min_chars', arg: 1 }, { op: 'no_refusal' }],
+      },
+      { intent: 'A statement whose check cannot compile', checks: [{ op: 'regex', arg: '(' }] },
+    ],
+    { calls: 1, inputTokens: 100, outputTokens: 40 },
+  );
 
 function night(backend: Backend, config: Config) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sos-llm-night-'));
@@ -69,7 +58,7 @@ function night(backend: Backend, config: Config) {
 
 describe('LLM miner in a night', () => {
   it('asks once per recurring task, keeps the valid statements and counts the rest', async () => {
-    const backend = miningBackend();
+    const backend = backendThatMines();
     const report = await night(backend, defaultConfig());
     expect(backend.requests).toHaveLength(report.n_clusters);
     expect(report.llm_miner).toMatchObject({
@@ -89,7 +78,7 @@ describe('LLM miner in a night', () => {
   });
 
   it('does not run with llm_mine off or on the offline mock', async () => {
-    const backend = miningBackend();
+    const backend = backendThatMines();
     const off = await night(backend, { ...defaultConfig(), llm_mine: false });
     expect(backend.requests).toHaveLength(0);
     expect(off.llm_miner).toBeNull();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Backend, ProposeTasksRequest } from '../backends/types.js';
 import { MockBackend } from '../backends/mock/mock-backend.js';
+import { miningBackend } from '../../test/helpers/mining-backend.js';
 import { emptyTask, type TaskRecord } from '../core/task.js';
 import {
   canMineWithModel,
@@ -34,26 +34,8 @@ const instance = (clusterId: string, n: number, intent: string): TaskRecord =>
     attempted_solution: `answer ${n}: run npm install`,
   });
 
-/** A real-model stand-in: replies are scripted per call, requests are recorded. */
-function scriptedBackend(replies: unknown[]): Backend & { requests: ProposeTasksRequest[] } {
-  const mock = new MockBackend();
-  const requests: ProposeTasksRequest[] = [];
-  return {
-    name: 'scripted',
-    offline: false,
-    attempt: (req) => mock.attempt(req),
-    reflect: (req) => mock.reflect(req),
-    judgeRubric: (req) => mock.judgeRubric(req),
-    requests,
-    proposeTasks: (req) => {
-      requests.push(req);
-      return Promise.resolve({
-        reply: replies[requests.length - 1],
-        usage: { calls: 1, inputTokens: 10, outputTokens: 5 },
-      });
-    },
-  };
-}
+/** Replies are scripted per call. */
+const scriptedBackend = (replies: unknown[]) => miningBackend((_req, call) => replies[call]);
 
 describe('validateStatement', () => {
   it('keeps content checks as a rule judge', () => {
