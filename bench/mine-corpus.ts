@@ -372,5 +372,5 @@ function makeSession(rng: Rng, key: string, intent: string, corrections: Planted
 }
 
 function turn(seq: number, role: 'user' | 'assistant', text: string, ts: number): HarvestedTurn {
-  return { seq, role, text, ts, toolNames: [], toolErrors: 0, interrupted: false, offset: 0 };
+  return { seq, role, text, ts, toolNames: [], actions: [], toolErrors: 0, interrupted: false, offset: 0 };
 }

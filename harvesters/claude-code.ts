@@ -7,7 +7,7 @@ import { IoError } from '../src/core/errors.js';
 import { readJsonlLines } from '../src/core/io/jsonl.js';
 import { walkFiles } from '../src/core/io/walk.js';
 import type { FileParse, HarvestContext, HarvestedSession, Harvester, SourceFile } from './types.js';
-import { finishTurns, isRecord, OrderedSet, parseUtcMs as parseAnyUtcMs } from './shared.js';
+import { finishTurns, isRecord, OrderedSet, parseUtcMs as parseAnyUtcMs, type TurnDraft } from './shared.js';
 
 const MAX_FILES_TOUCHED = 50;
 /** Command wrappers Claude Code writes as user records; they are harness output, not prompts. */
@@ -116,15 +116,7 @@ async function parseClaudeTranscript(file: SourceFile, fromOffset: number): Prom
   return { sessions, badLines, endOffset };
 }
 
-interface DraftTurn {
-  role: 'user' | 'assistant';
-  offset: number;
-  textParts: string[];
-  ts: number | null;
-  toolNames: string[];
-  toolErrors: number;
-  interrupted: boolean;
-}
+type DraftTurn = TurnDraft;
 
 interface SessionDraft {
   sessionId: string;
@@ -236,6 +228,7 @@ function addUserTurn(draft: SessionDraft, text: string, ts: number | null): void
     textParts: [text],
     ts,
     toolNames: [],
+    actions: [],
     toolErrors: draft.pendingToolErrors,
     interrupted: draft.pendingInterrupt,
   };
@@ -337,6 +330,7 @@ function assistantTurnFor(
     textParts: [],
     ts: parseUtcMs(record['timestamp']),
     toolNames: [],
+    actions: [],
     toolErrors: 0,
     interrupted: false,
   };

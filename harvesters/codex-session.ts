@@ -13,7 +13,7 @@
 import { OrderedSet } from './shared.js';
 
 export { OrderedSet };
-import type { HarvestedSession, HarvestedTurn } from './types.js';
+import type { HarvestedSession, HarvestedTurn, ToolAction } from './types.js';
 
 export type Stream = 'item' | 'event';
 
@@ -87,6 +87,7 @@ interface DraftTurn {
   text: string;
   ts: number | null;
   toolNames: string[];
+  actions: ToolAction[];
   toolErrors: number;
   interrupted: boolean;
 }
@@ -189,7 +190,7 @@ function addTool(builder: TurnBuilder, entry: Extract<Entry, { kind: 'tool' }>):
 }
 
 function newTurn(role: 'user' | 'assistant', offset: number, ts: number | null): DraftTurn {
-  return { role, offset, text: '', ts, toolNames: [], toolErrors: 0, interrupted: false };
+  return { role, offset, text: '', ts, toolNames: [], actions: [], toolErrors: 0, interrupted: false };
 }
 
 function noteToolError(builder: TurnBuilder): void {

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isRecord, MAX_FILES_TOUCHED, OrderedSet, trimmedString } from './copilot-cli-common.js';
 import { finishTurns } from './shared.js';
-import type { HarvestedSession } from './types.js';
+import type { HarvestedSession, ToolAction } from './types.js';
 
 export const EVENTS_FILE_NAME = 'events.jsonl';
 const WORKSPACE_YAML = 'workspace.yaml';
@@ -21,6 +21,7 @@ export interface DraftTurn {
   textParts: string[];
   ts: number | null;
   toolNames: string[];
+  actions: ToolAction[];
   toolErrors: number;
   interrupted: boolean;
   /** Streamed chunks of one assistant message share it. */
@@ -91,6 +92,7 @@ export function newTurn(role: DraftTurn['role'], offset: number, ts: number | nu
     textParts: [],
     ts,
     toolNames: [],
+    actions: [],
     toolErrors: 0,
     interrupted: false,
     messageId: undefined,

@@ -157,6 +157,7 @@ describe('copilotCli.parse session-store.db', () => {
     text,
     ts: utc(iso),
     toolNames: [],
+    actions: [],
     toolErrors: 0,
     interrupted: false,
     offset: 0,

@@ -182,7 +182,7 @@ function buildSession(
 }
 
 function storeTurn(seq: number, role: HarvestedTurn['role'], text: string, ts: number | null): HarvestedTurn {
-  return { seq, role, text, ts, toolNames: [], toolErrors: 0, interrupted: false, offset: 0 };
+  return { seq, role, text, ts, toolNames: [], actions: [], toolErrors: 0, interrupted: false, offset: 0 };
 }
 
 function sortedDistinct(values: unknown[]): string[] {

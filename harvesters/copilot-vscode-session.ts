@@ -111,6 +111,7 @@ function requestTurns(draft: SessionDraft, request: Record<string, unknown>): Re
     text: prompt,
     ts: requestTs,
     toolNames: [],
+    actions: [],
     toolErrors: response.toolErrors + (requestFailed(request) ? 1 : 0),
     // A cancelled request or a refused tool call is the user stopping the exchange.
     interrupted: request['isCanceled'] === true || response.refusedTool,
@@ -125,6 +126,7 @@ function requestTurns(draft: SessionDraft, request: Record<string, unknown>): Re
     text: response.text,
     ts: completedAt ?? requestTs,
     toolNames: response.toolNames,
+    actions: [],
     toolErrors: 0,
     interrupted: false,
     offset: 0,

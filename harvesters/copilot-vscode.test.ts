@@ -57,7 +57,18 @@ async function onlySession(filePath: string): Promise<HarvestedSession> {
 }
 
 function turn(seq: number, role: HarvestedTurn['role'], text: string, extra: Partial<HarvestedTurn> = {}) {
-  return { seq, role, text, ts: null, toolNames: [], toolErrors: 0, interrupted: false, offset: 0, ...extra };
+  return {
+    seq,
+    role,
+    text,
+    ts: null,
+    toolNames: [],
+    actions: [],
+    toolErrors: 0,
+    interrupted: false,
+    offset: 0,
+    ...extra,
+  };
 }
 
 const iso = (s: string) => Date.parse(s);

@@ -1,4 +1,4 @@
-import type { HarvestedTurn } from './types.js';
+import type { HarvestedTurn, ToolAction } from './types.js';
 
 /** Small value helpers every harvester needs; one copy here instead of one per source. */
 
@@ -52,6 +52,8 @@ export interface TurnDraft {
   textParts: string[];
   ts: number | null;
   toolNames: string[];
+  /** What the tool calls did (assistant turns; user turns keep it empty). */
+  actions: ToolAction[];
   toolErrors: number;
   interrupted: boolean;
 }
@@ -66,6 +68,7 @@ export function finishTurns(drafts: readonly TurnDraft[]): HarvestedTurn[] {
       text: t.textParts.join('\n'),
       ts: t.ts,
       toolNames: t.toolNames,
+      actions: t.actions,
       toolErrors: t.toolErrors,
       interrupted: t.interrupted,
       offset: t.offset,

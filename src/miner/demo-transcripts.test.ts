@@ -77,6 +77,7 @@ function readDemoSession(file: string): MinerSession {
       text,
       ts,
       toolNames,
+      actions: [],
       toolErrors: blocks.filter((b) => b.type === 'tool_result' && b.is_error === true).length,
       interrupted: text.startsWith('[Request interrupted by user'),
     });

@@ -21,6 +21,7 @@ function turns(...specs: Turn[]): HarvestedTurn[] {
           text: spec[1],
           ts: null,
           toolNames: [],
+          actions: [],
           toolErrors: 0,
           interrupted: false,
           offset: 0,

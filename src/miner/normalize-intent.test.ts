@@ -129,6 +129,7 @@ describe('userPrompts', () => {
     text,
     ts: null,
     toolNames: [],
+    actions: [],
     toolErrors: 0,
     interrupted: false,
   });

@@ -18,6 +18,7 @@ function session(...specs: TurnSpec[]): HarvestedSession {
       text: s.text ?? '',
       ts: null,
       toolNames: [],
+      actions: [],
       toolErrors: s.toolErrors ?? 0,
       interrupted: s.interrupted ?? false,
     });
@@ -29,6 +30,7 @@ function session(...specs: TurnSpec[]): HarvestedSession {
         text: 'done',
         ts: null,
         toolNames: [],
+        actions: [],
         toolErrors: 0,
         interrupted: false,
       });

@@ -65,6 +65,7 @@ function rowToSession(db: Db, row: SessionRow): StoredSession {
       text: t.text,
       ts: t.ts,
       toolNames: JSON.parse(t.tool_names) as string[],
+      actions: [],
       toolErrors: t.tool_errors,
       interrupted: t.interrupted === 1,
       offset: t.offset,
