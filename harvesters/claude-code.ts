@@ -6,6 +6,8 @@ import path from 'node:path';
 import { IoError } from '../src/core/errors.js';
 import { readJsonlLines } from '../src/core/io/jsonl.js';
 import { walkFiles } from '../src/core/io/walk.js';
+import { hasActionRoom } from './actions.js';
+import { claudeToolAction } from './claude-actions.js';
 import type { FileParse, HarvestContext, HarvestedSession, Harvester, SourceFile } from './types.js';
 import { finishTurns, isRecord, OrderedSet, parseUtcMs as parseAnyUtcMs, type TurnDraft } from './shared.js';
 
@@ -310,6 +312,7 @@ function applyAssistantRecord(draft: SessionDraft, record: Record<string, unknow
     const name = toolUseName(block);
     if (name === undefined) continue; // thinking, redacted_thinking, images...
     turn.toolNames.push(name);
+    if (hasActionRoom(turn.actions)) turn.actions.push(claudeToolAction(name, block['input']));
     draft.toolsUsed.add(name);
     noteToolInput(draft, name, block['input']);
   }
@@ -349,7 +352,7 @@ function toolUseName(block: Record<string, unknown>): string | undefined {
   return nonEmptyString(block['name'])?.trim() || undefined;
 }
 
-/** Skill targets and file paths; the rest of a tool's arguments is never kept. */
+/** Skill targets and file paths for the session (the turn's actions keep what each call did). */
 function noteToolInput(draft: SessionDraft, toolName: string, input: unknown): void {
   if (!isRecord(input)) return;
   if (toolName === 'Skill') {
