@@ -18,6 +18,7 @@ import {
   skillFileNames,
   type ToolOutcome,
 } from './codex-text.js';
+import type { CodexCall } from './codex-actions.js';
 import { noteTimestamp, type SessionDraft, type Stream } from './codex-session.js';
 
 /** Response items that are tool calls under a fixed name (the rest use `payload.name`). */
@@ -133,13 +134,17 @@ export function applyResponseItem(
   const type = item['type'];
   if (type === 'message') applyMessageItem(draft, item, ts, offset);
   else if (type === 'function_call' || type === 'custom_tool_call') {
-    const files = noteToolArguments(draft, type === 'function_call' ? item['arguments'] : item['input']);
-    addToolCall(draft, 'item', nonEmptyString(item['name']), ts, offset, files);
+    const args = type === 'function_call' ? item['arguments'] : item['input'];
+    const files = noteToolArguments(draft, args);
+    addToolCall(draft, 'item', nonEmptyString(item['name']), ts, offset, files, { type: 'function', args });
   } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
     addToolOutcome(draft, 'item', classifyToolOutput(item['output']));
   } else if (typeof type === 'string' && type in CALL_ITEM_NAMES) {
     const files = type === 'local_shell_call' ? noteToolArguments(draft, item['action']) : [];
-    addToolCall(draft, 'item', CALL_ITEM_NAMES[type], ts, offset, files);
+    addToolCall(draft, 'item', CALL_ITEM_NAMES[type], ts, offset, files, {
+      type: 'action',
+      action: item['action'],
+    });
   } else if (type === undefined && typeof item['role'] === 'string') {
     applyChatItem(draft, item, offset); // the G0 fork's chat-completions shape
   }
@@ -170,7 +175,10 @@ function applyChatItem(draft: SessionDraft, item: Record<string, unknown>, offse
   for (const call of calls) {
     const fn = isRecord(call['function']) ? call['function'] : {};
     const files = noteToolArguments(draft, fn['arguments']);
-    addToolCall(draft, 'item', nonEmptyString(fn['name']), null, offset, files);
+    addToolCall(draft, 'item', nonEmptyString(fn['name']), null, offset, files, {
+      type: 'function',
+      args: fn['arguments'],
+    });
   }
 }
 
@@ -201,7 +209,11 @@ function applyEvent(
     if (event['reason'] !== 'review_ended') draft.entries.push({ kind: 'interrupt' });
   } else if (typeof type === 'string' && type in TOOL_EVENT_NAMES) {
     const files = isRecord(event['changes']) ? Object.keys(event['changes']) : [];
-    addToolCall(draft, 'event', TOOL_EVENT_NAMES[type], ts, offset, files);
+    const call: CodexCall =
+      type === 'patch_apply_end'
+        ? { type: 'patchEvent', changes: event['changes'] }
+        : { type: 'execEvent', command: event['command'] };
+    addToolCall(draft, 'event', TOOL_EVENT_NAMES[type], ts, offset, files, call);
     addToolOutcome(draft, 'event', toolEventOutcome(event));
   }
   // token_count, agent_reasoning, task_started/complete, error…: not turns.
@@ -249,9 +261,10 @@ function addToolCall(
   ts: number | null,
   offset: number,
   files: string[],
+  call: CodexCall,
 ): void {
   const name = rawName === undefined ? '' : sanitizeToolName(rawName);
-  if (name !== '') draft.entries.push({ kind: 'tool', stream, name, ts, offset, files });
+  if (name !== '') draft.entries.push({ kind: 'tool', stream, name, ts, offset, files, call });
 }
 
 function addToolOutcome(draft: SessionDraft, stream: Stream, outcome: ToolOutcome): void {
@@ -259,7 +272,7 @@ function addToolOutcome(draft: SessionDraft, stream: Stream, outcome: ToolOutcom
   else if (outcome === 'rejected') draft.entries.push({ kind: 'rejection', stream });
 }
 
-/** Only skill names and patched file paths are kept from a call's arguments; returns the files. */
+/** Skill names and patched file paths of a call's arguments, for the session; returns the files. */
 function noteToolArguments(draft: SessionDraft, args: unknown): string[] {
   const files: string[] = [];
   for (const text of argumentStrings(args)) {

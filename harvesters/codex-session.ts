@@ -10,6 +10,8 @@
  * `patch_apply_end` events). Picking a stream instead of matching duplicate texts keeps a prompt the
  * user really sent twice (e.g. re-sent after an interrupt) as two turns.
  */
+import { hasActionRoom, pushActions } from './actions.js';
+import { codexActions, type CodexCall } from './codex-actions.js';
 import { OrderedSet } from './shared.js';
 
 export { OrderedSet };
@@ -26,7 +28,16 @@ export type Entry =
       ts: number | null;
       offset: number;
     }
-  | { kind: 'tool'; stream: Stream; name: string; ts: number | null; offset: number; files: string[] }
+  | {
+      kind: 'tool';
+      stream: Stream;
+      name: string;
+      ts: number | null;
+      offset: number;
+      files: string[];
+      /** Turned into actions only if this entry's stream is the one turns are built from. */
+      call: CodexCall;
+    }
   | { kind: 'toolError' | 'rejection'; stream: Stream }
   | { kind: 'interrupt' };
 
@@ -187,6 +198,7 @@ function addTool(builder: TurnBuilder, entry: Extract<Entry, { kind: 'tool' }>):
     builder.turns.push(turn);
   }
   turn.toolNames.push(entry.name);
+  if (hasActionRoom(turn.actions)) pushActions(turn.actions, codexActions(entry.name, entry.call));
 }
 
 function newTurn(role: 'user' | 'assistant', offset: number, ts: number | null): DraftTurn {

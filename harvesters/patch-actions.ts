@@ -1,0 +1,82 @@
+/**
+ * The `apply_patch` envelope (`*** Begin Patch` … `*** End Patch`) as actions, one per file section:
+ * `*** Add File:` → write, `*** Update File:` → edit, `*** Delete File:` → delete. Codex writes it, and
+ * so do VS Code Copilot Chat and Copilot CLI when a model uses their `apply_patch` tool. Also the `+`/`-`
+ * lines of a unified diff (Codex `patch_apply_end` events).
+ */
+import { MAX_TEXT_CHARS, toolAction } from './actions.js';
+import type { ActionKind, ToolAction } from './types.js';
+
+const SECTION = /^\*\*\* (Add|Update|Delete) File: (.+)$/;
+const BEGIN_PATCH = '*** Begin Patch';
+
+interface Section {
+  kind: ActionKind;
+  path: string;
+  added: LineCollector;
+  removed: LineCollector;
+}
+
+/** Collects lines up to the text cap (what is past it would be cut anyway). */
+class LineCollector {
+  private readonly lines: string[] = [];
+  private chars = 0;
+  add(line: string): void {
+    if (this.chars > MAX_TEXT_CHARS) return;
+    this.lines.push(line);
+    this.chars += line.length + 1;
+  }
+  text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+/** True when the text holds an apply_patch envelope. */
+export function isPatchText(text: string): boolean {
+  return text.includes(BEGIN_PATCH);
+}
+
+/** One action per file section of the patch, in patch order; no section (not a patch) → []. */
+export function patchActions(tool: string, patch: string): ToolAction[] {
+  const sections: Section[] = [];
+  let current: Section | undefined;
+  for (const raw of patch.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.startsWith('*** ')) {
+      const header = SECTION.exec(line);
+      if (header != null) {
+        const kind = header[1] === 'Add' ? 'write' : header[1] === 'Update' ? 'edit' : 'delete';
+        current = {
+          kind,
+          path: (header[2] ?? '').trim(),
+          added: new LineCollector(),
+          removed: new LineCollector(),
+        };
+        sections.push(current);
+      } else if (line.startsWith('*** End Patch')) {
+        current = undefined;
+      }
+      // `*** Move to:`, `*** End of File`, `*** Begin Patch`: no text of their own.
+      continue;
+    }
+    if (current === undefined || current.kind === 'delete') continue;
+    if (line.startsWith('+')) current.added.add(line.slice(1));
+    else if (line.startsWith('-') && current.kind === 'edit') current.removed.add(line.slice(1));
+  }
+  return sections.map((s) => toolAction(s.kind, tool, s.path, s.added.text(), s.removed.text()));
+}
+
+/** The `+` and `-` lines of a unified diff, without their markers (`---`/`+++` file headers skipped). */
+export function diffText(diff: string): { added: string; removed: string } {
+  const added = new LineCollector();
+  const removed = new LineCollector();
+  let inHunk = false;
+  for (const raw of diff.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.startsWith('@@')) inHunk = true;
+    else if (!inHunk && (line.startsWith('+++') || line.startsWith('---'))) continue;
+    else if (line.startsWith('+')) added.add(line.slice(1));
+    else if (line.startsWith('-')) removed.add(line.slice(1));
+  }
+  return { added: added.text(), removed: removed.text() };
+}
