@@ -6,7 +6,8 @@
  * tool names). A request is dropped with its response when another extension answered it, VS Code
  * sent it itself (`isSystemInitiated`), or its prompt is empty or only injected context.
  */
-import type { HarvestedSession, HarvestedTurn } from './types.js';
+import { ResponseActions } from './copilot-vscode-actions.js';
+import type { HarvestedSession, HarvestedTurn, ToolAction } from './types.js';
 import {
   baseName,
   epochMs,
@@ -126,7 +127,7 @@ function requestTurns(draft: SessionDraft, request: Record<string, unknown>): Re
     text: response.text,
     ts: completedAt ?? requestTs,
     toolNames: response.toolNames,
-    actions: [],
+    actions: response.actions,
     toolErrors: 0,
     interrupted: false,
     offset: 0,
@@ -177,6 +178,7 @@ function selectedModel(session: Record<string, unknown>): string {
 interface RenderedResponse {
   text: string;
   toolNames: string[];
+  actions: ToolAction[];
   toolErrors: number;
   refusedTool: boolean;
   files: string[];
@@ -184,19 +186,21 @@ interface RenderedResponse {
 
 /**
  * Joins the response's markdown chunks (they are pieces of one streamed text, so no separator) with
- * inline references as their base names, and collects tool names and edited files. Thinking,
- * progress messages, confirmations, tool inputs and outputs and edit contents are never read.
+ * inline references as their base names, and collects tool names, edited files and the tool calls'
+ * actions (with the text of the edits). Thinking, confirmations and tool outputs are never read.
  */
 function renderResponse(parts: unknown): RenderedResponse {
   const rendered: RenderedResponse = {
     text: '',
     toolNames: [],
+    actions: [],
     toolErrors: 0,
     refusedTool: false,
     files: [],
   };
   if (!Array.isArray(parts)) return rendered;
   const chunks: string[] = [];
+  const actions = new ResponseActions();
   for (const part of parts) {
     if (!isRecord(part)) continue;
     switch (part['kind']) {
@@ -212,11 +216,12 @@ function renderResponse(parts: unknown): RenderedResponse {
       case 'toolInvocationSerialized':
         // Text before and after a tool call are separate blocks in VS Code's chat view.
         chunks.push(PARAGRAPH_BREAK);
-        noteToolInvocation(rendered, part);
+        noteToolInvocation(rendered, actions, part);
         break;
       case 'textEditGroup':
       case 'notebookEditGroup':
         noteEditedFile(rendered, part['uri']);
+        actions.editGroup(part);
         break;
       case 'codeblockUri':
         if (part['isEdit'] === true) noteEditedFile(rendered, part['uri']);
@@ -226,6 +231,7 @@ function renderResponse(parts: unknown): RenderedResponse {
     }
   }
   rendered.text = tidyMarkdown(chunks.join(''));
+  rendered.actions = actions.actions();
   return rendered;
 }
 
@@ -251,9 +257,16 @@ function inlineReferenceName(part: Record<string, unknown>): string {
   return baseName(uriLocation(uri));
 }
 
-function noteToolInvocation(rendered: RenderedResponse, part: Record<string, unknown>): void {
+function noteToolInvocation(
+  rendered: RenderedResponse,
+  actions: ResponseActions,
+  part: Record<string, unknown>,
+): void {
   const toolId = nonEmptyString(part['toolId'])?.trim();
-  if (toolId) rendered.toolNames.push(toolId);
+  if (toolId) {
+    rendered.toolNames.push(toolId);
+    actions.invocation(part, toolId);
+  }
   const confirmation = part['isConfirmed'];
   // Before VS Code 1.104 a refusal was `false`; later it is `{type: Denied|Skipped}`.
   const refused =
@@ -262,7 +275,7 @@ function noteToolInvocation(rendered: RenderedResponse, part: Record<string, unk
       typeof confirmation['type'] === 'number' &&
       REFUSED_CONFIRMATIONS.has(confirmation['type']));
   if (refused) rendered.refusedTool = true;
-  // Only the error flag is read; the tool's input and output stay unread.
+  // Only the error flag is read here; the tool's output stays unread.
   const details = part['resultDetails'];
   if (!refused && isRecord(details) && details['isError'] === true) rendered.toolErrors++;
 }

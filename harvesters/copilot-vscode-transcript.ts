@@ -5,6 +5,8 @@
  * These events carry no working directory, so the workspace folder stands in for it.
  */
 import { readJsonlLines } from '../src/core/io/jsonl.js';
+import { hasActionRoom, pushActions } from './actions.js';
+import { copilotToolActions } from './copilot-tool-actions.js';
 import type { SessionMeta } from './copilot-vscode-session.js';
 import {
   epochMs,
@@ -14,7 +16,7 @@ import {
   OrderedSet,
   TimeRange,
 } from './copilot-vscode-util.js';
-import type { HarvestedSession, HarvestedTurn } from './types.js';
+import type { HarvestedSession, HarvestedTurn, ToolAction } from './types.js';
 
 export interface TranscriptParse {
   session: HarvestedSession | undefined;
@@ -187,9 +189,12 @@ function isInjectedUserMessage(data: Record<string, unknown>): boolean {
 function addAssistantMessage(draft: TranscriptDraft, data: Record<string, unknown>, ts: number | null): void {
   const toolNames = requestedToolNames(data);
   for (const name of toolNames) draft.toolsUsed.add(name);
+  const actions: ToolAction[] = [];
   for (const request of toolRequests(data)) {
     const callId = nonEmptyString(request['toolCallId']);
     if (callId !== undefined) draft.requestedToolCalls.add(callId);
+    const name = nonEmptyString(request['name'])?.trim();
+    if (name) pushActions(actions, copilotToolActions(name, request['arguments']));
   }
   const text = typeof data['content'] === 'string' ? data['content'].trim() : '';
   if (text === '' && toolNames.length === 0) return;
@@ -198,7 +203,7 @@ function addAssistantMessage(draft: TranscriptDraft, data: Record<string, unknow
     text,
     ts,
     toolNames,
-    actions: [],
+    actions,
     toolErrors: 0,
     interrupted: false,
     offset: 0,
@@ -239,6 +244,8 @@ function noteToolExecution(draft: TranscriptDraft, data: Record<string, unknown>
     draft.turns.push(draft.currentAssistant);
   }
   draft.currentAssistant.toolNames.push(name);
+  const actions = draft.currentAssistant.actions;
+  if (hasActionRoom(actions)) pushActions(actions, copilotToolActions(name, data['arguments']));
 }
 
 function noteToolError(draft: TranscriptDraft): void {

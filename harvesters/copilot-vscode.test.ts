@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../src/core/errors.js';
 import { copilot, WORKSPACE_STORAGE_ENV } from './copilot-vscode.js';
-import type { HarvestContext, HarvestedSession, HarvestedTurn, SourceFile } from './types.js';
+import type { HarvestContext, HarvestedSession, HarvestedTurn, SourceFile, ToolAction } from './types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', 'test', 'fixtures', 'copilot');
@@ -54,6 +54,10 @@ async function onlySession(filePath: string): Promise<HarvestedSession> {
   const [session] = sessions;
   if (session === undefined) throw new Error('no session');
   return session;
+}
+
+function action(kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction {
+  return { kind, tool, target, added, removed };
 }
 
 function turn(seq: number, role: HarvestedTurn['role'], text: string, extra: Partial<HarvestedTurn> = {}) {
@@ -206,21 +210,38 @@ describe('copilot.parse: whole-session JSON', () => {
         'assistant',
         "I'll read parser.ts first.\n\nHere is the check:\n\n```ts\nif (!input) throw new Error('empty');\n```\n\n" +
           'validateInput now rejects empty input.',
-        { ts: 1767225604000, toolNames: ['copilot_readFile'] },
+        {
+          ts: 1767225604000,
+          toolNames: ['copilot_readFile'],
+          // The read names its file only in `rawInput`; the edit group follows no edit tool.
+          actions: [
+            action('read', 'copilot_readFile', '/tmp/copilot demo/src/parser.ts'),
+            action('edit', 'textEditGroup', '/tmp/copilot demo/src/parser.ts', 'EDIT_CONTENT'),
+          ],
+        },
       ),
       // Cancelled, with a refused terminal command: one interrupt, and the cancellation is no error.
       turn(2, 'user', 'Also run the tests', { ts: 1767225660000, interrupted: true }),
-      turn(3, 'assistant', 'Running the test suite.', { ts: 1767225660000, toolNames: ['run_in_terminal'] }),
+      turn(3, 'assistant', 'Running the test suite.', {
+        ts: 1767225660000,
+        toolNames: ['run_in_terminal'],
+        // Refused, and still what the agent tried (the user's next prompt says what it wanted instead).
+        actions: [action('run', 'run_in_terminal', 'npm test -- parser')],
+      }),
       // A failed tool and a failed request.
       turn(4, 'user', 'Try again with the fix', { ts: 1767225720000, toolErrors: 2 }),
-      turn(5, 'assistant', '', { ts: 1767225720000, toolNames: ['copilot_runTests'] }),
+      turn(5, 'assistant', '', {
+        ts: 1767225720000,
+        toolNames: ['copilot_runTests'],
+        actions: [action('other', 'copilot_runTests')],
+      }),
       // No agent (older sessions): kept; the prompt comes from the message parts.
       turn(6, 'user', 'Thanks, that works', { ts: 1767225780000 }),
       turn(7, 'assistant', 'Glad it helped!', { ts: 1767225781000 }),
     ]);
   });
 
-  it('keeps no thinking, tool data, rendered context, edits, or dropped requests and their answers', async () => {
+  it('keeps no thinking, tool outputs, rendered context, or dropped requests and their answers', async () => {
     const storage = installFixtures();
     const session = await onlySession(
       path.join(storage, '1a2b3c-folder', 'chatSessions', 'legacy-0001.json'),
@@ -230,7 +251,6 @@ describe('copilot.parse: whole-session JSON', () => {
       'PRIVATE',
       'SECRET',
       'RENDERED',
-      'EDIT_CONTENT',
       'PROGRESS_NOISE',
       'SYSTEM_RESPONSE',
       'FOREIGN',
@@ -303,6 +323,8 @@ describe('copilot.parse: op log', () => {
       turn(3, 'assistant', 'Updated 3 callers.', {
         ts: 1767312070000,
         toolNames: ['copilot_findTextInFiles'],
+        // The invocation recorded no message, so nothing says what it searched for.
+        actions: [action('search', 'copilot_findTextInFiles')],
       }),
     ]);
     expect(JSON.stringify(session)).not.toMatch(/obsolete|TRUNCATED|ignored/);
@@ -377,10 +399,20 @@ describe('copilot.parse: extension transcripts', () => {
       turn(1, 'assistant', "I'll look at the server first.", {
         ts: iso('2026-01-03T10:00:03.000Z'),
         toolNames: ['read_file'],
+        actions: [action('read', 'read_file', '/tmp/copilot demo/src/server.ts')],
       }),
       turn(2, 'assistant', '', {
         ts: iso('2026-01-03T10:00:05.000Z'),
         toolNames: ['apply_patch', 'get_errors'],
+        actions: [
+          action(
+            'edit',
+            'apply_patch',
+            '/tmp/copilot demo/src/server.ts',
+            "app.get('/health', (_req, res) => res.send('ok'));",
+          ),
+          action('other', 'get_errors'),
+        ],
       }),
       turn(3, 'assistant', 'Added GET /health.', { ts: iso('2026-01-03T10:00:08.000Z') }),
       turn(4, 'user', 'Stop, use /healthz instead', {
