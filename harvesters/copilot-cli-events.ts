@@ -27,12 +27,12 @@ import {
   noteSkill,
   type SessionDraft,
 } from './copilot-cli-session.js';
+import { hasActionRoom, pushActions } from './actions.js';
+import { copilotToolActions, parseArguments } from './copilot-tool-actions.js';
 import type { FileParse, SourceFile } from './types.js';
 
 /** When resuming mid-file, the session header is looked for in this many leading lines. */
 const HEADER_SCAN_LINES = 20;
-/** Tool arguments are only parsed to find a file path; bigger payloads are not worth it. */
-const MAX_ARGUMENT_JSON_CHARS = 64 * 1024;
 const FILE_PATH_KEYS = ['path', 'file_path', 'filePath'] as const;
 /**
  * `user.message.data.source` names who wrote a message that is not the user's: `skill-<name>`
@@ -253,20 +253,14 @@ function creditToolCall(
   }
   turn.toolNames.push(name);
   draft.toolsUsed.add(name);
-  noteArgumentPaths(draft, args);
+  // Arguments are an object, or the same as a JSON string.
+  const parsed = parseArguments(args);
+  if (hasActionRoom(turn.actions)) pushActions(turn.actions, copilotToolActions(name, parsed));
+  noteArgumentPaths(draft, parsed);
 }
 
-/** Only file paths are kept from a tool's arguments (an object, or the same as a JSON string). */
-function noteArgumentPaths(draft: SessionDraft, args: unknown): void {
-  let value = args;
-  if (typeof value === 'string') {
-    if (value.length > MAX_ARGUMENT_JSON_CHARS || !value.trimStart().startsWith('{')) return;
-    try {
-      value = JSON.parse(value) as unknown;
-    } catch {
-      return;
-    }
-  }
+/** The file paths in a tool's arguments, for the session's files. */
+function noteArgumentPaths(draft: SessionDraft, value: unknown): void {
   if (!isRecord(value)) return;
   for (const key of FILE_PATH_KEYS) {
     const filePath = trimmedString(value[key]);
