@@ -4,6 +4,7 @@
  * live here. Append-only sources resume from the last stored turn of each file, so a session still being
  * written is updated, not duplicated; a truncated or replaced file is read again from the start.
  */
+import { capText, MAX_TARGET_CHARS, MAX_TEXT_CHARS } from '../../harvesters/actions.js';
 import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
 import type {
   FileParse,
@@ -12,6 +13,7 @@ import type {
   Harvester,
   SourceFile,
   SourceId,
+  ToolAction,
 } from '../../harvesters/types.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -96,8 +98,32 @@ function planRead(
   return { from, resume: true };
 }
 
+/**
+ * Every text that reaches the store goes through the redaction: turn texts and each action's command
+ * or path and file text (cut again to the caps, since a redaction marker can be longer than the secret).
+ */
 function redactSession(s: HarvestedSession): HarvestedSession {
-  return { ...s, turns: s.turns.map((t) => ({ ...t, text: redactSecrets(t.text) })) };
+  return {
+    ...s,
+    turns: s.turns.map((t) => ({
+      ...t,
+      text: redactSecrets(t.text),
+      actions: t.actions.length === 0 ? t.actions : t.actions.map(redactAction),
+    })),
+  };
+}
+
+function redactAction(a: ToolAction): ToolAction {
+  return {
+    ...a,
+    target: redactCapped(a.target, MAX_TARGET_CHARS),
+    added: redactCapped(a.added, MAX_TEXT_CHARS),
+    removed: redactCapped(a.removed, MAX_TEXT_CHARS),
+  };
+}
+
+function redactCapped(text: string, max: number): string {
+  return text === '' ? '' : capText(redactSecrets(text), max);
 }
 
 function firstUserText(s: HarvestedSession): string {

@@ -173,4 +173,14 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 5,
+    name: 'turn actions',
+    // Forgetting every file cursor makes the next harvest read each transcript whole again, which
+    // replaces each stored session's turns, so sessions harvested before this version gain their actions.
+    sql: `
+      ALTER TABLE turns ADD COLUMN actions TEXT NOT NULL DEFAULT '[]';
+      DELETE FROM source_files;
+    `,
+  },
 ];

@@ -62,8 +62,8 @@ export function sessionWriter(db: Db): SessionWriter {
   const deleteTurnsFrom = db.prepare('DELETE FROM turns WHERE session_key = ? AND offset >= ?');
   const nextSeq = db.prepare('SELECT COALESCE(MAX(seq) + 1, 0) AS n FROM turns WHERE session_key = ?');
   const insertTurn = db.prepare(
-    `INSERT INTO turns (session_key, seq, role, text, ts, tool_names, tool_errors, interrupted, offset)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO turns (session_key, seq, role, text, ts, tool_names, actions, tool_errors, interrupted, offset)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const recount = db.prepare(
     `UPDATE sessions SET
@@ -86,6 +86,7 @@ export function sessionWriter(db: Db): SessionWriter {
         t.text,
         t.ts,
         JSON.stringify(t.toolNames),
+        t.actions.length === 0 ? '[]' : JSON.stringify(t.actions),
         t.toolErrors,
         t.interrupted ? 1 : 0,
         t.offset,

@@ -1,5 +1,12 @@
 /** Sessions, their turns, and the per-file harvest cursor. */
-import type { HarvestedSession, HarvestedTurn, SourceFile, SourceId } from '../../harvesters/types.js';
+import type {
+  ActionKind,
+  HarvestedSession,
+  HarvestedTurn,
+  SourceFile,
+  SourceId,
+  ToolAction,
+} from '../../harvesters/types.js';
 import type { Db } from './db.js';
 
 export interface StoredSession extends HarvestedSession {
@@ -34,14 +41,57 @@ interface TurnRow {
   text: string;
   ts: number | null;
   tool_names: string;
+  actions: string;
   tool_errors: number;
   interrupted: number;
+}
+
+const ACTION_KINDS: ReadonlySet<string> = new Set<ActionKind>([
+  'run',
+  'read',
+  'edit',
+  'write',
+  'delete',
+  'search',
+  'other',
+]);
+
+/** A turn's stored actions; anything malformed (hand-edited, truncated) reads as none. */
+export function parseActions(text: string): ToolAction[] {
+  if (text === '[]') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(value)) return [];
+  return value.filter(isStoredAction).map((a) => ({
+    kind: a.kind,
+    tool: a.tool,
+    target: a.target,
+    added: a.added,
+    removed: a.removed,
+  }));
+}
+
+function isStoredAction(value: unknown): value is ToolAction {
+  if (typeof value !== 'object' || value === null) return false;
+  const a = value as Record<string, unknown>;
+  return (
+    typeof a['kind'] === 'string' &&
+    ACTION_KINDS.has(a['kind']) &&
+    typeof a['tool'] === 'string' &&
+    typeof a['target'] === 'string' &&
+    typeof a['added'] === 'string' &&
+    typeof a['removed'] === 'string'
+  );
 }
 
 function rowToSession(db: Db, row: SessionRow): StoredSession {
   const turns = db
     .prepare(
-      'SELECT seq, role, text, ts, tool_names, tool_errors, interrupted, offset FROM turns WHERE session_key = ? ORDER BY seq',
+      'SELECT seq, role, text, ts, tool_names, actions, tool_errors, interrupted, offset FROM turns WHERE session_key = ? ORDER BY seq',
     )
     .all(row.key) as TurnRow[];
   return {
@@ -65,7 +115,7 @@ function rowToSession(db: Db, row: SessionRow): StoredSession {
       text: t.text,
       ts: t.ts,
       toolNames: JSON.parse(t.tool_names) as string[],
-      actions: [],
+      actions: parseActions(t.actions),
       toolErrors: t.tool_errors,
       interrupted: t.interrupted === 1,
       offset: t.offset,
