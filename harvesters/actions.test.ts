@@ -21,6 +21,9 @@ describe('action caps', () => {
     expect(capText('abc def ghij', 10)).toBe('abc def ');
     expect(capText('abc defgh ij', 9)).toBe('abc defgh');
     expect(capText(`${'a'.repeat(9)}😀b`, 10)).toBe('a'.repeat(9));
+    // Control characters are removed before cutting, also when they fill the head of a long text.
+    expect(capText(`${'\u0007'.repeat(20)}${'a'.repeat(30)}`, 10)).toBe('a'.repeat(10));
+    expect(capText(`a\u0007${'b'.repeat(30)}`, 10)).toBe(`a${'b'.repeat(9)}`);
     // A key cut in half would no longer look like a key to the redaction: it goes whole.
     const text = `token ${'w '.repeat(995)}sk-ant-api03-${'A'.repeat(40)}`;
     expect(capText(text, MAX_TEXT_CHARS).includes('sk-')).toBe(false);

@@ -19,6 +19,8 @@ export const MAX_TOOL_CHARS = 80;
  * redaction, which runs on the cut text, could no longer recognise.
  */
 const WORD_BACKOFF_CHARS = 256;
+/** Characters past the cap cleaned before cutting a long text (only the one after the cap is looked at). */
+const HEAD_SLACK_CHARS = 16;
 
 // C0 controls except \t and \n, DEL and the C1 controls: never stored (\r goes too, so \r\n becomes \n).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -37,7 +39,10 @@ export function stripControlChars(text: string): string {
  */
 export function capText(text: string, max: number): string {
   if (text === '') return '';
-  const clean = stripControlChars(text);
+  if (text.length <= max) return stripControlChars(text);
+  // Only the head survives: clean a little more than the cap (all of it if control characters ate into it).
+  const head = stripControlChars(text.slice(0, max + HEAD_SLACK_CHARS));
+  const clean = head.length > max ? head : stripControlChars(text);
   return clean.length <= max ? clean : cutAt(clean, max);
 }
 

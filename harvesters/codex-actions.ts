@@ -11,7 +11,10 @@ import type { ToolAction } from './types.js';
 
 /** A tool call as the rollout recorded it. */
 export type CodexCall =
-  /** `function_call.arguments` (a JSON string), `custom_tool_call.input` (free text), chat `tool_calls`. */
+  /**
+   * `function_call.arguments` / chat `tool_calls` arguments (JSON, parsed or still text) and
+   * `custom_tool_call.input` (free text).
+   */
   | { type: 'function'; args: unknown }
   /** `local_shell_call.action` / `web_search_call.action`. */
   | { type: 'action'; action: unknown }

@@ -134,13 +134,17 @@ export function applyResponseItem(
   const type = item['type'];
   if (type === 'message') applyMessageItem(draft, item, ts, offset);
   else if (type === 'function_call' || type === 'custom_tool_call') {
-    const args = type === 'function_call' ? item['arguments'] : item['input'];
+    const args = parseJsonText(type === 'function_call' ? item['arguments'] : item['input']);
     const files = noteToolArguments(draft, args);
-    addToolCall(draft, 'item', nonEmptyString(item['name']), ts, offset, files, { type: 'function', args });
+    addToolCall(draft, 'item', nonEmptyString(item['name']), ts, offset, files, {
+      type: 'function',
+      args: args.value,
+    });
   } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
     addToolOutcome(draft, 'item', classifyToolOutput(item['output']));
   } else if (typeof type === 'string' && type in CALL_ITEM_NAMES) {
-    const files = type === 'local_shell_call' ? noteToolArguments(draft, item['action']) : [];
+    const files =
+      type === 'local_shell_call' ? noteToolArguments(draft, { value: item['action'], depth: 0 }) : [];
     addToolCall(draft, 'item', CALL_ITEM_NAMES[type], ts, offset, files, {
       type: 'action',
       action: item['action'],
@@ -174,10 +178,11 @@ function applyChatItem(draft: SessionDraft, item: Record<string, unknown>, offse
   const calls = Array.isArray(item['tool_calls']) ? item['tool_calls'].filter(isRecord) : [];
   for (const call of calls) {
     const fn = isRecord(call['function']) ? call['function'] : {};
-    const files = noteToolArguments(draft, fn['arguments']);
+    const args = parseJsonText(fn['arguments']);
+    const files = noteToolArguments(draft, args);
     addToolCall(draft, 'item', nonEmptyString(fn['name']), null, offset, files, {
       type: 'function',
-      args: fn['arguments'],
+      args: args.value,
     });
   }
 }
@@ -272,10 +277,27 @@ function addToolOutcome(draft: SessionDraft, stream: Stream, outcome: ToolOutcom
   else if (outcome === 'rejected') draft.entries.push({ kind: 'rejection', stream });
 }
 
+/** Arguments as recorded, their JSON text parsed once (`depth` 1 then: one level was a string). */
+interface ParsedArguments {
+  value: unknown;
+  depth: number;
+}
+
+function parseJsonText(args: unknown): ParsedArguments {
+  if (typeof args !== 'string') return { value: args, depth: 0 };
+  const trimmed = args.trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return { value: args, depth: 0 };
+  try {
+    return { value: JSON.parse(trimmed) as unknown, depth: 1 };
+  } catch {
+    return { value: args, depth: 0 };
+  }
+}
+
 /** Skill names and patched file paths of a call's arguments, for the session; returns the files. */
-function noteToolArguments(draft: SessionDraft, args: unknown): string[] {
+function noteToolArguments(draft: SessionDraft, args: ParsedArguments): string[] {
   const files: string[] = [];
-  for (const text of argumentStrings(args)) {
+  for (const text of argumentStrings(args.value, args.depth)) {
     files.push(...patchedFiles(text));
     for (const skill of skillFileNames(text)) draft.skillsUsed.add(skill);
   }

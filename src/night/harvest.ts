@@ -123,7 +123,9 @@ function redactAction(a: ToolAction): ToolAction {
 }
 
 function redactCapped(text: string, max: number): string {
-  return text === '' ? '' : capText(redactSecrets(text), max);
+  if (text === '') return '';
+  const redacted = redactSecrets(text);
+  return redacted.length <= max ? redacted : capText(redacted, max);
 }
 
 function firstUserText(s: HarvestedSession): string {
