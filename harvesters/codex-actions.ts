@@ -21,8 +21,7 @@ export type CodexCall =
   /** `exec_command_end` event: its `command`. */
   | { type: 'execEvent'; command: unknown }
   /** `patch_apply_end` event: its `changes` (path → add/update/delete). */
-  | { type: 'patchEvent'; changes: unknown }
-  | { type: 'none' };
+  | { type: 'patchEvent'; changes: unknown };
 
 const RUN_TOOLS = new Set(['shell', 'shell_command', 'exec_command', 'local_shell', 'container.exec']);
 const SHELL_SCRIPT_FLAGS = new Set(['-c', '-lc', '-ic', '-lic', '-cl']);
@@ -38,8 +37,6 @@ export function codexActions(name: string, call: CodexCall): ToolAction[] {
       return actionItemActions(name, call.action);
     case 'function':
       return functionActions(name, call.args);
-    default:
-      return [toolAction('other', name)];
   }
 }
 

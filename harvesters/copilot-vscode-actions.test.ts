@@ -127,6 +127,10 @@ describe('copilot (VS Code) actions', () => {
       group('/w/b.ts', 'for b\u0007\r\n'),
       group('/w/b.ts', 'more for b'), // the same file again: the same edit
       group('/w/c.ts', 'for c'), // nothing waits for it
+      invocation('copilot_createFile', {
+        toolSpecificData: { kind: 'input', rawInput: { filePath: '/w/d.ts', content: 'own text' } },
+      }),
+      group('/w/d.ts', 'own text'), // only applies the edit's own text
       invocation('run_in_terminal', {
         toolSpecificData: { kind: 'terminal', commandLine: `echo ${'x'.repeat(500)}` },
       }),
@@ -142,10 +146,11 @@ describe('copilot (VS Code) actions', () => {
     const file = path.join(dir, 'groups.json');
     writeFileSync(file, JSON.stringify(session));
     const actions = (await onlySession(file)).turns[1]?.actions ?? [];
-    expect(actions.slice(0, 4)).toEqual([
+    expect(actions.slice(0, 5)).toEqual([
       act('edit', 'copilot_replaceString', '/w/b.ts', 'for b\n\nmore for b'),
       act('edit', 'copilot_applyPatch', '/w/a.ts', 'for a'),
       act('edit', 'textEditGroup', '/w/c.ts', 'for c'),
+      act('write', 'copilot_createFile', '/w/d.ts', 'own text'),
       act('run', 'run_in_terminal', `echo ${'x'.repeat(MAX_TARGET_CHARS - 5)}`),
     ]);
     expect(actions).toHaveLength(MAX_ACTIONS_PER_TURN);

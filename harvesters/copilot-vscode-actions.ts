@@ -4,7 +4,9 @@
  * file in `invocationMessage` (its `uris`, or a `[](file:///…)` link), a searched text in backticks, and
  * sometimes `toolSpecificData.rawInput`. The text of an edit comes from the `textEditGroup` parts that
  * follow: each goes to the first edit or write of this response on that file (or on no known file) that
- * has no text yet; a group no invocation claims (edits from before agent tools) is an edit of its own.
+ * has no text yet; the first group after an edit with its own text only applies it; a later group on a
+ * file adds to its edit; a group no invocation claims (edits from before agent tools) is an edit of its
+ * own.
  */
 import { joinStrings, MAX_ACTIONS_PER_TURN, stringArg, toolAction } from './actions.js';
 import { vscodeToolKind } from './copilot-tool-actions.js';
@@ -24,10 +26,12 @@ interface DraftAction {
   target: string;
   added: string[];
   removed: string;
-  /** An edit or write still waiting for the text of a following edit group. */
-  awaitingText: boolean;
-  /** It took the text of an edit group (a later group on the same file adds to it). */
-  fromGroup: boolean;
+  /**
+   * Where an edit's text comes from: `awaiting` the next edit group on its file; `input` it had its own
+   * (the first group on the file then only applies it); `group` it took a group's (a later group on the
+   * file adds to it); `none` for other kinds and for an `input` edit whose group was seen.
+   */
+  text: 'awaiting' | 'input' | 'group' | 'none';
 }
 
 export class ResponseActions {
@@ -45,18 +49,19 @@ export class ResponseActions {
       target: '',
       added: [],
       removed: '',
-      awaitingText: false,
-      fromGroup: false,
+      text: 'none',
     };
     if (kind === 'run') draft.target = commandLine(data) || stringArg(input['command']);
     else if (kind === 'search') {
       draft.target = stringArg(input['query'] ?? input['pattern']) || searchedText(part);
     } else if (kind !== 'other') {
       draft.target = invocationFile(part) || stringArg(input['filePath']);
+    }
+    if (kind === 'edit' || kind === 'write') {
       const added = stringArg(input['newString'] ?? input['content'] ?? input['code']);
       if (added !== '') draft.added.push(added);
       draft.removed = stringArg(input['oldString']);
-      draft.awaitingText = kind !== 'read' && added === '';
+      draft.text = added === '' ? 'awaiting' : 'input';
     }
     this.drafts.push(draft);
   }
@@ -67,17 +72,21 @@ export class ResponseActions {
     if (file === '') return;
     const text = groupText(part['edits']);
     const key = fileKey(file);
-    const waiting =
-      this.drafts.find((d) => d.awaitingText && d.target !== '' && fileKey(d.target) === key) ??
-      this.drafts.find((d) => d.awaitingText && d.target === '');
+    const onFile = (state: DraftAction['text']) =>
+      this.drafts.find((d) => d.text === state && d.target !== '' && fileKey(d.target) === key);
+    const waiting = onFile('awaiting') ?? this.drafts.find((d) => d.text === 'awaiting' && d.target === '');
     if (waiting !== undefined) {
       waiting.target ||= file;
       if (text !== '') waiting.added.push(text);
-      waiting.awaitingText = false;
-      waiting.fromGroup = true;
+      waiting.text = 'group';
       return;
     }
-    const continued = this.drafts.find((d) => d.fromGroup && fileKey(d.target) === key);
+    const applied = onFile('input');
+    if (applied !== undefined) {
+      applied.text = 'none'; // the edit's own text, applied
+      return;
+    }
+    const continued = onFile('group');
     if (continued !== undefined) {
       if (text !== '') continued.added.push(text);
       return;
@@ -89,8 +98,7 @@ export class ResponseActions {
       target: file,
       added: text === '' ? [] : [text],
       removed: '',
-      awaitingText: false,
-      fromGroup: true,
+      text: 'group',
     });
   }
 
