@@ -9,6 +9,10 @@ import type { ActionKind, ToolAction } from './types.js';
 
 const SECTION = /^\*\*\* (Add|Update|Delete) File: (.+)$/;
 const BEGIN_PATCH = '*** Begin Patch';
+const CR = 0x0d;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+const STAR = 0x2a;
 
 interface Section {
   kind: ActionKind;
@@ -21,10 +25,11 @@ interface Section {
 class LineCollector {
   private readonly lines: string[] = [];
   private chars = 0;
-  add(line: string): void {
+  /** The line `text[start, end)`. */
+  add(text: string, start: number, end: number): void {
     if (this.chars > MAX_TEXT_CHARS) return;
-    this.lines.push(line);
-    this.chars += line.length + 1;
+    this.lines.push(text.slice(start, end));
+    this.chars += end - start + 1;
   }
   text(): string {
     return this.lines.join('\n');
@@ -40,9 +45,20 @@ export function isPatchText(text: string): boolean {
 export function patchActions(tool: string, patch: string): ToolAction[] {
   const sections: Section[] = [];
   let current: Section | undefined;
-  for (const raw of patch.split('\n')) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.startsWith('*** ')) {
+  // Line by line without splitting: most lines are context that is never copied.
+  for (let start = 0; start <= patch.length;) {
+    const newline = patch.indexOf('\n', start);
+    const next = newline === -1 ? patch.length + 1 : newline + 1;
+    let end = next - 1;
+    if (end > start && patch.charCodeAt(end - 1) === CR) end--;
+    const first = patch.charCodeAt(start);
+    if (first === PLUS || first === MINUS) {
+      if (current !== undefined && current.kind !== 'delete') {
+        if (first === PLUS) current.added.add(patch, start + 1, end);
+        else if (current.kind === 'edit') current.removed.add(patch, start + 1, end);
+      }
+    } else if (first === STAR && patch.startsWith('*** ', start)) {
+      const line = patch.slice(start, end);
       const header = SECTION.exec(line);
       if (header != null) {
         const kind = header[1] === 'Add' ? 'write' : header[1] === 'Update' ? 'edit' : 'delete';
@@ -57,11 +73,8 @@ export function patchActions(tool: string, patch: string): ToolAction[] {
         current = undefined;
       }
       // `*** Move to:`, `*** End of File`, `*** Begin Patch`: no text of their own.
-      continue;
     }
-    if (current === undefined || current.kind === 'delete') continue;
-    if (line.startsWith('+')) current.added.add(line.slice(1));
-    else if (line.startsWith('-') && current.kind === 'edit') current.removed.add(line.slice(1));
+    start = next;
   }
   return sections.map((s) => toolAction(s.kind, tool, s.path, s.added.text(), s.removed.text()));
 }
@@ -75,8 +88,8 @@ export function diffText(diff: string): { added: string; removed: string } {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.startsWith('@@')) inHunk = true;
     else if (!inHunk && (line.startsWith('+++') || line.startsWith('---'))) continue;
-    else if (line.startsWith('+')) added.add(line.slice(1));
-    else if (line.startsWith('-')) removed.add(line.slice(1));
+    else if (line.startsWith('+')) added.add(line, 1, line.length);
+    else if (line.startsWith('-')) removed.add(line, 1, line.length);
   }
   return { added: added.text(), removed: removed.text() };
 }
