@@ -6,11 +6,9 @@
  * alone) at N and 2N sessions, each the median of `--runs` runs after a warm-up.
  *   npx tsc -p bench/tsconfig.bench.json
  *   node bench/out/js/bench/mine.js --sessions 20000 [--seed 1] [--runs 3]
- * Tuning aids: `--quick` clusters N sessions once and prints the ARI only; `--diagnose` first lists
- * the joins between sessions of different types and, per type, how its sessions were split
- * (`--verbose`: with examples of the smaller parts).
+ * `--diagnose` lists, per type, how its sessions were split (`--verbose`: with examples of the
+ * smaller parts).
  */
-import { clusterIntents } from '../src/miner/cluster.js';
 import { mineSessions } from '../src/miner/mine.js';
 import { userPrompts } from '../src/miner/normalize-intent.js';
 import type { Check } from '../src/core/task.js';
@@ -56,18 +54,6 @@ function timeMine(sessions: readonly MinerSession[]): { ms: number; mined: Mined
   }
   if (mined === undefined) throw new Error('--runs must be at least 1');
   return { ms: median(times), mined };
-}
-
-/** The clustering step alone (first prompts in, groups out). */
-function timeCluster(sessions: readonly MinerSession[]): number {
-  const intents = sessions.map((s) => userPrompts(s.turns)[0]?.text ?? '');
-  const times: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    clusterIntents(intents);
-    times.push(performance.now() - t);
-  }
-  return median(times);
 }
 
 const pairs = (k: number): number => (k * (k - 1)) / 2;
@@ -211,53 +197,6 @@ function diagnose(corpus: Corpus, mined: MinedNight): void {
   }
 }
 
-/** Joins between sessions of different task types (what chains clusters together), by type pair. */
-function badJoins(corpus: Corpus): void {
-  const firsts = corpus.sessions.map((s) => userPrompts(s.turns)[0]?.text ?? '');
-  const byPair = new Map<string, string[]>();
-  clusterIntents(firsts, {
-    onJoin: (a, b, score) => {
-      const [ta, tb] = [a, b].map((i) => corpus.truth.get(corpus.sessions[i]?.key ?? '') ?? '?');
-      if (ta === tb || ta === undefined || tb === undefined) return;
-      if (ta.startsWith('one-off') && tb.startsWith('one-off')) return;
-      const pair = [ta, tb].sort().join(' | ');
-      const examples = byPair.get(pair) ?? [];
-      examples.push(`${score.toFixed(2)} ${JSON.stringify(firsts[a])} ~ ${JSON.stringify(firsts[b])}`);
-      byPair.set(pair, examples);
-    },
-  });
-  const sorted = [...byPair.entries()].sort((x, y) => y[1].length - x[1].length);
-  for (const [pair, examples] of sorted.slice(0, 40)) {
-    console.log('JOIN', examples.length, pair);
-    for (const example of examples.slice(0, 2)) console.log('     ', example);
-  }
-}
-
-/** Clustering only, for tuning: ARI of `clusterIntents` on N sessions and its time. */
-function quick(): void {
-  const corpus = generateCorpus({ sessions: n, seed });
-  const intents = corpus.sessions.map((s) => userPrompts(s.turns)[0]?.text ?? '');
-  const t = performance.now();
-  const groups = clusterIntents(intents);
-  const ms = performance.now() - t;
-  const labels: string[] = [];
-  groups.forEach((group, g) => group.forEach((i) => (labels[i] = String(g))));
-  const truth = corpus.sessions.map((s) => corpus.truth.get(s.key) ?? '');
-  console.log(
-    JSON.stringify({
-      sessions: n,
-      clusters: groups.length,
-      ari: round(adjustedRandIndex(labels, truth)),
-      cluster_ms: Math.round(ms),
-    }),
-  );
-}
-
-if (process.argv.includes('--quick')) {
-  quick();
-  process.exit(0);
-}
-
 // Warm-up so the first timed run does not pay for the JIT.
 mineSessions(generateCorpus({ sessions: 2000, seed: seed + 1000 }).sessions, {
   project: PROJECT,
@@ -266,16 +205,11 @@ mineSessions(generateCorpus({ sessions: 2000, seed: seed + 1000 }).sessions, {
 
 const small = generateCorpus({ sessions: n, seed });
 const atN = timeMine(small.sessions);
-const clusterN = timeCluster(small.sessions);
 const qualityN = quality(small, atN.mined);
-if (process.argv.includes('--diagnose')) {
-  badJoins(small);
-  diagnose(small, atN.mined);
-}
+if (process.argv.includes('--diagnose')) diagnose(small, atN.mined);
 
 const large = generateCorpus({ sessions: 2 * n, seed });
 const at2N = timeMine(large.sessions);
-const cluster2N = timeCluster(large.sessions);
 const quality2N = quality(large, at2N.mined);
 
 console.log(
@@ -283,10 +217,9 @@ console.log(
     {
       seed,
       runs,
-      [`n_${n}`]: { ...qualityN, mine_ms: Math.round(atN.ms), cluster_ms: Math.round(clusterN) },
-      [`n_${2 * n}`]: { ...quality2N, mine_ms: Math.round(at2N.ms), cluster_ms: Math.round(cluster2N) },
+      [`n_${n}`]: { ...qualityN, mine_ms: Math.round(atN.ms) },
+      [`n_${2 * n}`]: { ...quality2N, mine_ms: Math.round(at2N.ms) },
       time_ratio_2x: round(at2N.ms / atN.ms),
-      cluster_time_ratio_2x: round(cluster2N / clusterN),
       goals: {
         ari: '>= 0.9',
         correction_recall: '>= 0.9',

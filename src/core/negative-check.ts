@@ -20,15 +20,29 @@ export function negativeWordCheck(term: string): Check {
   return { op: 'regex', arg: `${PREFIX}${boundedPattern(term)}${SUFFIX}` };
 }
 
-/** The term a negative word check forbids, or null when the check is not of that form. */
+/**
+ * The term a negative word check forbids, or null when the check is not of that form (another
+ * regex, or a negative lookahead over a pattern rather than an escaped word).
+ */
 export function forbiddenTerm(check: Check): string | null {
   if (check.op !== 'regex' || typeof check.arg !== 'string') return null;
   const p = check.arg;
   if (!p.startsWith(PREFIX) || !p.endsWith(SUFFIX)) return null;
-  let body = p.slice(PREFIX.length, p.length - SUFFIX.length);
+  const original = p.slice(PREFIX.length, p.length - SUFFIX.length);
+  let body = original;
   if (body.startsWith('\\b')) body = body.slice(2);
   if (body.endsWith('\\b') && !body.endsWith('\\\\b')) body = body.slice(0, -2);
-  return body.replace(/\\(.)/g, '$1');
+  const term = body.replace(/\\(.)/g, '$1');
+  return term !== '' && boundedPattern(term) === original ? term : null;
+}
+
+/** The pattern a "must not match" check forbids (`(?i)^(?![\s\S]*PATTERN)`), or null. */
+export function forbiddenPattern(check: Check): string | null {
+  if (check.op !== 'regex' || typeof check.arg !== 'string') return null;
+  const p = check.arg;
+  if (!p.startsWith(PREFIX) || !p.endsWith(SUFFIX)) return null;
+  const body = p.slice(PREFIX.length, p.length - SUFFIX.length);
+  return body === '' ? null : body;
 }
 
 /** True when `text` mentions `term` as a whole word (case-insensitive). */

@@ -36,6 +36,11 @@ export interface TaskRecord {
   origin: Origin;
   derived_from: string;
   skill_hint: string;
+  /**
+   * Rule tasks only: the user's corrections that have no checkable shape, in their words. A real
+   * backend's rubric judge grades them alongside the checks; offline judges ignore them.
+   */
+  rubric_criteria?: string[];
 }
 
 /** Which edit-able document an edit targets. Only the skill is trained in this version. */

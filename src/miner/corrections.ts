@@ -1,7 +1,6 @@
 /**
- * Turns what the user told the agent ("use pnpm instead of npm", "never edit `dist/`") into rule
- * checks, so a replayed answer can be judged offline without a reference answer. The phrases that
- * count and the checks they give are the table in `correction-patterns.ts`.
+ * Correction patterns from config turned into checks (see `correction-patterns.ts`), and the order and
+ * validation every mined check goes through.
  *
  * Negative checks are the word-bounded negative form (`negativeWordCheck` in core): the `regex` op
  * with a negative lookahead over the whole answer, `(?i)^(?![\s\S]*\bnpm\b)`, instead of
@@ -16,13 +15,7 @@
 import { forbiddenTerm } from '../core/negative-check.js';
 import type { Check } from '../core/task.js';
 import { codePointLength, evaluateCheck, parseCharBound } from '../replay/judges/rule-checks.js';
-import {
-  BUILTIN_PATTERNS,
-  soundsLikeRequirement,
-  wordLimitOf,
-  type CorrectionPattern,
-  type MatchContext,
-} from './correction-patterns.js';
+import type { CorrectionPattern, MatchContext } from './correction-patterns.js';
 import type { CorrectionChecks } from './types.js';
 
 export { compileUserPatterns } from './correction-patterns.js';
@@ -41,28 +34,22 @@ export interface SourcedChecks {
 }
 
 /**
- * Reads every correction in a user message and returns the checks they imply (deduplicated; the
- * occurrence kept gives the evidence sentence). `extraPatterns` (from `compileUserPatterns`) run on
- * each sentence after the built-in ones.
+ * The checks `patterns` (from `compileUserPatterns`) read in a user message, deduplicated; the
+ * occurrence kept gives the evidence sentence.
  */
 export function correctionsToChecks(
   userText: string,
-  extraPatterns: readonly CorrectionPattern[] = [],
+  patterns: readonly CorrectionPattern[],
 ): CorrectionResult {
-  const patterns = [...BUILTIN_PATTERNS, ...extraPatterns];
   const units: Unit[] = [];
   const corrections: string[] = [];
-  const unparsed: string[] = [];
   for (const sentence of splitSentences(userText)) {
     const found = readSentence(sentence, patterns);
-    if (found.length > 0) {
-      for (const checks of found) units.push(...unitsOf(checks, sentence, units.length));
-      corrections.push(sentence);
-    } else if (soundsLikeRequirement(sentence)) {
-      unparsed.push(sentence);
-    }
+    if (found.length === 0) continue;
+    for (const checks of found) units.push(...unitsOf(checks, sentence, units.length));
+    corrections.push(sentence);
   }
-  return { ...arrange(units), corrections, unparsed };
+  return { ...arrange(units), corrections };
 }
 
 /**
@@ -284,9 +271,7 @@ const POSITIVE_OPS: ReadonlySet<string> = new Set([
 
 /** Checks an answer meets by leaving something out or staying short. */
 function isConstraint(check: Check): boolean {
-  return (
-    isNegative(check) || check.op === 'not_contains' || check.op === 'max_chars' || wordLimitOf(check) != null
-  );
+  return isNegative(check) || check.op === 'not_contains' || check.op === 'max_chars';
 }
 
 const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;

@@ -1,19 +1,17 @@
 /**
  * The bundled demo must teach the offline pipeline something: three recurring tasks whose first
  * attempts break a rule the user stated later in the session. This reads the demo transcripts with
- * a deliberately tiny parser (not the real harvester) and checks what the miner makes of them.
+ * the Claude Code harvester and checks what the miner makes of them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { HarvestedTurn } from '../../harvesters/types.js';
+import { harvesters } from '../../harvesters/index.js';
 import { negativeWordCheck } from '../core/negative-check.js';
 import { ruleChecks } from '../core/task.js';
 import type { Check } from '../core/task.js';
-import { correctionsToChecks } from './corrections.js';
 import { mineSessions } from './mine.js';
-import { userPrompts } from './normalize-intent.js';
 import type { MinerSession } from './types.js';
 
 const PROJECT = '/home/dev/acme-web';
@@ -21,86 +19,21 @@ const DEMO_DIR = fileURLToPath(
   new URL('../../templates/demo/claude/projects/-home-dev-acme-web/', import.meta.url),
 );
 
-interface Block {
-  type?: string;
-  text?: string;
-  name?: string;
-  is_error?: boolean;
-}
-
-interface DemoRecord {
-  type?: string;
-  isSidechain?: boolean;
-  isMeta?: boolean;
-  timestamp?: string;
-  cwd?: string;
-  sessionId?: string;
-  gitBranch?: string;
-  message?: { id?: string; role?: string; model?: string; content?: string | Block[] };
-}
-
-/** Just enough of a Claude transcript reader to feed the miner. */
-function readDemoSession(file: string): MinerSession {
-  const records = readFileSync(join(DEMO_DIR, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as DemoRecord);
-  const turns: HarvestedTurn[] = [];
-  const toolsUsed: string[] = [];
-  let lastMessageId: string | undefined;
-  for (const record of records) {
-    const message = record.message;
-    if (message === undefined || record.isSidechain === true || record.isMeta === true) continue;
-    const ts = record.timestamp === undefined ? null : Date.parse(record.timestamp);
-    const blocks: Block[] =
-      typeof message.content === 'string'
-        ? [{ type: 'text', text: message.content }]
-        : (message.content ?? []);
-    const text = blocks
-      .filter((b) => b.type === 'text')
-      .map((b) => b.text ?? '')
-      .join('\n');
-    const toolNames = blocks.filter((b) => b.type === 'tool_use').map((b) => b.name ?? '');
-    toolsUsed.push(...toolNames.filter((name) => !toolsUsed.includes(name)));
-    const previous = turns.at(-1);
-    if (record.type === 'assistant' && previous !== undefined && message.id === lastMessageId) {
-      // One API message split over several records: join it back into one turn.
-      previous.text = [previous.text, text].filter((t) => t !== '').join('\n');
-      previous.toolNames.push(...toolNames);
-      continue;
-    }
-    lastMessageId = message.id;
-    turns.push({
-      offset: 0,
-      seq: turns.length,
-      role: record.type === 'assistant' ? 'assistant' : 'user',
-      text,
-      ts,
-      toolNames,
-      actions: [],
-      toolErrors: blocks.filter((b) => b.type === 'tool_result' && b.is_error === true).length,
-      interrupted: text.startsWith('[Request interrupted by user'),
-    });
+/** The demo's sessions as the harvester reads them. */
+async function readDemoSessions(): Promise<MinerSession[]> {
+  const files = readdirSync(DEMO_DIR).filter((name) => name.endsWith('.jsonl'));
+  const sessions: MinerSession[] = [];
+  for (const name of files) {
+    const path = join(DEMO_DIR, name);
+    const stat = statSync(path);
+    const parsed = await harvesters.claude.parse(
+      { source: 'claude', path, size: stat.size, mtimeMs: stat.mtimeMs, inode: stat.ino },
+      0,
+    );
+    for (const s of parsed.sessions)
+      sessions.push({ ...s, key: `claude:${s.sessionId}`, projectRoot: PROJECT });
   }
-  const times = records.flatMap((r) => (r.timestamp === undefined ? [] : [Date.parse(r.timestamp)]));
-  const first = records.find((r) => r.sessionId !== undefined);
-  return {
-    source: 'claude',
-    sessionId: first?.sessionId ?? '',
-    cwd: records.find((r) => r.cwd !== undefined)?.cwd ?? '',
-    branch: records.find((r) => r.gitBranch !== undefined)?.gitBranch ?? '',
-    model: records.find((r) => r.message?.model !== undefined)?.message?.model ?? '',
-    startedAt: times.length > 0 ? Math.min(...times) : null,
-    endedAt: times.length > 0 ? Math.max(...times) : null,
-    turns,
-    toolsUsed,
-    skillsUsed: [],
-    filesTouched: [],
-    sourcePath: join(DEMO_DIR, file),
-    sourceVersion: '',
-    key: `claude:${first?.sessionId ?? file}`,
-    projectRoot: PROJECT,
-  };
+  return sessions;
 }
 
 /** The rule judge's verdict for the two ops the miner emits. */
@@ -122,8 +55,7 @@ const EXPECTED: Record<string, Check[]> = {
   'rename <code> <code> across web app': [NOT_DIST],
 };
 
-const sessionFiles = readdirSync(DEMO_DIR).filter((name) => name.endsWith('.jsonl'));
-const sessions = sessionFiles.map(readDemoSession);
+const sessions = await readDemoSessions();
 const mined = mineSessions(sessions, { project: PROJECT, maxTasks: 10 });
 const recurring = mined.clusters.filter((cluster) => cluster.occurrences >= 4);
 
@@ -132,7 +64,7 @@ describe('the demo transcripts', () => {
     expect(sessions.length).toBeGreaterThanOrEqual(12);
     expect(sessions.length).toBeLessThanOrEqual(16);
     expect(new Set(sessions.map((s) => s.cwd))).toEqual(new Set([PROJECT]));
-    expect(mined.dropped).toEqual({ meta: 0, short: 0, replay: 0 });
+    expect(mined.dropped).toEqual({ meta: 0, no_request: 0, short: 0, replay: 0 });
   });
 
   it('hold exactly three recurring tasks with at least four sessions each, ranked first', () => {
@@ -161,14 +93,12 @@ describe('the demo transcripts', () => {
   });
 
   it('carry the corrections in later turns of several sessions per task', () => {
-    const byKey = new Map(sessions.map((s) => [s.key, s]));
     for (const cluster of recurring) {
-      const correcting = cluster.members.filter((key) => {
-        const later = userPrompts(byKey.get(key)?.turns ?? []).slice(1);
-        return later.some((prompt) => correctionsToChecks(prompt.text).checks.length > 0);
-      });
-      expect(correcting.length, cluster.normalizedIntent).toBeGreaterThanOrEqual(3);
-      expect(correcting.length, cluster.normalizedIntent).toBeLessThan(cluster.occurrences + 1);
+      const correcting = new Set(
+        cluster.correctionReports.filter((r) => r.result === 'checks').map((r) => r.sessionKey),
+      );
+      expect(correcting.size, cluster.normalizedIntent).toBeGreaterThanOrEqual(3);
+      expect(correcting.size, cluster.normalizedIntent).toBeLessThan(cluster.occurrences + 1);
     }
   });
 

@@ -13,6 +13,9 @@ import type { Cluster } from './types.js';
 
 const cluster = (id: string, overrides: Partial<Cluster> = {}): Cluster => ({
   id,
+  label: 'bump dependency',
+  correctionReports: [],
+  criteria: [],
   normalizedIntent: 'bump dependency',
   intent: 'bump the lodash dependency',
   members: [`${id}-s1`, `${id}-s2`],

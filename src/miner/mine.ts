@@ -1,20 +1,23 @@
 /**
- * The miner: screens harvested sessions, clusters them into recurring tasks by what their first
- * intents mean (`cluster.ts`), turns the user's corrections into checks (remembering the session and
- * sentence of each), and emits one replayable task per session of the most recurrent clusters.
+ * The miner: reads each session as a request and its follow-ups (`episodes.ts`, `request.ts`),
+ * groups sessions into task kinds by what was asked and what the agent did (`kinds/`), reads the
+ * kind's rules from what its corrections changed (`rules/`), and emits one replayable task per
+ * session. Everything it learns about words comes from this project's own sessions.
  */
-import type { HarvestedSession } from '../../harvesters/types.js';
+import type { ToolAction } from '../../harvesters/types.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
-import { clusterIntents } from './cluster.js';
-import { arrangeChecks, correctionsToChecks, dedupeChecks, filterUsefulChecks } from './corrections.js';
-import type { CorrectionPattern } from './correction-patterns.js';
+import { correctionsToChecks, filterUsefulChecks } from './corrections.js';
+import { renderAnswer, sessionEpisodes, type Episode } from './episodes.js';
+import { groupKinds } from './kinds/kinds.js';
 import { isReplayPrompt, normalizeIntent, userPrompts } from './normalize-intent.js';
-import { feedbackSignals, labelOutcome } from './outcome.js';
+import { labelOutcome } from './outcome.js';
+import { chooseRequest, corpusPreambles } from './request.js';
+import { kindRules, sentenceKey, type KindRules } from './rules/kind-rules.js';
+import { commonPromptWords } from './rules/literal.js';
+import { followUpFindings, type FollowUpFinding } from './rules/session-rules.js';
 import type {
-  CheckSource,
   Cluster,
-  CorrectionChecks,
   DroppedCounts,
   LabeledOutcome,
   MinedNight,
@@ -24,141 +27,154 @@ import type {
 
 const MIN_INTENT_CHARS = 8;
 const MAX_INTENT_CHARS = 800;
-const EXCERPT_PROMPT_CHARS = 200;
-const EXCERPT_TOTAL_CHARS = 600;
-const EXCERPT_HEADER = 'Follow-up constraints from the same session:';
 const MAX_TOOL_TAGS = 4;
+/** Later replies that still say what kind of task it was (after that, sessions drift). */
+const LATER_EPISODES = 2;
+/** Feedback this user writes in this many sessions of several kinds is not about any one kind. */
+const GENERIC_MIN_SESSIONS = 3;
 
-/** A session that passed screening, with everything the miner derives from it. */
+/** A session that passed screening, with what the miner read from it. */
 interface Observation {
   session: MinerSession;
-  /** The first real prompt, trimmed and not yet truncated. */
-  intent: string;
+  episodes: Episode[];
+  request: number;
   outcome: LabeledOutcome;
-  corrections: CorrectionChecks;
-  /** Each of `corrections.checks` once, with the sentence it was read from. */
-  sources: SourcedCheck[];
-  /** The follow-ups shown to the target with the task (see {@link contextExcerpt}). */
-  excerpt: string;
+  findings: FollowUpFinding[];
 }
-
-interface SourcedCheck {
-  check: Check;
-  sentence: string;
-}
-
-type Screening = { keep: true; intent: string } | { keep: false; reason: keyof DroppedCounts };
 
 export function mineSessions(sessions: readonly MinerSession[], opts: MineOptions): MinedNight {
-  const dropped: DroppedCounts = { meta: 0, short: 0, replay: 0 };
-  const observations: Observation[] = [];
+  const dropped: DroppedCounts = { meta: 0, no_request: 0, short: 0, replay: 0 };
+  const screened: Array<{ session: MinerSession; episodes: Episode[] }> = [];
   for (const session of sessions) {
-    const screening = screenSession(session);
-    if (screening.keep) observations.push(observe(session, screening.intent, opts.correctionPatterns ?? []));
-    else dropped[screening.reason] += 1;
+    const reason = screen(session);
+    if (reason === null) screened.push({ session, episodes: sessionEpisodes(session) });
+    else dropped[reason] += 1;
   }
-  const groups = groupBySimilarIntent(observations);
-  const membersById = new Map<string, Observation[]>();
-  const clusters = groups
-    .map((members) => {
-      const cluster = buildCluster(opts.project, members);
-      membersById.set(cluster.id, members);
-      return cluster;
-    })
-    .sort(compareClusters)
-    .slice(0, Math.max(0, opts.maxTasks));
-  const tasks = clusters.flatMap((cluster) =>
-    (membersById.get(cluster.id) ?? []).map((member) => toTask(opts.project, cluster, member)),
+  const preambles = corpusPreambles(screened.map((s) => s.episodes));
+  const observations: Observation[] = [];
+  for (const { session, episodes } of screened) {
+    const choice = chooseRequest(episodes, preambles);
+    const request = episodes[choice.index];
+    if (request === undefined) {
+      dropped.no_request += 1;
+      continue;
+    }
+    if (request.prompt.length < MIN_INTENT_CHARS) {
+      dropped.short += 1;
+      continue;
+    }
+    observations.push({
+      session,
+      episodes,
+      request: choice.index,
+      outcome: labelOutcome(session),
+      findings: [],
+    });
+  }
+  const { groups, labels } = groupKinds(
+    observations.map((o) => ({
+      request: requestOf(o).prompt,
+      requestActions: requestOf(o).actions,
+      laterActions: o.episodes.slice(o.request + 1, o.request + 1 + LATER_EPISODES).flatMap((e) => e.actions),
+      cwd: o.session.cwd || o.session.projectRoot,
+      partition: o.session.partition ?? '',
+    })),
   );
-  return { clusters, tasks, dropped };
+  const common = commonPromptWords(observations.flatMap((o) => promptsOf(o)));
+  for (const o of observations) o.findings = followUpFindings(o.episodes, o.request, common);
+  const generic = genericFeedback(groups, observations, common);
+  const patterns = opts.correctionPatterns ?? [];
+  const built = groups.map((indices, g) => {
+    const members = indices.flatMap((i) => observations[i] ?? []).sort(compareByStart);
+    const rules = withConfigPatterns(
+      kindRules(
+        members.map((m) => ({ sessionKey: m.session.key, findings: m.findings })),
+        generic,
+        common,
+      ),
+      members,
+      patterns,
+    );
+    return { cluster: buildCluster(opts.project, labels[g] ?? 'task', members, rules), members, rules };
+  });
+  built.sort((a, b) => compareClusters(a.cluster, b.cluster));
+  const kept = built.slice(0, Math.max(0, opts.maxTasks));
+  const tasks = kept.flatMap(({ cluster, members, rules }) =>
+    members.map((member) => toTask(opts.project, cluster, member, rules)),
+  );
+  return { clusters: kept.map((k) => k.cluster), tasks, dropped };
 }
 
-/** Drops our own replays first (they may also look short or meta), then prompt-less and tiny ones. */
-function screenSession(session: HarvestedSession): Screening {
+function promptsOf(o: Observation | undefined): string[] {
+  return o === undefined ? [] : o.episodes.map((e) => e.prompt);
+}
+
+function requestOf(o: Observation): Episode {
+  return o.episodes[o.request] as Episode;
+}
+
+/** Drops our own replays first (they may also look short or meta), then prompt-less ones. */
+function screen(session: MinerSession): keyof DroppedCounts | null {
   const firstUserText = session.turns.find((turn) => turn.role === 'user' && turn.text.trim() !== '')?.text;
   const prompt = userPrompts(session.turns)[0];
-  if ([firstUserText, prompt?.text].some((text) => text !== undefined && isReplayPrompt(text))) {
-    return { keep: false, reason: 'replay' };
-  }
-  if (prompt === undefined) return { keep: false, reason: 'meta' };
-  if (prompt.text.length < MIN_INTENT_CHARS) return { keep: false, reason: 'short' };
-  return { keep: true, intent: prompt.text };
+  if ([firstUserText, prompt?.text].some((text) => text !== undefined && isReplayPrompt(text)))
+    return 'replay';
+  return prompt === undefined ? 'meta' : null;
 }
 
-function observe(session: MinerSession, intent: string, patterns: readonly CorrectionPattern[]): Observation {
-  const attempt = firstAttempt(session);
-  const prompts = userPrompts(session.turns).slice(1);
-  const parsedAll = prompts.map((prompt) => correctionsToChecks(prompt.text, patterns));
-  const followUps = parsedAll.map((parsed) => {
-    // Keep only checks the corrected answer fails: a check it already passes teaches nothing.
-    const useful = filterUsefulChecks(parsed.checks, parsed.evidence, attempt);
-    return { ...parsed, checks: useful.checks, evidence: useful.evidence };
+/** Follow-ups (by their distinctive words) written in several sessions of more than one kind: generic feedback. */
+function genericFeedback(
+  groups: readonly number[][],
+  observations: readonly Observation[],
+  common: ReadonlySet<string>,
+): Set<string> {
+  const seen = new Map<string, { sessions: number; kinds: Set<number> }>();
+  groups.forEach((indices, g) => {
+    for (const i of indices) {
+      for (const finding of observations[i]?.findings ?? []) {
+        const key = sentenceKey(finding.sentence, common);
+        const entry = seen.get(key) ?? { sessions: 0, kinds: new Set<number>() };
+        entry.sessions += 1;
+        entry.kinds.add(g);
+        seen.set(key, entry);
+      }
+    }
   });
-  const corrections = mergeCorrections(followUps);
-  const plain = prompts.filter(
-    (prompt, i) => (parsedAll[i]?.checks.length ?? 0) === 0 && !negativeFeedback(prompt.text),
+  return new Set(
+    [...seen].filter(([, e]) => e.sessions >= GENERIC_MIN_SESSIONS && e.kinds.size > 1).map(([k]) => k),
   );
-  return {
-    session,
-    intent,
-    outcome: labelOutcome(session),
-    corrections,
-    sources: dedupeSources(followUps.flatMap(sourcedChecks)),
-    excerpt: contextExcerpt(plain.map((prompt) => prompt.text)),
-  };
 }
 
 /**
- * Pairs each check of one message with its sentence: the parser's `evidence` when it gives one,
- * else the first correction sentence that yields the check on its own.
+ * The user's own correction patterns (config `correction_patterns`) still count: a check they give
+ * joins the kind when the session's first attempt fails it.
  */
-function sourcedChecks(result: CorrectionChecks): SourcedCheck[] {
-  const { checks, evidence } = result;
-  return checks.map((check, i) => ({
-    check,
-    sentence: evidence?.[i] ?? sentenceOf(check, result.corrections),
-  }));
-}
-
-function sentenceOf(check: Check, sentences: readonly string[]): string {
-  const key = checkKey(check);
-  return sentences.find((s) => correctionsToChecks(s).checks.some((c) => checkKey(c) === key)) ?? '';
-}
-
-function dedupeSources(sources: readonly SourcedCheck[]): SourcedCheck[] {
-  const seen = new Set<string>();
-  return sources.filter(({ check }) => {
-    const key = checkKey(check);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** The identity `dedupeChecks` uses: same op and same argument. */
-function checkKey(check: Check): string {
-  return `${check.op}\u0000${String(check.arg ?? '')}`;
-}
-
-/** An intent made only of stop words must not merge with every other such intent. */
-function normalizeIntentOrFallback(intent: string): string {
-  const normalized = normalizeIntent(intent);
-  return normalized !== '' ? normalized : intent.toLowerCase().replace(/\s+/g, ' ');
-}
-
-function mergeCorrections(parts: readonly CorrectionChecks[]): CorrectionChecks {
+function withConfigPatterns(
+  rules: KindRules,
+  members: readonly Observation[],
+  patterns: NonNullable<MineOptions['correctionPatterns']>,
+): KindRules {
+  if (patterns.length === 0) return rules;
+  const have = new Set(rules.checks.map((c) => `${c.op}\u0000${String(c.arg ?? '')}`));
+  const extra: KindRules['sources'] = [];
+  for (const member of members) {
+    const attempt = renderAnswer(requestOf(member));
+    for (const episode of member.episodes.slice(member.request + 1)) {
+      const parsed = correctionsToChecks(episode.prompt, patterns);
+      const useful = filterUsefulChecks(parsed.checks, parsed.evidence, attempt);
+      useful.checks.forEach((check, i) => {
+        const key = `${check.op}\u0000${String(check.arg ?? '')}`;
+        if (have.has(key)) return;
+        have.add(key);
+        extra.push({ check, sessionKey: member.session.key, sentence: useful.evidence[i] ?? episode.prompt });
+      });
+    }
+  }
   return {
-    checks: dedupeChecks(parts.flatMap((part) => part.checks)),
-    corrections: unique(parts.flatMap((part) => part.corrections)),
-    unparsed: unique(parts.flatMap((part) => part.unparsed)),
+    ...rules,
+    checks: [...rules.checks, ...extra.map((e) => e.check)],
+    sources: [...rules.sources, ...extra],
   };
-}
-
-/** Clusters of observations whose intents mean the same task, members sorted oldest first. */
-function groupBySimilarIntent(observations: readonly Observation[]): Observation[][] {
-  return clusterIntents(observations.map((o) => o.intent)).map((indices) =>
-    indices.flatMap((i) => observations[i] ?? []).sort(compareByStart),
-  );
 }
 
 function compareByStart(a: Observation, b: Observation): number {
@@ -169,10 +185,16 @@ function compareByStart(a: Observation, b: Observation): number {
 
 /**
  * The id and normal form come from the earliest member, so sessions added on later nights keep the
- * id; the shown intent is the most recent member's wording.
+ * id; the shown intent is the most recent member's request.
  */
-function buildCluster(project: string, members: readonly Observation[]): Cluster {
-  const normalized = normalizeIntentOrFallback(members[0]?.intent ?? '');
+function buildCluster(
+  project: string,
+  label: string,
+  members: readonly Observation[],
+  rules: KindRules,
+): Cluster {
+  const first = members[0];
+  const normalized = first ? normalizeIntentOrFallback(requestOf(first).prompt) : '';
   const outcomes: Record<Outcome, number> = { success: 0, fail: 0, mixed: 0, unknown: 0 };
   let firstSeen: number | null = null;
   let lastSeen: number | null = null;
@@ -183,32 +205,32 @@ function buildCluster(project: string, members: readonly Observation[]): Cluster
     if (start != null && (firstSeen == null || start < firstSeen)) firstSeen = start;
     if (end != null && (lastSeen == null || end > lastSeen)) lastSeen = end;
   }
-  const checkSources: CheckSource[] = members.flatMap((m) =>
-    m.sources.map(({ check, sentence }) => ({ check: { ...check }, sessionKey: m.session.key, sentence })),
-  );
+  const last = members.at(-1);
   return {
     id: clusterId(project, normalized),
+    label,
     normalizedIntent: normalized,
-    intent: members.at(-1)?.intent ?? '',
+    intent: last ? requestOf(last).prompt : '',
     members: members.map((m) => m.session.key),
     occurrences: members.length,
     firstSeen,
     lastSeen,
     outcomes,
-    // Pairs ("use X" + "not Y") stay adjacent whatever order the members gave them in.
-    checks: mergedChecks(members),
-    corrections: unique(members.flatMap((m) => m.corrections.corrections)),
-    checkSources,
+    checks: rules.checks.map((check) => ({ ...check })),
+    corrections: unique(rules.sources.map((s) => s.sentence).filter((s) => s !== '')),
+    correctionReports: rules.corrections,
+    criteria: rules.criteria,
+    checkSources: rules.sources.map((s) => ({
+      check: { ...s.check },
+      sessionKey: s.sessionKey,
+      sentence: s.sentence,
+    })),
   };
 }
 
-/** The cluster's checks, once each, with "use X" + "not Y" pairs kept adjacent across members. */
-function mergedChecks(members: readonly Observation[]): Check[] {
-  const merged = dedupeSources(members.flatMap((m) => m.sources));
-  return arrangeChecks(
-    merged.map((s) => s.check),
-    merged.map((s) => s.sentence),
-  ).checks;
+function normalizeIntentOrFallback(intent: string): string {
+  const normalized = normalizeIntent(intent);
+  return normalized !== '' ? normalized : intent.toLowerCase().replace(/\s+/g, ' ');
 }
 
 /** Most recurrent first, then most recent, then by id so equal clusters keep a stable order. */
@@ -218,39 +240,45 @@ function compareClusters(a: Cluster, b: Cluster): number {
   return b.occurrences - a.occurrences || lastB - lastA || compareText(a.id, b.id);
 }
 
-/**
- * Stable across nights: the same project and normal form always give the same id. A cluster's id
- * uses the normal form of its earliest member.
- */
+/** Stable across nights: the same project and normal form always give the same id. */
 export function clusterId(project: string, normalizedIntent: string): string {
   return `task_${sha256Hex(`${project}::${normalizedIntent}`).slice(0, 12)}`;
 }
 
-/**
- * One replayable instance per session. Session keys are unique across projects, so the id (and with it
- * the hash split) does not change when a project folder moves.
- */
+/** One replayable instance per session; session keys are unique across projects. */
 export function instanceId(sessionKey: string): string {
   return `inst_${sha256Hex(sessionKey).slice(0, 12)}`;
 }
 
-function toTask(project: string, cluster: Cluster, member: Observation): TaskRecord {
+function toTask(project: string, cluster: Cluster, member: Observation, rules: KindRules): TaskRecord {
   const { session } = member;
   const checks: Check[] = cluster.checks.map((check) => ({ ...check }));
   const tools = session.toolsUsed.slice(0, MAX_TOOL_TAGS);
   const skills = unique(session.skillsUsed);
+  const kind: TaskRecord['reference_kind'] =
+    checks.length > 0 ? 'rule' : rules.criteria.length > 0 ? 'rubric' : 'none';
   return {
     id: instanceId(session.key),
     project,
-    intent: truncateIntent(member.intent),
-    context_excerpt: member.excerpt,
+    intent: truncateIntent(requestOf(member).prompt),
+    // The follow-ups are the user's reaction to the first answer (corrections, thanks): what the skill
+    // must make unnecessary. Shown to the target, they would hand it the lesson (the reference does).
+    context_excerpt: '',
     system: '',
-    attempted_solution: firstAttempt(session),
+    attempted_solution: firstAttempt(member),
     outcome: member.outcome.outcome,
-    reference_kind: checks.length > 0 ? 'rule' : 'none',
-    reference: '',
+    reference_kind: kind,
+    // A rule task's reference is the answer the user accepted after correcting this session (the
+    // mock target answers with it once it knows the rule; judges never read it).
+    reference:
+      kind === 'rubric' ? rules.criteria.join('\n') : kind === 'rule' ? acceptedAnswer(member, cluster) : '',
     judge: checks.length > 0 ? { kind: 'rule', checks } : {},
-    tags: [`cluster:${cluster.id}`, ...(tools.length > 0 ? [`tools:${tools.join('+')}`] : [])],
+    ...(kind === 'rule' && rules.criteria.length > 0 ? { rubric_criteria: [...rules.criteria] } : {}),
+    tags: [
+      `cluster:${cluster.id}`,
+      `kind:${cluster.label}`,
+      ...(tools.length > 0 ? [`tools:${tools.join('+')}`] : []),
+    ],
     source_sessions: [session.key],
     split: 'train',
     origin: 'real',
@@ -263,59 +291,34 @@ function truncateIntent(intent: string): string {
   return intent.length > MAX_INTENT_CHARS ? `${intent.slice(0, MAX_INTENT_CHARS)} …` : intent;
 }
 
-/**
- * Prompts 2–4 of the session, as the reference shows them to the target, minus the user's
- * corrections (parsed once, in `observe`, with the config's patterns too): those are what the skill
- * must learn, and handing them to the target with the task would make the baseline pass and hide the
- * lesson (the reference sends them).
- */
-function contextExcerpt(followUps: readonly string[]): string {
-  const shown = followUps.slice(0, 3);
-  if (shown.length === 0) return '';
-  const lines = shown.map((text) => `- ${text.slice(0, EXCERPT_PROMPT_CHARS)}`);
-  return [EXCERPT_HEADER, ...lines].join('\n').slice(0, EXCERPT_TOTAL_CHARS);
+/** The first attempt as replayed: the reply to the request, or the first non-empty reply after it. */
+function firstAttempt(member: Observation): string {
+  for (const episode of member.episodes.slice(member.request)) {
+    const text = renderAnswer(episode);
+    if (text !== '') return text;
+  }
+  return '';
 }
 
-/**
- * The agent's answer to the task before the user corrected anything: its text between the first
- * and the second prompt. When that is empty (only tool calls), the last text it wrote before the
- * first correction. The mock target replays this, so later fixes never leak into the baseline.
- */
-export function firstAttempt(session: HarvestedSession): string {
-  const prompts = userPrompts(session.turns);
-  const first = prompts[0];
-  if (first === undefined) return '';
-  const secondIndex = prompts[1]?.index ?? session.turns.length;
-  const direct = assistantTexts(session, first.index + 1, secondIndex);
-  if (direct.length > 0) return direct.join('\n');
-
-  const correction = prompts.slice(1).find((prompt) => isCorrection(prompt.text));
-  const before = assistantTexts(session, first.index + 1, correction?.index ?? session.turns.length);
-  return before.at(-1) ?? '';
+/** The reply to this session's last correction that gave one of the kind's checks ('' when none). */
+function acceptedAnswer(member: Observation, cluster: Cluster): string {
+  const keys = new Set(cluster.checks.map((c) => `${c.op}\u0000${String(c.arg ?? '')}`));
+  const gave = member.findings.filter((f) =>
+    [...f.literal.map((l) => l.check), ...f.shapes.map((s) => s.check)].some((c) =>
+      keys.has(`${c.op}\u0000${String(c.arg ?? '')}`),
+    ),
+  );
+  const last = gave.at(-1);
+  return last === undefined
+    ? ''
+    : renderAnswer(member.episodes[last.episode] ?? { text: '', actions: [] as ToolAction[] });
 }
 
-function assistantTexts(session: HarvestedSession, from: number, to: number): string[] {
-  return session.turns
-    .slice(from, to)
-    .filter((turn) => turn.role === 'assistant')
-    .map((turn) => turn.text.trim())
-    .filter((text) => text !== '');
-}
-
-/** A follow-up that implies a check or carries negative feedback. */
-function isCorrection(text: string): boolean {
-  return correctionsToChecks(text).checks.length > 0 || negativeFeedback(text);
-}
-
-function negativeFeedback(text: string): boolean {
-  return feedbackSignals(text).some((signal) => signal.startsWith('neg:'));
-}
-
-function sessionStart(session: HarvestedSession): number | null {
+function sessionStart(session: MinerSession): number | null {
   return session.startedAt ?? session.endedAt;
 }
 
-function sessionEnd(session: HarvestedSession): number | null {
+function sessionEnd(session: MinerSession): number | null {
   return session.endedAt ?? session.startedAt;
 }
 

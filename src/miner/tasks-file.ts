@@ -69,6 +69,7 @@ export const fileTaskSchema = z.object({
   origin: z.preprocess(nullAsMissing, z.enum(ORIGINS).default('real')),
   derived_from: optionalText,
   skill_hint: optionalText,
+  rubric_criteria: z.preprocess(nullAsMissing, z.array(z.string()).optional()),
 });
 
 const v1EnvelopeSchema = z.object({
@@ -238,11 +239,12 @@ function parseTask(path: string, raw: unknown, index: number, warn: (message: st
   if (!parsed.success) {
     throw new InputError(`${where}: ${describeIssues(parsed.error)}. Expected ${TASK_SHAPE}`);
   }
-  const { judge: rawJudge, ...fields } = parsed.data;
+  const { judge: rawJudge, rubric_criteria: criteria, ...fields } = parsed.data;
   const judge = resolveJudge(where, fields.reference_kind, rawJudge, (warning) =>
     warn(`task ${fields.id}: ${warning}`),
   );
-  return { ...fields, judge };
+  const kept = (criteria ?? []).map((c) => c.trim()).filter((c) => c !== '');
+  return { ...fields, judge, ...(kept.length > 0 ? { rubric_criteria: kept } : {}) };
 }
 
 /** Only rule tasks carry a judge; their checks must validate, since a broken check mis-scores forever. */
@@ -352,5 +354,8 @@ function toFileTask(task: TaskRecord): TaskRecord {
     origin: task.origin,
     derived_from: task.derived_from,
     skill_hint: task.skill_hint,
+    ...(task.rubric_criteria && task.rubric_criteria.length > 0
+      ? { rubric_criteria: task.rubric_criteria }
+      : {}),
   };
 }

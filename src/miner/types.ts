@@ -5,6 +5,9 @@
 import type { HarvestedSession } from '../../harvesters/types.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
 import type { CorrectionPattern } from './correction-patterns.js';
+import type { CorrectionReport } from './rules/kind-rules.js';
+
+export type { CorrectionReport };
 
 export { REPLAY_MARKER } from '../core/machine-sessions.js';
 
@@ -13,6 +16,8 @@ export type MinerSession = HarvestedSession & {
   /** Unique store key of the session (stable across nights). */
   key: string;
   projectRoot: string;
+  /** Sessions only group with sessions of the same partition (their repository); '' when unknown. */
+  partition?: string;
 };
 
 export interface MineOptions {
@@ -34,11 +39,12 @@ export interface CheckSource {
 }
 
 /**
- * One recurring task: sessions whose first intents mean the same task (see `cluster.ts` and
- * `similarity.ts`: features of the normalised intent, MinHash + LSH candidates, weighted Jaccard,
- * union-find).
+ * One task kind: sessions that ask for the same kind of work (see `kinds/`: the request's words with
+ * the details masked and what the agent did, average linkage).
  */
 export interface Cluster {
+  /** A readable name of the kind, from its own sessions ("commit message"); unique in the project. */
+  label: string;
   /**
    * `task_` + 12 hex chars of sha256(project + '::' + normalizedIntent); stable across nights, since
    * newer sessions never change which member is the earliest.
@@ -59,6 +65,10 @@ export interface Cluster {
   checks: Check[];
   /** The correction sentences the checks came from, in member order (deduplicated). */
   corrections: string[];
+  /** Every correction seen on the kind: its sentence, its session, and what it became (and why). */
+  correctionReports: CorrectionReport[];
+  /** Corrections with no checkable shape, in the user's words: criteria for a rubric judge. */
+  criteria: string[];
   /** One entry per (check, session) in member order: which session and sentence each check came from. */
   checkSources: CheckSource[];
 }
@@ -66,6 +76,8 @@ export interface Cluster {
 export interface DroppedCounts {
   /** No user prompt that is not a slash command, caveat, wrapped tag, ... */
   meta: number;
+  /** Only a greeting, a preamble or a placeholder: nothing was asked. */
+  no_request: number;
   /** First intent shorter than 8 characters. */
   short: number;
   /** Started by our own replays or graders. */
@@ -90,6 +102,4 @@ export interface CorrectionChecks {
   evidence?: string[];
   /** The sentences that produced checks. */
   corrections: string[];
-  /** Sentences recognised as corrections ("always ...") that were too vague to check. */
-  unparsed: string[];
 }

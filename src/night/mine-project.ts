@@ -8,15 +8,22 @@ import { ConfigError } from '../core/errors.js';
 import { assignSplitsWithinGroups } from '../miner/split.js';
 import type { Cluster } from '../miner/types.js';
 import type { Db } from '../store/db.js';
-import { nightsForProject } from '../store/nights-repo.js';
-import { querySessions } from '../store/sessions-repo.js';
+import { lastAdoptedNightStart } from '../store/nights-repo.js';
+import { countQuerySessions, querySessions } from '../store/sessions-repo.js';
 import { dreamVariants, recallSimilar } from '../trainer/dream.js';
+import { selectedSources } from './sources.js';
+import { repositoryPartitions } from './partitions.js';
+
+/** When `max_sessions_per_night` is not set: enough history for any project, mined in about a second. */
+export const DEFAULT_MAX_SESSIONS = 5000;
 
 export interface ProjectTasks {
   tasks: TaskRecord[];
   clusters: Cluster[];
-  /** Sessions of the project considered (the whole stored history, newest first, capped). */
+  /** Sessions of the project mined (the stored history of the selected sources, newest first, capped). */
   nSessions: number;
+  /** Older sessions the cap left out (0 when it left none out). */
+  sessionsLeftOut: number;
   /** Tasks count as active when a session of theirs ended at or after this time (null = all). */
   activeSince: number | null;
 }
@@ -25,8 +32,10 @@ export interface ProjectTasks {
 const clusterOf = (t: TaskRecord): string => t.derived_from || t.id;
 
 /**
- * New activity: since the previous completed night of the project, or within `lookback_hours` on its
- * first night. Recurring tasks still draw their instances from the whole stored history.
+ * Which tasks count as new tonight. `lookback_hours: 0` means all of them, every night. Otherwise:
+ * those with a session since the newest night whose proposal was adopted (what came before was
+ * learned), or, before any adoption, within the last `lookback_hours`. A night that was rejected,
+ * reverted or not yet adopted consumes nothing, so `run` after a `revert` rebuilds the proposal.
  */
 export function activeSince(
   db: Db,
@@ -35,10 +44,8 @@ export function activeSince(
   clock: Clock,
   ignoreLookback: boolean,
 ): number | null {
-  if (ignoreLookback) return null;
-  const previous = nightsForProject(db, project, 20).find((n) => n.status === 'completed');
-  if (previous) return previous.started_at;
-  return config.lookback_hours === 0 ? null : clock.now() - config.lookback_hours * 3_600_000;
+  if (ignoreLookback || config.lookback_hours === 0) return null;
+  return lastAdoptedNightStart(db, project) ?? clock.now() - config.lookback_hours * 3_600_000;
 }
 
 /** The config's extra correction patterns, compiled; a bad one is a config error naming the key. */
@@ -58,6 +65,7 @@ export interface MinedProject {
   /** Instances of older clusters, for recall. */
   archive: TaskRecord[];
   nSessions: number;
+  sessionsLeftOut: number;
   activeSince: number | null;
 }
 
@@ -69,13 +77,19 @@ export function mineProjectClusters(
   ignoreLookback = false,
 ): MinedProject {
   const since = activeSince(db, project, config, clock, ignoreLookback);
-  const limit = config.max_sessions_per_night ?? config.max_tasks_per_night * 3;
-  const sessions = querySessions(db, { project, scope: config.scope, sinceMs: null, limit });
-  const mined = mineSessions(sessions, {
+  const limit = config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS;
+  const sources = selectedSources(config);
+  const query = { project, scope: config.scope, sinceMs: null, ...(sources ? { sources } : {}) };
+  const sessions = querySessions(db, { ...query, limit });
+  const total = sessions.length < limit ? sessions.length : countQuerySessions(db, query);
+  const partitions = repositoryPartitions(
+    sessions.map((s) => s.projectRoot),
     project,
-    maxTasks: Number.MAX_SAFE_INTEGER,
-    correctionPatterns: configPatterns(config),
-  });
+  );
+  const mined = mineSessions(
+    sessions.map((s, i) => ({ ...s, partition: partitions[i] ?? '' })),
+    { project, maxTasks: Number.MAX_SAFE_INTEGER, correctionPatterns: configPatterns(config) },
+  );
   const clusters = mined.clusters
     .filter((c) => since === null || (c.lastSeen ?? 0) >= since)
     .slice(0, config.max_tasks_per_night);
@@ -85,6 +99,7 @@ export function mineProjectClusters(
     instances: mined.tasks.filter((t) => kept.has(clusterOf(t))),
     archive: mined.tasks.filter((t) => !kept.has(clusterOf(t))),
     nSessions: sessions.length,
+    sessionsLeftOut: Math.max(0, total - sessions.length),
     activeSince: since,
   };
 }
@@ -107,6 +122,7 @@ export function finishProjectTasks(
     tasks: [...tasks, ...recalled, ...dreamt],
     clusters: mined.clusters,
     nSessions: mined.nSessions,
+    sessionsLeftOut: mined.sessionsLeftOut,
     activeSince: mined.activeSince,
   };
 }
@@ -119,4 +135,9 @@ export function mineProjectTasks(
   ignoreLookback = false,
 ): ProjectTasks {
   return finishProjectTasks(mineProjectClusters(db, project, config, clock, ignoreLookback), config);
+}
+
+/** The note a report carries when the session cap left history out. */
+export function leftOutNote(leftOut: number, limit: number): string {
+  return `${leftOut} older sessions were not mined (max_sessions_per_night is ${limit}); raise it with --max-sessions to mine them`;
 }

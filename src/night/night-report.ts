@@ -46,13 +46,13 @@ export interface NightReport {
   unmatched_edits: Edit[];
   /** Edits that tied (no gain, no harm); the next night re-tests them together with its new edits. */
   pending_edits: Edit[];
-  /** Mined recurring tasks; each check names the session and the sentence it was read from. */
-  recurring_tasks: Array<{
-    id: string;
-    intent: string;
-    occurrences: number;
-    checks: Array<{ op: string; arg?: string | number; session: string; sentence: string }>;
-  }>;
+  /**
+   * Mined task kinds: a readable label, their sessions, each check with the session and sentence it was
+   * read from, the rubric criteria, and every correction with what it became (and why).
+   */
+  recurring_tasks: RecurringTaskReport[];
+  /** Older sessions the session cap left out of mining (0 when none). */
+  sessions_left_out: number;
   /** What the LLM miner did (null when it did not run: offline backend, tasks file or `llm_mine: false`). */
   llm_miner: LlmMinerReport | null;
   gate_metric: string;
@@ -85,6 +85,23 @@ export interface NightReport {
   memory?: MemoryPassReport | null;
   /** Per-skill groups (`multi_skill_fanout`); absent when fan-out is off. */
   skill_groups?: SkillGroupReport[];
+}
+
+export interface RecurringTaskReport {
+  id: string;
+  label: string;
+  intent: string;
+  occurrences: number;
+  sessions: string[];
+  checks: Array<{ op: string; arg?: string | number; session: string; sentence: string }>;
+  criteria: string[];
+  corrections: Array<{
+    session: string;
+    sentence: string;
+    /** `checks`: it gave checks; `rubric`: kept as a rubric criterion; `none`: see `reason`. */
+    result: 'checks' | 'rubric' | 'none';
+    reason: string;
+  }>;
 }
 
 /** One per-skill group of `multi_skill_fanout`. */

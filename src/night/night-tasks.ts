@@ -5,18 +5,25 @@
 import type { NightDeps, NightRequest } from './run-night.js';
 import { BudgetExhaustedError, InputError } from '../core/errors.js';
 import type { TaskRecord } from '../core/task.js';
-import type { Config } from '../config/schema.js';
-import type { SourceId } from '../../harvesters/types.js';
+import { selectedSources } from './sources.js';
 import { loadTasksFile } from '../miner/tasks-file.js';
 import type { upsertTasks } from '../store/learning-repo.js';
 import { harvest, type HarvestSummary } from './harvest.js';
-import { finishProjectTasks, mineProjectClusters, type MinedProject } from './mine-project.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  finishProjectTasks,
+  leftOutNote,
+  mineProjectClusters,
+  type MinedProject,
+} from './mine-project.js';
+import type { Cluster } from '../miner/types.js';
 import { canMineWithModel, mineWithModel, type LlmMinerStats } from '../miner/llm-miner.js';
-import type { NightReport } from './night-report.js';
+import type { NightReport, RecurringTaskReport } from './night-report.js';
 
 export interface TaskSet {
   tasks: TaskRecord[];
   nSessions: number;
+  sessionsLeftOut: number;
   nClusters: number;
   nRecurring: number;
   harvest: HarvestSummary | null;
@@ -28,10 +35,7 @@ export interface TaskSet {
   llmMiner: LlmMinerStats | null;
 }
 
-/** The sources a config selects. */
-export function selectedSources(config: Config): SourceId[] | undefined {
-  return config.transcript_source === 'all' ? undefined : [config.transcript_source];
-}
+export { selectedSources };
 
 export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskSet> {
   const { config } = req;
@@ -50,6 +54,9 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   const llm = await mineClustersWithModel(phase1, req, deps);
   const mined = finishProjectTasks(phase1, config, llm?.tasks ?? []);
   const notes: string[] = [];
+  if (mined.sessionsLeftOut > 0) {
+    notes.push(leftOutNote(mined.sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS));
+  }
   if (mined.nSessions === 0) notes.push(`no sessions found for ${req.project}`);
   else if (mined.tasks.length === 0 && mined.activeSince !== null) {
     notes.push(`no task had new sessions since ${new Date(mined.activeSince).toISOString()}`);
@@ -58,20 +65,31 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     llmMiner: llm?.stats ?? null,
     tasks: mined.tasks,
     nSessions: mined.nSessions,
+    sessionsLeftOut: mined.sessionsLeftOut,
     nClusters: mined.clusters.length,
     nRecurring: mined.clusters.filter((c) => c.occurrences >= 2).length,
     harvest: summary,
     notes,
     clusters: mined.clusters.map((c) => ({ ...c, project: req.project })),
-    taskSummaries: mined.clusters.map((c) => ({
-      id: c.id,
-      intent: c.intent,
-      occurrences: c.occurrences,
-      checks: c.checkSources.map((src) => ({
-        ...src.check,
-        session: src.sessionKey,
-        sentence: src.sentence,
-      })),
+    taskSummaries: mined.clusters.map(recurringTaskReport),
+  };
+}
+
+/** What a reviewer needs to trust a mined kind: its sessions, its checks and where each came from. */
+export function recurringTaskReport(c: Cluster): RecurringTaskReport {
+  return {
+    id: c.id,
+    label: c.label,
+    intent: c.intent,
+    occurrences: c.occurrences,
+    sessions: c.members,
+    checks: c.checkSources.map((src) => ({ ...src.check, session: src.sessionKey, sentence: src.sentence })),
+    criteria: c.criteria,
+    corrections: c.correctionReports.map((r) => ({
+      session: r.sessionKey,
+      sentence: r.sentence,
+      result: r.result,
+      reason: r.reason,
     })),
   };
 }
@@ -118,6 +136,7 @@ export function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: stri
   return {
     tasks: loaded.tasks,
     nSessions: 0,
+    sessionsLeftOut: 0,
     nClusters: 0,
     nRecurring: 0,
     harvest: null,

@@ -5,6 +5,12 @@ const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 /** Untrusted text (rules, intents) must not break the Markdown around it. */
 const escapeMd = (s: string): string => s.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
 
+/** A held-out task by its kind's label (the `kind:` tag), with its instance id. */
+function taskName(id: string, tags: readonly string[] | undefined): string {
+  const kind = tags?.find((tag) => tag.startsWith('kind:'))?.slice('kind:'.length);
+  return kind ? `${kind} (${id})` : id;
+}
+
 export function renderReportMd(r: NightReport): string {
   const lines: string[] = [
     `# skillopt-sleep — night ${r.night} report`,
@@ -66,7 +72,7 @@ export function renderReportMd(r: NightReport): string {
     lines.push('| Task | Baseline | Candidate | Change |', '| --- | --- | --- | --- |');
     for (const d of trial.task_deltas) {
       lines.push(
-        `| ${escapeMd(d.task_id)} | ${score(d.baseline_score)} | ${score(d.candidate_score)} | ${d.status} |`,
+        `| ${escapeMd(taskName(d.task_id, d.tags))} | ${score(d.baseline_score)} | ${score(d.candidate_score)} | ${d.status} |`,
       );
     }
   }
@@ -97,14 +103,25 @@ export function renderReportMd(r: NightReport): string {
       }
     }
   }
-  const withChecks = r.recurring_tasks.filter((t) => t.checks.length > 0);
-  if (withChecks.length > 0) {
-    lines.push('', '## Recurring tasks and the corrections behind their checks', '');
-    for (const t of withChecks) {
-      lines.push(`- **${escapeMd(t.intent)}** (×${t.occurrences})`);
+  const explained = r.recurring_tasks.filter(
+    (t) => t.checks.length > 0 || t.criteria.length > 0 || t.corrections.length > 0,
+  );
+  if (explained.length > 0) {
+    lines.push('', '## Recurring tasks and the corrections behind their rules', '');
+    for (const t of explained) {
+      lines.push(
+        `- **${escapeMd(t.label)}** (×${t.occurrences}), e.g. “${escapeMd(t.intent.slice(0, 120))}”`,
+      );
       for (const c of t.checks) {
         lines.push(
-          `  - \`${c.op}\` ${escapeMd(String(c.arg ?? ''))} — “${escapeMd(c.sentence)}” (${escapeMd(c.session)})`,
+          `  - check \`${c.op}\` ${escapeMd(String(c.arg ?? ''))} — “${escapeMd(c.sentence)}” (${escapeMd(c.session)})`,
+        );
+      }
+      for (const criterion of t.criteria) lines.push(`  - rubric criterion: “${escapeMd(criterion)}”`);
+      const unused = t.corrections.filter((c) => c.result === 'none');
+      for (const c of unused) {
+        lines.push(
+          `  - no rule from “${escapeMd(c.sentence)}” (${escapeMd(c.session)}): ${escapeMd(c.reason)}`,
         );
       }
     }

@@ -326,6 +326,7 @@ function buildReport(
     unmatched_edits: epoch.unmatchedEdits,
     pending_edits: epoch.pendingEdits,
     recurring_tasks: set.taskSummaries,
+    sessions_left_out: set.sessionsLeftOut,
     llm_miner: set.llmMiner ? llmMinerReport(set.llmMiner) : null,
     gate_metric: req.config.gate_metric,
     gate_no_regression: req.config.gate_no_regression,

@@ -15,7 +15,7 @@ export async function scoreAnswer(
 ): Promise<Score & { usage: Usage }> {
   switch (task.reference_kind) {
     case 'rule':
-      return { ...ruleJudge(ruleChecks(task), response, toolsCalled), usage: zeroUsage() };
+      return scoreRuleTask(task, response, toolsCalled, backend);
     case 'exact':
       return { ...exactJudge(task.reference, response), usage: zeroUsage() };
     case 'rubric':
@@ -29,6 +29,30 @@ export async function scoreAnswer(
       return never;
     }
   }
+}
+
+/**
+ * Checks first; a mined task may also carry the user's corrections that have no checkable shape
+ * (`rubric_criteria`). A real backend's rubric judge grades those too: the answer passes when both
+ * pass, and the soft score is their mean. Offline backends have no judge for prose and keep the checks.
+ */
+async function scoreRuleTask(
+  task: TaskRecord,
+  response: string,
+  toolsCalled: string[],
+  backend: Backend,
+): Promise<Score & { usage: Usage }> {
+  const checks = ruleJudge(ruleChecks(task), response, toolsCalled);
+  const criteria = task.rubric_criteria ?? [];
+  if (criteria.length === 0 || backend.offline) return { ...checks, usage: zeroUsage() };
+  const rubric = criteria.map((c) => `- ${c}`).join('\n');
+  const judged = await backend.judgeRubric({ task, response, rubric });
+  return {
+    hard: Math.min(checks.hard, judged.hard),
+    soft: (checks.soft + judged.soft) / 2,
+    rationale: `${checks.rationale}; rubric: ${judged.rationale}`,
+    usage: judged.usage,
+  };
 }
 
 export interface GateMetricConfig {

@@ -92,6 +92,23 @@ export function nightsForProject(db: Db, project: string, limit: number): NightR
     .all(project, limit) as NightRow[];
 }
 
+/**
+ * When the project's newest night whose proposal was adopted started (null when none was): the
+ * sessions before it have been learned from. Nights whose proposal was rejected, reverted, superseded
+ * or is still waiting, and nights that proposed nothing, leave their sessions to later nights.
+ */
+export function lastAdoptedNightStart(db: Db, project: string): number | null {
+  const row = db
+    .prepare(
+      `SELECT n.started_at AS startedAt FROM nights n
+       JOIN proposals p ON p.project = n.project AND p.id = n.proposal_id
+       WHERE n.project = ? AND n.status = 'completed' AND p.status = 'adopted'
+       ORDER BY n.id DESC LIMIT 1`,
+    )
+    .get(project) as { startedAt: number } | undefined;
+  return row?.startedAt ?? null;
+}
+
 /** How many nights this project has had (the per-project night number; the reference's was global). */
 export function countNights(db: Db, project: string): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM nights WHERE project = ?').get(project) as { n: number }).n;

@@ -132,6 +132,8 @@ export interface SessionQuery {
   /** Only sessions that ended at or after this time (null = all). */
   sinceMs: number | null;
   limit: number;
+  /** Only sessions of these sources (undefined = all). */
+  sources?: readonly SourceId[];
 }
 
 /**
@@ -144,16 +146,35 @@ export function querySessions(db: Db, q: SessionQuery): StoredSession[] {
       `SELECT * FROM sessions
        WHERE (@all = 1 OR project_root = @project OR substr(project_root, 1, length(@project) + 1) = @prefix)
          AND (@since IS NULL OR COALESCE(ended_at, started_at, 0) >= @since)
+         AND (@sources IS NULL OR source IN (SELECT value FROM json_each(@sources)))
        ORDER BY COALESCE(ended_at, started_at, 0) DESC, key LIMIT @limit`,
     )
-    .all({
-      all: q.scope === 'all' ? 1 : 0,
-      project: q.project,
-      prefix: q.project.endsWith('/') ? q.project : `${q.project}/`,
-      since: q.sinceMs,
-      limit: q.limit,
-    }) as SessionRow[];
+    .all(sessionFilter(q)) as SessionRow[];
   return rows.map((r) => rowToSession(db, r));
+}
+
+/** How many stored sessions `q` selects, without its limit. */
+export function countQuerySessions(db: Db, q: Omit<SessionQuery, 'limit'>): number {
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM sessions
+       WHERE (@all = 1 OR project_root = @project OR substr(project_root, 1, length(@project) + 1) = @prefix)
+         AND (@since IS NULL OR COALESCE(ended_at, started_at, 0) >= @since)
+         AND (@sources IS NULL OR source IN (SELECT value FROM json_each(@sources)))`,
+    )
+    .get(sessionFilter({ ...q, limit: 0 })) as { n: number };
+  return row.n;
+}
+
+function sessionFilter(q: SessionQuery): Record<string, string | number | null> {
+  return {
+    all: q.scope === 'all' ? 1 : 0,
+    project: q.project,
+    prefix: q.project.endsWith('/') ? q.project : `${q.project}/`,
+    since: q.sinceMs,
+    limit: q.limit,
+    sources: q.sources === undefined ? null : JSON.stringify(q.sources),
+  };
 }
 
 /** How many stored sessions of each source belong to the project. */

@@ -4,13 +4,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
 
-/** A Claude Code transcript in the real record format, started in `cwd`. */
+/**
+ * A Claude Code transcript in the real record format, started in `cwd`: the agent runs `command`,
+ * the user corrects it, and the agent runs `fixed`.
+ */
 function transcript(
   cwd: string,
   sessionId: string,
   prompt: string,
   answer: string,
   correction: string,
+  command: string,
+  fixed: string,
 ): string {
   const base = { sessionId, cwd, gitBranch: 'main', version: '2.1.0', userType: 'external' };
   const lines = [
@@ -32,7 +37,10 @@ function transcript(
         id: `msg_${sessionId}_1`,
         role: 'assistant',
         model: 'claude-sonnet-4-5',
-        content: [{ type: 'text', text: answer }],
+        content: [
+          { type: 'text', text: answer },
+          { type: 'tool_use', id: `toolu_${sessionId}_1`, name: 'Bash', input: { command } },
+        ],
       },
     },
     {
@@ -53,7 +61,10 @@ function transcript(
         id: `msg_${sessionId}_2`,
         role: 'assistant',
         model: 'claude-sonnet-4-5',
-        content: [{ type: 'text', text: 'Done.' }],
+        content: [
+          { type: 'text', text: 'Done.' },
+          { type: 'tool_use', id: `toolu_${sessionId}_2`, name: 'Bash', input: { command: fixed } },
+        ],
       },
     },
     {
@@ -78,8 +89,10 @@ function writeTranscripts(box: Sandbox, cwd: string, idPrefix = '0'): string {
       cwd,
       id,
       `Add \`${pkg}\` to the web app`,
-      `Run npm install ${pkg}.`,
+      `Adding ${pkg}.`,
       'use pnpm instead of npm',
+      `npm install ${pkg}`,
+      `pnpm add ${pkg}`,
     );
     if (i === 0) text = `{not json\n${text}[1,2]\n`;
     writeFileSync(path.join(dir, `${id}.jsonl`), text);
@@ -131,7 +144,8 @@ describe('harvest from Claude Code transcripts', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     expect(out.accepted).toBe(true);
-    expect(out.learned_rules).toEqual(['When the task mentions "add": Use "pnpm" instead of "npm".']);
+    // The rule is scoped to the task kind, named by the words its requests share.
+    expect(out.learned_rules).toEqual(['When the task is "add app": Use "pnpm" instead of "npm".']);
     // The transcripts are a day old relative to 2026-11-28; the default 72 h window may exclude them later,
     // which is why this test widens it.
   });

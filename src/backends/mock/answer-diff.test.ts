@@ -8,7 +8,9 @@ describe('the mock optimizer reading a failed answer', () => {
     const rules = diffRules('basically run npm install', 'run pnpm install');
     expect(rules.map(formatRule)).toEqual(['Never include "basically".', 'Use "pnpm" instead of "npm".']);
     // Following those rules really fixes the answer.
-    expect(applyGrammarRules('basically run npm install', rules, '').trim()).toBe('run pnpm install');
+    expect(
+      applyGrammarRules('basically run npm install', rules, { intent: '', tags: [], reference: '' }).trim(),
+    ).toBe('run pnpm install');
   });
 
   it('ignores articles and punctuation, and gives no rule for a missing word', () => {

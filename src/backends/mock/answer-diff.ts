@@ -6,7 +6,7 @@
  * grammar cannot place them). The target never sees the reference: it only follows the rules.
  */
 import { extractAnswer, normalizeAnswer } from '../../replay/judges/qa-match.js';
-import { formatRule, type GrammarRule } from './rule-grammar.js';
+import { EVERYWHERE, formatRule, type GrammarRule } from './rule-grammar.js';
 
 interface Token {
   raw: string;
@@ -58,8 +58,8 @@ export function diffRules(response: string, reference: string): GrammarRule[] {
       const use = k < n ? gb[k] : undefined;
       rules.push(
         use
-          ? { kind: 'use-instead', use: use.raw, instead: extra.raw, scope: '' }
-          : { kind: 'never', text: extra.raw, scope: '' },
+          ? { kind: 'use-instead', use: use.raw, instead: extra.raw, scope: EVERYWHERE }
+          : { kind: 'never', text: extra.raw, scope: EVERYWHERE },
       );
     }
   };

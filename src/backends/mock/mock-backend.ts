@@ -6,7 +6,7 @@
  */
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { keywordScore } from '../../replay/judges/exact.js';
-import { forbiddenTerm } from '../../core/negative-check.js';
+import { forbiddenPattern, forbiddenTerm } from '../../core/negative-check.js';
 import { ruleChecks, type Check, type Edit, type TaskRecord } from '../../core/task.js';
 import type {
   AttemptRequest,
@@ -23,10 +23,12 @@ import type {
 import { zeroUsage } from '../types.js';
 import {
   applyGrammarRules,
+  EVERYWHERE,
   formatRule,
   parseGrammarRules,
   RULE_TABLE,
   type GrammarRule,
+  type RuleScope,
 } from './rule-grammar.js';
 import { scopeKeyword } from './scope-keyword.js';
 import { answerDiffProposals } from './answer-diff.js';
@@ -67,31 +69,56 @@ function attemptText(task: TaskRecord, ctx: string): string {
   const base =
     task.attempted_solution ||
     (task.reference ? nearMiss(task.reference) : '(attempted, no checkable reference)');
-  return applyGrammarRules(base, parseGrammarRules(ctx), task.intent);
+  // Only a mined rule task's reference is an answer the user accepted; an exact task's is the key.
+  const accepted = task.reference_kind === 'rule' ? task.reference : '';
+  return applyGrammarRules(base, parseGrammarRules(ctx), {
+    intent: task.intent,
+    tags: task.tags,
+    reference: accepted,
+  });
 }
 
 /**
  * The rule that would make a failed check pass. The miner writes "use X instead of Y" as a `contains X`
- * check directly followed by the negative check for Y, so adjacency pairs them into one rule.
+ * check directly followed by the negative check for Y, so adjacency pairs them into one rule. A
+ * pattern check gives a pattern rule.
  */
 function ruleForCheck(index: number, all: Check[]): GrammarRule | null {
   const check = all[index];
   if (!check) return null;
   const next = all[index + 1];
   const previous = all[index - 1];
+  const scope = EVERYWHERE;
   if (check.op === 'contains' && typeof check.arg === 'string' && check.arg !== '') {
     const pairedTerm = next ? forbiddenTerm(next) : null;
     return pairedTerm
-      ? { kind: 'use-instead', use: check.arg, instead: pairedTerm, scope: '' }
-      : { kind: 'always', text: check.arg, scope: '' };
+      ? { kind: 'use-instead', use: check.arg, instead: pairedTerm, scope }
+      : { kind: 'always', text: check.arg, scope };
   }
   const forbidden =
     forbiddenTerm(check) ?? (check.op === 'not_contains' && check.arg ? String(check.arg) : null);
-  if (!forbidden) return null;
-  if (previous?.op === 'contains' && typeof previous.arg === 'string' && forbiddenTerm(check) !== null) {
-    return { kind: 'use-instead', use: previous.arg, instead: forbidden, scope: '' };
+  if (forbidden) {
+    if (previous?.op === 'contains' && typeof previous.arg === 'string' && forbiddenTerm(check) !== null) {
+      return { kind: 'use-instead', use: previous.arg, instead: forbidden, scope };
+    }
+    return { kind: 'never', text: forbidden, scope };
   }
-  return { kind: 'never', text: forbidden, scope: '' };
+  const pattern = forbiddenPattern(check);
+  if (pattern !== null) return { kind: 'never-match', pattern, scope };
+  if (check.op === 'regex' && typeof check.arg === 'string' && check.arg !== '') {
+    return { kind: 'match', pattern: check.arg, scope };
+  }
+  return null;
+}
+
+/** The task kind every task shares (their `kind:` tag), else a word all their wordings share. */
+function scopeOf(tasks: readonly TaskRecord[]): RuleScope {
+  const kinds = new Set(tasks.map((t) => t.tags.find((tag) => tag.startsWith('kind:')) ?? ''));
+  const [only] = kinds;
+  if (kinds.size === 1 && only !== undefined && only !== '')
+    return { kind: 'task-kind', label: only.slice('kind:'.length) };
+  const word = scopeKeyword(tasks.map((t) => t.intent));
+  return word === '' ? EVERYWHERE : { kind: 'mentions', word };
 }
 
 interface Proposal {
@@ -149,8 +176,7 @@ export class MockBackend implements Backend {
       }
     }
     for (const p of checkProposals(req.failures)) {
-      const scope = scopeKeyword(p.tasks.map((t) => t.intent));
-      const content = formatRule({ ...p.rule, scope });
+      const content = formatRule({ ...p.rule, scope: scopeOf(p.tasks) });
       propose(content, `failed check ${p.failedCheck} on ${p.tasks.length} task(s), first ${p.firstTaskId}`);
     }
     // Answer-graded tasks with a recorded draft (labelled datasets): diff the answer with the hidden reference.

@@ -7,7 +7,8 @@ import { IoError } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
 import { harvest, type HarvestSummary } from '../../night/harvest.js';
 import { prepareDemo } from '../../night/demo.js';
-import { mineProjectTasks } from '../../night/mine-project.js';
+import { DEFAULT_MAX_SESSIONS, leftOutNote, mineProjectTasks } from '../../night/mine-project.js';
+import { recurringTaskReport } from '../../night/night-tasks.js';
 import { selectedSources } from '../../night/run-night.js';
 import { countSessionsBySource } from '../../store/sessions-repo.js';
 import { openStore } from '../../store/db.js';
@@ -60,8 +61,10 @@ function clusterSummaries(clusters: Cluster[], tasks: TaskRecord[]) {
   return clusters.map((c) => {
     const splits: Record<string, number> = {};
     for (const t of tasks) if (t.derived_from === c.id) splits[t.split] = (splits[t.split] ?? 0) + 1;
+    const report = recurringTaskReport(c);
     return {
       id: c.id,
+      label: c.label,
       intent: c.intent,
       occurrences: c.occurrences,
       // The agents' own session ids, prefixed with their source (never internal row ids).
@@ -69,6 +72,9 @@ function clusterSummaries(clusters: Cluster[], tasks: TaskRecord[]) {
       outcome: majority(c.outcomes),
       outcomes: c.outcomes,
       checks: c.checks,
+      check_sources: report.checks,
+      criteria: report.criteria,
+      corrections: report.corrections,
       split: majority(splits),
       splits,
       first_seen: c.firstSeen,
@@ -103,7 +109,7 @@ export const harvestCommand = (): Command =>
           onFile: (done, total) => bar.update(done, total, 'transcript files'),
         });
         bar.finish();
-        const { tasks, clusters, nSessions } = mineProjectTasks(
+        const { tasks, clusters, nSessions, sessionsLeftOut } = mineProjectTasks(
           db,
           project,
           config,
@@ -132,6 +138,7 @@ export const harvestCommand = (): Command =>
           printJson({
             ...(JSON.parse(fileText) as object),
             n_sessions: nSessions,
+            sessions_left_out: sessionsLeftOut,
             sources: bySource,
             recurring_tasks: clusterSummaries(clusters, tasks),
             ...(output ? { output } : {}),
@@ -144,10 +151,17 @@ export const harvestCommand = (): Command =>
           );
         }
         say(`[sleep] ${nSessions} sessions -> ${tasks.length} tasks in ${clusters.length} distinct tasks`);
+        if (sessionsLeftOut > 0) {
+          say(
+            `[sleep] ${leftOutNote(sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS)}`,
+          );
+        }
         if (output) say(`[sleep] wrote reviewed-task draft: ${output}`);
         for (const c of clusters) {
           const checks = c.checks.length ? `  checks: ${c.checks.length}` : '';
-          say(`  [x${c.occurrences}] ${displayText(c.intent).slice(0, 90)}${checks}`);
+          say(
+            `  [x${c.occurrences}] ${displayText(c.label)}: ${displayText(c.intent).slice(0, 80)}${checks}`,
+          );
         }
       } finally {
         db.close();

@@ -1,0 +1,117 @@
+/**
+ * A readable name for a task kind, from its own sessions: the two request words that are most
+ * typical of the kind (shared by many of its members, rare in the rest of the project), in the
+ * order users write them, in the form users write them ("commit message", "migration"). When the
+ * requests share nothing, the command most of its sessions ran ("git diff"). Labels are unique
+ * within a project.
+ */
+
+const MIN_SHARE = 0.3;
+/** A word every session says still names a project with one kind of task. */
+const MIN_IDF = 0.1;
+const MAX_WORDS = 2;
+const LETTER_RUN = /[\p{L}\p{M}\p{N}]+/gu;
+const WORD_PREFIX = 6;
+
+export interface LabelInput {
+  /** The requests of every session of the project, by index. */
+  requests: readonly string[];
+  /** The most common command (program + subcommand) of each session's request episode, or ''. */
+  commands: readonly string[];
+}
+
+export function kindLabels(groups: readonly (readonly number[])[], input: LabelInput): string[] {
+  const docs = input.requests.map(wordsOf);
+  const df = new Map<string, number>();
+  for (const doc of docs)
+    for (const key of new Set(doc.map((w) => w.key))) df.set(key, (df.get(key) ?? 0) + 1);
+  const used = new Map<string, number>();
+  return groups.map((group) => {
+    const base = labelOf(group, docs, df, input) || 'task';
+    const n = (used.get(base) ?? 0) + 1;
+    used.set(base, n);
+    return n === 1 ? base : `${base} (${n})`;
+  });
+}
+
+interface Word {
+  key: string;
+  surface: string;
+  position: number;
+}
+
+function wordsOf(request: string): Word[] {
+  const words: Word[] = [];
+  let position = 0;
+  for (const raw of request
+    .replace(/```[\s\S]*?(?:```|$)/g, ' ')
+    .replace(/`[^`\n]*`/g, ' ')
+    .split(/\s+/)) {
+    if (/[\\/]|\d|\p{Ll}\p{Lu}|_/u.test(raw)) {
+      position += 1;
+      continue; // paths, identifiers and numbers are instance details
+    }
+    for (const run of raw.match(LETTER_RUN) ?? []) {
+      const lower = run.toLowerCase();
+      if ([...lower].length < 3) continue;
+      words.push({ key: [...lower].slice(0, WORD_PREFIX).join(''), surface: lower, position: position++ });
+    }
+  }
+  return words;
+}
+
+function labelOf(
+  group: readonly number[],
+  docs: readonly Word[][],
+  df: ReadonlyMap<string, number>,
+  input: LabelInput,
+): string {
+  const n = docs.length;
+  const members = new Map<string, { count: number; positions: number; surfaces: Map<string, number> }>();
+  for (const index of group) {
+    const seen = new Set<string>();
+    for (const word of docs[index] ?? []) {
+      let entry = members.get(word.key);
+      if (entry === undefined) {
+        entry = { count: 0, positions: 0, surfaces: new Map() };
+        members.set(word.key, entry);
+      }
+      entry.surfaces.set(word.surface, (entry.surfaces.get(word.surface) ?? 0) + 1);
+      if (seen.has(word.key)) continue;
+      seen.add(word.key);
+      entry.count += 1;
+      entry.positions += word.position;
+    }
+  }
+  const ranked = [...members]
+    .filter(([, e]) => e.count / group.length >= MIN_SHARE)
+    .map(([key, e]) => ({
+      key,
+      e,
+      score: (e.count / group.length) * Math.max(Math.log(n / (df.get(key) ?? 1)), MIN_IDF),
+    }))
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : 1))
+    .slice(0, MAX_WORDS)
+    .sort((a, b) => a.e.positions / a.e.count - b.e.positions / b.e.count);
+  if (ranked.length > 0) return ranked.map((r) => mostCommon(r.e.surfaces)).join(' ');
+  const commands = new Map<string, number>();
+  for (const index of group) {
+    const command = input.commands[index] ?? '';
+    if (command !== '') commands.set(command, (commands.get(command) ?? 0) + 1);
+  }
+  const top = mostCommon(commands);
+  return top !== '' && (commands.get(top) ?? 0) / group.length >= MIN_SHARE ? top : '';
+}
+
+function mostCommon(counts: ReadonlyMap<string, number>): string {
+  let best = '';
+  let bestCount = -1;
+  for (const [value, count] of counts) {
+    if (count > bestCount || (count === bestCount && value < best)) {
+      best = value;
+      bestCount = count;
+    }
+  }
+  return best;
+}

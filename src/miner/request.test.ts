@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { Episode } from './episodes.js';
+import { chooseRequest, corpusPreambles, isPlaceholder } from './request.js';
+import { read, run } from './test-helpers.js';
+
+const ep = (prompt: string, actions: Episode['actions'] = [], text = 'ok'): Episode => ({
+  turnIndex: 0,
+  prompt,
+  text,
+  actions,
+});
+
+describe('chooseRequest', () => {
+  const preambleSessions: Episode[][] = [
+    'fix the build',
+    'add a flag',
+    'rename the module',
+    'write the docs',
+  ].map((request) => [ep('load claude.md', [read('/p/CLAUDE.md')]), ep(request, [run('make build')])]);
+
+  it('skips an opener this corpus repeats before other requests', () => {
+    const preambles = corpusPreambles(preambleSessions);
+    expect([...preambles]).toEqual(['load claude.md']);
+    expect(chooseRequest(preambleSessions[0] ?? [], preambles)).toEqual({
+      index: 1,
+      skipped: [{ index: 0, reason: 'preamble' }],
+    });
+  });
+
+  it('never takes a request that recurs word for word for a preamble: the agent works on it at once', () => {
+    const repeated = [1, 2, 3, 4].map(() => [
+      ep('suggest a commit message for what is staged', [run('git diff --staged')]),
+      ep('thanks'),
+    ]);
+    expect(corpusPreambles(repeated).size).toBe(0);
+  });
+
+  it('skips greetings and placeholders; a session with nothing else asked for nothing', () => {
+    expect(chooseRequest([ep('hi'), ep('add zod to the app', [run('pnpm add zod')])], new Set()).index).toBe(
+      1,
+    );
+    expect(
+      chooseRequest([ep('[REDACTED_PROMPT]'), ep('add zod', [run('pnpm add zod')])], new Set()).index,
+    ).toBe(1);
+    expect(chooseRequest([ep('hi')], new Set())).toEqual({
+      index: -1,
+      skipped: [{ index: 0, reason: 'greeting' }],
+    });
+    expect(chooseRequest([ep('[REDACTED_PROMPT]')], new Set()).index).toBe(-1);
+    expect(chooseRequest([ep('你好')], new Set()).index).toBe(-1);
+  });
+
+  it('keeps a short request the agent worked on', () => {
+    expect(chooseRequest([ep('fix lint', [run('make lint')])], new Set()).index).toBe(0);
+  });
+
+  it('recognises placeholder-only prompts', () => {
+    expect(isPlaceholder('[REDACTED_PROMPT]')).toBe(true);
+    expect(isPlaceholder(' [REDACTED:api_key] [REDACTED:token] ')).toBe(false);
+    expect(isPlaceholder('[REDACTED_PROMPT] and more')).toBe(false);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Which prompt of a session is its request. Real sessions often open with something else: a
+ * preamble the user types at the start of every session ("load claude.md"), a greeting, or a prompt
+ * a publisher replaced by a placeholder. None of these is recognised by its words:
+ *
+ * - a **preamble** is an opening prompt this corpus has seen open at least
+ *   {@link PREAMBLE_MIN_SESSIONS} sessions that went on to other requests, and that the agent met
+ *   without working (no command, no file changed) in most of them, while a later prompt of the same
+ *   session made it work. A request that recurs word for word ("suggest a commit message") sets the
+ *   agent to work at once, so it is never taken for a preamble;
+ * - a **greeting** is a short prompt ({@link GREETING_MAX_WORDS} words at most) the agent answered
+ *   without using a tool, followed by another prompt;
+ * - a **placeholder** prompt is made only of bracketed upper-case tags (`[REDACTED_PROMPT]`).
+ *
+ * Leading prompts of these kinds are skipped. A session with nothing else (only "hi", only a
+ * placeholder) has no request: it is a one-off.
+ */
+import type { Episode } from './episodes.js';
+
+const PREAMBLE_MIN_SESSIONS = 3;
+const GREETING_MAX_WORDS = 3;
+const PLACEHOLDER_TAG = /\[[A-Z][A-Z0-9_:. -]*\]/g;
+
+export type SkipReason = 'preamble' | 'greeting' | 'placeholder';
+
+export interface RequestChoice {
+  /** Index of the request's episode, or -1 when the session asked for nothing. */
+  index: number;
+  skipped: Array<{ index: number; reason: SkipReason }>;
+}
+
+/** The normal form openers are compared in: lower case, single spaces, no outer punctuation. */
+export function openerKey(prompt: string): string {
+  return prompt
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^[\p{P}\s]+|[\p{P}\s]+$/gu, '');
+}
+
+/**
+ * Openers that count as preambles in this corpus: the first prompts of at least
+ * {@link PREAMBLE_MIN_SESSIONS} sessions that had a later prompt.
+ */
+export function corpusPreambles(sessions: ReadonlyArray<readonly Episode[]>): Set<string> {
+  const counts = new Map<string, { sessions: number; idle: number }>();
+  for (const episodes of sessions) {
+    const [first, ...later] = episodes;
+    if (first === undefined || later.length === 0) continue;
+    const key = openerKey(first.prompt);
+    if (key === '') continue;
+    const entry = counts.get(key) ?? { sessions: 0, idle: 0 };
+    entry.sessions += 1;
+    if (!works(first) && later.some(works)) entry.idle += 1;
+    counts.set(key, entry);
+  }
+  return new Set(
+    [...counts]
+      .filter(([, e]) => e.sessions >= PREAMBLE_MIN_SESSIONS && e.idle * 3 >= e.sessions * 2)
+      .map(([key]) => key),
+  );
+}
+
+/** The agent ran a command or changed a file in reply. */
+function works(episode: Episode): boolean {
+  return episode.actions.some(
+    (a) => a.kind === 'run' || a.kind === 'edit' || a.kind === 'write' || a.kind === 'delete',
+  );
+}
+
+export function chooseRequest(episodes: readonly Episode[], preambles: ReadonlySet<string>): RequestChoice {
+  const skipped: RequestChoice['skipped'] = [];
+  for (let i = 0; i < episodes.length; i++) {
+    const episode = episodes[i] as Episode;
+    const hasLater = i + 1 < episodes.length;
+    const reason = skipReason(episode, hasLater, preambles);
+    if (reason === null) return { index: i, skipped };
+    skipped.push({ index: i, reason });
+  }
+  return { index: -1, skipped };
+}
+
+function skipReason(episode: Episode, hasLater: boolean, preambles: ReadonlySet<string>): SkipReason | null {
+  if (isPlaceholder(episode.prompt)) return 'placeholder';
+  const short = wordCount(episode.prompt) <= GREETING_MAX_WORDS && episode.actions.length === 0;
+  if (short && (hasLater || episode.prompt.length <= 24)) return 'greeting';
+  if (hasLater && preambles.has(openerKey(episode.prompt))) return 'preamble';
+  return null;
+}
+
+export function isPlaceholder(prompt: string): boolean {
+  return /\[[A-Z]/.test(prompt) && prompt.replace(PLACEHOLDER_TAG, '').replace(/[\s\p{P}]/gu, '') === '';
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+}

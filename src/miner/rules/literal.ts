@@ -1,0 +1,268 @@
+/**
+ * Checks a correction names: the user's sentence says a word ("pnpm", "`uv add`", "--run",
+ * "StyleSheet.create", "dist/"), and the two answers say which way it goes. A term the corrected
+ * answer built with and the rejected one lacked must be there (`contains`); a term the rejected answer
+ * had and the corrected one dropped must not be (the word-bounded negative check). A term both or
+ * neither have says nothing. No word is known in advance: the candidates are the sentence's own
+ * spans, words and word pairs, minus the words this user writes in many prompts ("use", "the",
+ * "please": see `commonPromptWords`).
+ */
+import { mentionsWord, negativeWordCheck } from '../../core/negative-check.js';
+import type { Check } from '../../core/task.js';
+import { evaluateCheck } from '../../replay/judges/rule-checks.js';
+import { simpleCommands } from '../shell-words.js';
+import { argumentNames, commandArguments, workText, type AnswerEvidence } from './evidence.js';
+
+export interface LiteralCheck {
+  check: Check;
+  /** The sentence's words the check is about. */
+  term: string;
+  sign: 'use' | 'avoid';
+}
+
+/** A word in at least this share of this user's prompts (and in a few of them) is common. */
+const COMMON_SHARE = 0.15;
+const COMMON_MIN_PROMPTS = 4;
+const MAX_GRAM = 3;
+const QUOTED_SPAN = /`([^`\n]+)`|"([^"\n]+)"|“([^”\n]+)”|'([^'\n]{2,})'/g;
+
+/**
+ * Words this user writes in many prompts, whatever the task ("use", "the", "please"): they never make
+ * a check on their own. A word they write about one thing ("pnpm", "dist") can. Prompts are counted
+ * once per wording: the same correction repeated in every session is one sentence, not many.
+ */
+export function commonPromptWords(allPrompts: readonly string[]): Set<string> {
+  const prompts = [...new Set(allPrompts.map((p) => p.trim().toLowerCase().replace(/\s+/g, ' ')))];
+  const df = new Map<string, number>();
+  for (const prompt of prompts) {
+    for (const word of new Set(wordsOf(prompt))) df.set(word, (df.get(word) ?? 0) + 1);
+  }
+  const min = Math.max(COMMON_MIN_PROMPTS, COMMON_SHARE * prompts.length);
+  return new Set([...df].filter(([, n]) => n >= min).map(([word]) => word));
+}
+
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+export interface SentenceTerm {
+  text: string;
+  /** The user quoted or backticked it: an explicit literal. */
+  quoted: boolean;
+}
+
+/** The sentence's candidate terms, longest first: quoted spans, then word n-grams (3, 2, 1). */
+export function sentenceTerms(sentence: string, common: ReadonlySet<string>): SentenceTerm[] {
+  const quotedTerms = new Set<string>();
+  const terms: string[] = [];
+  for (const match of sentence.matchAll(QUOTED_SPAN)) {
+    const span = cleanSpan(match[1] ?? match[2] ?? match[3] ?? match[4] ?? '');
+    if (span !== '') {
+      terms.push(span, ...spanPrefixes(span));
+      quotedTerms.add(span.toLowerCase());
+    }
+  }
+  const tokens = sentence
+    .replace(QUOTED_SPAN, ' ')
+    .split(/\s+/)
+    .map(cleanToken)
+    .filter((token) => token !== '');
+  for (let n = MAX_GRAM; n >= 1; n--) {
+    for (let i = 0; i + n <= tokens.length; i++) {
+      const gram = tokens.slice(i, i + n);
+      if (gram.every((token) => isCommon(token, common))) continue;
+      terms.push(gram.join(' '));
+    }
+  }
+  const variants = terms.flatMap((term) => [term, term.replace(/\(\)?:?$/, '')]);
+  const seen = new Set<string>();
+  return variants
+    .filter((term) => term.length >= 2 && !/^\d+$/.test(term) && /[\p{L}]/u.test(term))
+    .filter((term) => {
+      const key = term.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => b.length - a.length)
+    .map((text) => ({ text, quoted: quotedTerms.has(text.toLowerCase()) }));
+}
+
+function isCommon(token: string, common: ReadonlySet<string>): boolean {
+  const words = wordsOf(token);
+  return words.length === 0 || words.every((word) => common.has(word));
+}
+
+/** `vitest --run <file>` → `vitest --run`; `feat(billing): ...` → `feat(billing):`. */
+function cleanSpan(span: string): string {
+  return span
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\.\.\.|…/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[,;:!?]+|[,;:!?.]+$/g, '')
+    .trim();
+}
+
+function spanPrefixes(span: string): string[] {
+  const words = span.split(' ');
+  return words.length > 2 ? [words.slice(0, 2).join(' ')] : [];
+}
+
+/** Outer punctuation goes, except what belongs to a code term: `--run`, `//nolint`, `dist/`, `.env`. */
+function cleanToken(token: string): string {
+  return token
+    .replace(/^[^\p{L}\p{N}\-/.@#_]+/u, '')
+    .replace(/[^\p{L}\p{N}/_)]+$/u, '')
+    .replace(/\($/, '');
+}
+
+/**
+ * The checks the sentence's terms give between `rejected` (the answer the user reacted to) and
+ * `accepted` (the answer that followed; `acceptedNet` without the commands that only undid the
+ * rejected one). `firstAttempt` is the answer a replay starts from: a check it passes teaches nothing.
+ *
+ * A term counts where the corrected answer redid the work, not where it did something new: in a
+ * command it ran, in a file the rejected answer had touched, in a rewritten fenced block. "Also note it in the README" names the README the answer then edits for the first time:
+ * that is a new request, not a rule.
+ */
+export function literalChecks(
+  sentence: string,
+  common: ReadonlySet<string>,
+  answers: {
+    firstAttempt: AnswerEvidence;
+    rejected: AnswerEvidence;
+    accepted: AnswerEvidence;
+    acceptedNet: AnswerEvidence;
+  },
+): LiteralCheck[] {
+  const { firstAttempt, rejected, accepted, acceptedNet } = answers;
+  const touched = new Set([...rejected.files.keys(), ...firstAttempt.files.keys()]);
+  const firstWork = workText(firstAttempt);
+  const found: LiteralCheck[] = [];
+  for (const { text: term, quoted } of sentenceTerms(sentence, common)) {
+    if (found.some((f) => mentionsWord(f.term, term))) continue;
+    const carriers = carriersOf(term, rejected);
+    if (carriers.length === 0 && !mentionsWord(firstWork, term)) {
+      if (!redoneWith(term, quoted, accepted, rejected, touched)) continue;
+      const check: Check = { op: 'contains', arg: term };
+      if (fails(check, firstAttempt.full) && passes(check, accepted.full))
+        found.push({ check, term, sign: 'use' });
+    } else if (
+      carriers.length > 0 &&
+      mentionsWord(firstWork, term) &&
+      !mentionsWord(workText(acceptedNet), term)
+    ) {
+      if (!carriers.some((carrier) => reworked(carrier, accepted))) continue;
+      const check = negativeWordCheck(term);
+      if (fails(check, firstAttempt.full) && passes(check, workText(acceptedNet)))
+        found.push({ check, term, sign: 'avoid' });
+    }
+  }
+  return found;
+}
+
+type Carrier =
+  { kind: 'command'; line: string } | { kind: 'file'; name: string; path: string } | { kind: 'block' };
+
+/** Where the rejected answer says the term. */
+function carriersOf(term: string, e: AnswerEvidence): Carrier[] {
+  const found: Carrier[] = [];
+  for (const line of e.commands) if (mentionsWord(line, term)) found.push({ kind: 'command', line });
+  for (const [name, file] of e.files) {
+    if (mentionsWord(`${file.path}\n${file.text}`, term)) found.push({ kind: 'file', name, path: file.path });
+  }
+  if (e.blocks.some((block) => mentionsWord(block, term))) found.push({ kind: 'block' });
+  return found;
+}
+
+/**
+ * The corrected answer says the term where it redid the rejected one's work. In a rewritten fenced
+ * block, a quoted term may be on any new line ("always include `Refs: #`" adds a footer); a bare word
+ * must be on a revised line, not in a freshly worded body.
+ */
+function redoneWith(
+  term: string,
+  quoted: boolean,
+  accepted: AnswerEvidence,
+  rejected: AnswerEvidence,
+  touched: ReadonlySet<string>,
+): boolean {
+  if (accepted.built.some((line) => mentionsWord(line, term))) return true;
+  for (const [name, file] of accepted.files) {
+    if (touched.has(name) && mentionsWord(file.text, term)) return true;
+  }
+  if (rejected.blocks.length === 0) return false;
+  if (quoted) return accepted.blocks.some((block) => mentionsWord(block, term));
+  return revisedBlockLines(rejected.blocks, accepted.blocks).some((line) => mentionsWord(line, term));
+}
+
+/**
+ * Lines of the new fenced blocks that revise a line of the old ones (shared start or end): the
+ * subject of a rewritten commit message, not its freshly worded body.
+ */
+function revisedBlockLines(oldBlocks: readonly string[], newBlocks: readonly string[]): string[] {
+  const oldLines = new Set(
+    oldBlocks
+      .flatMap((b) => b.split('\n'))
+      .map((l) => l.trim())
+      .filter((l) => l !== ''),
+  );
+  const revised: string[] = [];
+  for (const line of newBlocks.flatMap((b) => b.split('\n')).map((l) => l.trim())) {
+    if (line === '' || oldLines.has(line)) continue;
+    const lower = line.toLowerCase();
+    const partner = [...oldLines].some((old) => {
+      const o = old.toLowerCase();
+      let head = 0;
+      while (head < o.length && head < lower.length && o[head] === lower[head]) head += 1;
+      let tail = 0;
+      while (
+        tail < o.length - head &&
+        tail < lower.length - head &&
+        o[o.length - 1 - tail] === lower[lower.length - 1 - tail]
+      )
+        tail += 1;
+      return head + tail >= Math.min(o.length, lower.length) / 2;
+    });
+    if (partner) revised.push(line);
+  }
+  return revised;
+}
+
+/**
+ * The corrected answer went back over the rejected one's command (ran its program again, or on one
+ * of its arguments), file (edited it again, or named it in a command: `git checkout -- it`) or text.
+ */
+function reworked(carrier: Carrier, accepted: AnswerEvidence): boolean {
+  switch (carrier.kind) {
+    case 'command': {
+      const before = commandArguments({ ...accepted, commands: [carrier.line] });
+      const now = commandArguments(accepted);
+      const programs = new Set(
+        accepted.commands.flatMap((line) => simpleCommands(line).map((c) => c.program)),
+      );
+      return (
+        [...before].some((arg) => now.has(arg)) ||
+        simpleCommands(carrier.line).some((c) => programs.has(c.program))
+      );
+    }
+    case 'file':
+      return (
+        accepted.files.has(carrier.name) ||
+        accepted.commands.some((line) =>
+          simpleCommands(line).some(({ args }) => args.some((arg) => argumentNames(arg, carrier.path))),
+        )
+      );
+    case 'block':
+      return accepted.blocks.length > 0;
+    default:
+      return false;
+  }
+}
+
+const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
+const fails = (check: Check, answer: string): boolean => {
+  const result = evaluateCheck(check, answer, []);
+  return result.problem === undefined && !result.pass;
+};

@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { negativeWordCheck } from '../../core/negative-check.js';
+import type { Check } from '../../core/task.js';
+import type { Episode } from '../episodes.js';
+import { edit, run, write } from '../test-helpers.js';
+import { kindRules } from './kind-rules.js';
+import { followUpFindings } from './session-rules.js';
+
+const ep = (prompt: string, actions: Episode['actions'] = [], text = ''): Episode => ({
+  turnIndex: 0,
+  prompt,
+  text,
+  actions,
+});
+const common = new Set(['use', 'the', 'please', 'not', 'in', 'this', 'repo', 'no', 'it', 'we']);
+const checksOf = (episodes: Episode[]): Check[] =>
+  followUpFindings(episodes, 0, common).flatMap((f) => [
+    ...f.literal.map((l) => l.check),
+    ...f.shapes.map((s) => s.check),
+  ]);
+
+describe('rules from what a correction changed', () => {
+  it('reads "use X, not Y" from the commands, whatever the wording', () => {
+    const npm = [
+      ep('add zod', [run('npm install zod')]),
+      ep('wrong package manager: it has to be pnpm', [run('rm -f package-lock.json'), run('pnpm add zod')]),
+    ];
+    expect(checksOf(npm)).toEqual([{ op: 'contains', arg: 'pnpm' }]);
+    const both = [ep('add zod', [run('npm install zod')]), ep('No, use yarn not npm', [run('yarn add zod')])];
+    expect(checksOf(both)).toEqual([{ op: 'contains', arg: 'yarn' }, negativeWordCheck('npm')]);
+  });
+
+  it('looks past the commands that only undo the rejected answer', () => {
+    const pip = [
+      ep('add tenacity', [run('pip install tenacity')]),
+      ep(
+        "we don't pip install in this repo, use `uv add`",
+        [run('pip uninstall -y tenacity'), run('uv add tenacity')],
+        'Undoing the pip install first.',
+      ),
+    ];
+    expect(checksOf(pip)).toEqual(
+      expect.arrayContaining([{ op: 'contains', arg: 'uv add' }, negativeWordCheck('pip install')]),
+    );
+    expect(checksOf(pip)).toHaveLength(2);
+    const dist = [
+      ep('fix the type error', [edit('/p/dist/index.d.ts', 'a', 'b')]),
+      ep('you edited dist/ again. those files are generated', [
+        run('git checkout -- /p/dist/index.d.ts'),
+        edit('/p/src/types.ts', 'a', 'b'),
+      ]),
+    ];
+    expect(checksOf(dist)).toEqual([negativeWordCheck('dist/')]);
+  });
+
+  it('reads code terms from the files the answer rewrote', () => {
+    const pandas = [
+      ep('write the revenue transform', [write('/p/revenue.py', 'import pandas as pd\ndf = pd.read_csv(x)')]),
+      ep('we use polars here, not pandas', [
+        write('/p/revenue.py', 'import polars as pl\ndf = pl.read_csv(x)'),
+      ]),
+    ];
+    expect(checksOf(pandas)).toEqual([{ op: 'contains', arg: 'polars' }, negativeWordCheck('pandas')]);
+  });
+
+  it('gives nothing for a new request that names a new file', () => {
+    const readme = [
+      ep('add zod', [run('pnpm add zod')]),
+      ep('also add a short note about it in the README', [edit('/p/README.md', 'TODO', 'zod: schemas')]),
+    ];
+    expect(checksOf(readme)).toEqual([]);
+  });
+
+  it('reads shapes nobody named: a number width, a prefix, a word ending, a replaced line', () => {
+    const timestamp = [
+      ep('add a migration', [write('/p/migrations/0007_add_x.up.sql', 'ALTER TABLE t ADD x')]),
+      ep('we switched to timestamps', [
+        run('git mv migrations/0007_add_x.up.sql migrations/20260313180700_add_x.up.sql'),
+      ]),
+    ];
+    expect(checksOf(timestamp)).toContainEqual({ op: 'regex', arg: 'migrations/\\d{14}_' });
+    const prefix = [
+      ep('commit message please', [], '```\nSpeed up the invoice query\n```'),
+      ep('release tooling needs it', [], '```\nperf(invoices): speed up the invoice query\n```'),
+    ];
+    expect(checksOf(prefix)).toContainEqual({ op: 'regex', arg: '(?m)^\\s*[a-z]+\\([a-z]+\\):\\s+' });
+    const ending = [
+      ep('commit message please', [], '```\nBumps vitest to 3.2\n```'),
+      ep('past tense again', [], '```\nBump vitest to 3.2\n```'),
+    ];
+    expect(checksOf(ending)).toContainEqual({
+      op: 'regex',
+      arg: '(?i)^(?![\\s\\S]*```[^\\n]*\\n\\s*[A-Za-z]+s\\b)',
+    });
+    const downgrade = [
+      ep('create a migration', [
+        write('/p/m.py', 'def upgrade():\n    op.add()\ndef downgrade():\n    pass'),
+      ]),
+      ep('migrations must have a working downgrade()', [
+        edit('/p/m.py', 'def downgrade():\n    pass', 'def downgrade():\n    op.drop()'),
+      ]),
+    ];
+    expect(checksOf(downgrade)).toContainEqual({
+      op: 'regex',
+      arg: '(?i)^(?![\\s\\S]*def downgrade\\(\\):\\s*\\n\\s*pass\\b)',
+    });
+  });
+
+  it('keeps a check only when the first attempt fails it', () => {
+    // The first attempt already used pnpm; the second answer went back to it: nothing to learn.
+    const episodes = [
+      ep('add zod', [run('pnpm add zod')]),
+      ep('and dayjs', [run('npm install dayjs')]),
+      ep('pnpm please', [run('pnpm add dayjs')]),
+    ];
+    expect(checksOf(episodes)).toEqual([]);
+  });
+});
+
+describe('the rules of a kind', () => {
+  const session = (key: string, episodes: Episode[]) => ({
+    sessionKey: key,
+    findings: followUpFindings(episodes, 0, common),
+  });
+  const commit = (key: string, sentence: string, before: string, after: string) =>
+    session(key, [
+      ep('commit message please', [], `\`\`\`\n${before}\n\`\`\``),
+      ep(sentence, [], `\`\`\`\n${after}\n\`\`\``),
+    ]);
+
+  it('keeps a named term from one session, and an unnamed shape only when it recurs', () => {
+    const once = kindRules(
+      [commit('a', 'past tense again', 'Added retry to client', 'Add retry to client')],
+      new Set(),
+      common,
+    );
+    expect(once.checks).toEqual([]);
+    const twice = kindRules(
+      [
+        commit('a', 'past tense again', 'Added retry to client', 'Add retry to client'),
+        commit('b', 'imperative please', 'Added a cache', 'Add a cache'),
+      ],
+      new Set(),
+      common,
+    );
+    expect(twice.checks).toEqual([{ op: 'regex', arg: '(?i)^(?![\\s\\S]*```[^\\n]*\\n\\s*[A-Za-z]+ed\\b)' }]);
+    expect(twice.sources[0]).toMatchObject({ sessionKey: 'a', sentence: 'past tense again' });
+  });
+
+  it('drops an example one session gave when the answers the user accepted elsewhere do not hold it', () => {
+    const rules = kindRules(
+      [
+        commit('a', 'our convention is imperative, e.g. "Add retry"', 'Added retry', 'Add retry'),
+        commit('b', 'imperative please', 'Bumped vitest', 'Bump vitest'),
+        commit('c', 'imperative please', 'Removed the table', 'Remove the table'),
+      ],
+      new Set(),
+      common,
+    );
+    expect(rules.checks).not.toContainEqual({ op: 'contains', arg: 'Add retry' });
+    expect(rules.checks).toContainEqual({
+      op: 'regex',
+      arg: '(?i)^(?![\\s\\S]*```[^\\n]*\\n\\s*[A-Za-z]+ed\\b)',
+    });
+  });
+
+  it('keeps a correction with no checkable shape as a rubric criterion in the user own words', () => {
+    const validation = (key: string) =>
+      session(key, [
+        ep('add the endpoint', [write('/p/routes/x.ts', 'export const x = 1;')]),
+        ep('add input validation for it', [
+          edit('/p/routes/x.ts', 'export const x = 1;', 'export const x = validate(1);'),
+        ]),
+      ]);
+    const rules = kindRules([validation('a'), validation('b')], new Set(), common);
+    expect(rules.checks).toEqual([]);
+    expect(rules.criteria).toEqual(['add input validation for it']);
+    expect(rules.corrections.map((c) => c.result)).toEqual(['rubric', 'rubric']);
+  });
+
+  it('turns feedback this user gives on every kind into nothing', () => {
+    const retry = session('a', [
+      ep('fix it', [edit('/p/a.ts', 'x', 'y')]),
+      ep('still broken', [edit('/p/a.ts', 'y', 'z')]),
+    ]);
+    const rules = kindRules([retry], new Set(['broken still']), common);
+    expect(rules.criteria).toEqual([]);
+    expect(rules.corrections).toEqual([
+      expect.objectContaining({ result: 'none', reason: 'feedback the user gives on other kinds too' }),
+    ]);
+  });
+
+  it('never keeps "use X" and "avoid X" together, and keeps one of two checks where one implies the other', () => {
+    const a = session('a', [ep('add zod', [run('npm install zod')]), ep('use pnpm', [run('pnpm add zod')])]);
+    const b = session('b', [
+      ep('add dayjs', [run('pnpm add dayjs')]),
+      ep('no pnpm here, npm', [run('npm install dayjs')]),
+    ]);
+    expect(kindRules([a, b], new Set(), common).checks).toEqual([]);
+    const run1 = session('c', [
+      ep('fix test', [run('pnpm vitest a.test.ts')]),
+      ep('run vitest with --run', [run('pnpm vitest --run a.test.ts')]),
+    ]);
+    const run2 = session('d', [
+      ep('fix test', [run('pnpm vitest b.test.ts')]),
+      ep('it is `vitest --run`', [run('pnpm vitest --run b.test.ts')]),
+    ]);
+    const run3 = session('e', [
+      ep('fix test', [run('pnpm vitest c.test.ts')]),
+      ep('use --run', [run('pnpm vitest --run c.test.ts')]),
+    ]);
+    expect(kindRules([run1, run2, run3], new Set(), common).checks).toEqual([
+      { op: 'contains', arg: '--run' },
+    ]);
+  });
+});

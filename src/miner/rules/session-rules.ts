@@ -1,0 +1,106 @@
+/**
+ * What each follow-up of one session did to the agent's work. A **correction** is a follow-up, after
+ * the agent acted, that made it change what it had done: it undid something, touched the same files
+ * or commands again, or rewrote its text answer, and the change can be read (see `literal.ts` and
+ * `shape.ts`). Its checks compare the answer it reacted to with the answer that followed, and must
+ * fail on the session's first attempt (the answer a replay starts from) and pass on the answer that
+ * followed.
+ */
+import type { ToolAction } from '../../../harvesters/types.js';
+import { agentActed, type Episode } from '../episodes.js';
+import { evidenceOf, fencedBlocks, undoneIn } from './evidence.js';
+import { literalChecks, type LiteralCheck } from './literal.js';
+import { shapeChecks, type ShapeCheck } from './shape.js';
+import { simpleCommands } from '../shell-words.js';
+
+const MAX_SENTENCE_CHARS = 300;
+
+export interface FollowUpFinding {
+  /** Index of the follow-up's episode. */
+  episode: number;
+  /** The follow-up as the user wrote it (trimmed, capped): the rule's wording and provenance. */
+  sentence: string;
+  /** The agent went back over its own work in reply. */
+  redo: boolean;
+  /** ... and undid or replaced part of it (not only added to it). */
+  replaced: boolean;
+  literal: LiteralCheck[];
+  shapes: ShapeCheck[];
+  /** The answer that followed, as replayed. */
+  accepted: string;
+}
+
+/** One finding per follow-up after the request that the agent answered. */
+export function followUpFindings(
+  episodes: readonly Episode[],
+  requestIndex: number,
+  common: ReadonlySet<string>,
+): FollowUpFinding[] {
+  const first = episodes[requestIndex];
+  if (first === undefined) return [];
+  const firstAttempt = evidenceOf(first);
+  const findings: FollowUpFinding[] = [];
+  for (let k = requestIndex + 1; k < episodes.length; k++) {
+    const previous = episodes[k - 1] as Episode;
+    const episode = episodes[k] as Episode;
+    if (!agentActed(previous) || !agentActed(episode)) continue;
+    const undone = undoneIn(episode, previous);
+    const named = new Set(episode.prompt.toLowerCase().match(/[\p{L}\p{N}_+-]+/gu) ?? []);
+    const answers = {
+      firstAttempt,
+      rejected: evidenceOf(previous),
+      accepted: evidenceOf(episode, new Set(), named),
+      acceptedNet: evidenceOf(episode, undone, named),
+    };
+    const literal = literalChecks(episode.prompt, common, answers);
+    const shapes = shapeChecks(answers);
+    findings.push({
+      episode: k,
+      sentence: episode.prompt.trim().slice(0, MAX_SENTENCE_CHARS),
+      redo: undone.size > 0 || revisits(previous, episode) || literal.length > 0,
+      replaced: undone.size > 0 || replacesWork(previous, episode),
+      literal,
+      shapes,
+      accepted: answers.accepted.full,
+    });
+  }
+  return findings;
+}
+
+/** The later answer's edits take out text the earlier answer had put in. */
+function replacesWork(previous: Episode, later: Episode): boolean {
+  const put = previous.actions
+    .filter((a) => a.kind === 'write' || a.kind === 'edit')
+    .map((a) => a.added)
+    .join('\n');
+  if (put === '') return false;
+  return later.actions.some(
+    (a) =>
+      a.kind === 'edit' &&
+      a.removed
+        .split('\n')
+        .map((line) => line.trim())
+        .some((line) => line.length >= 4 && put.includes(line)),
+  );
+}
+
+/** The later answer works on what the earlier one did: the same files or commands, or a new version of its text. */
+function revisits(previous: Episode, later: Episode): boolean {
+  const files = (actions: readonly ToolAction[]): Set<string> =>
+    new Set(
+      actions
+        .filter((a) => a.kind === 'write' || a.kind === 'edit' || a.kind === 'delete')
+        .map((a) => a.target.replace(/\\/g, '/').split('/').pop() ?? a.target),
+    );
+  const before = files(previous.actions);
+  if ([...files(later.actions)].some((file) => before.has(file))) return true;
+  const commands = (actions: readonly ToolAction[]): Set<string> =>
+    new Set(
+      actions
+        .filter((a) => a.kind === 'run')
+        .flatMap((a) => simpleCommands(a.target).map((c) => `${c.program} ${c.args[0] ?? ''}`)),
+    );
+  const ran = commands(previous.actions);
+  if ([...commands(later.actions)].some((command) => ran.has(command))) return true;
+  return fencedBlocks(previous.text).length > 0 && fencedBlocks(later.text).length > 0;
+}
