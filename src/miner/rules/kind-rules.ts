@@ -18,6 +18,7 @@ import type { FollowUpFinding } from './session-rules.js';
 const SHAPE_MIN_SESSIONS = 2;
 const MIN_NAMED_WORD = 4;
 const MAX_CRITERIA = 6;
+const MAX_ANSWER_EXCERPT = 1500;
 
 export interface SessionFindings {
   sessionKey: string;
@@ -34,6 +35,9 @@ export interface CorrectionReport {
   checks: Check[];
   /** Why it gave nothing (result 'none'). */
   reason: string;
+  /** The answer the user reacted to and the one that followed (capped): what a model reads the rule from. */
+  rejected: string;
+  accepted: string;
 }
 
 export interface KindRules {
@@ -126,6 +130,8 @@ export function kindRules(
         result: 'none',
         checks,
         reason: '',
+        rejected: finding.rejected.slice(0, MAX_ANSWER_EXCERPT),
+        accepted: finding.accepted.slice(0, MAX_ANSWER_EXCERPT),
       };
       if (checks.length > 0) report.result = 'checks';
       else if (key === '' || generic.has(key)) report.reason = 'feedback the user gives on other kinds too';

@@ -26,7 +26,8 @@ export interface FollowUpFinding {
   replaced: boolean;
   literal: LiteralCheck[];
   shapes: ShapeCheck[];
-  /** The answer that followed, as replayed. */
+  /** The answer the user reacted to, and the answer that followed, as replayed. */
+  rejected: string;
   accepted: string;
 }
 
@@ -61,6 +62,7 @@ export function followUpFindings(
       replaced: undone.size > 0 || replacesWork(previous, episode),
       literal,
       shapes,
+      rejected: answers.rejected.full,
       accepted: answers.accepted.full,
     });
   }
