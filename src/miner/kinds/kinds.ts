@@ -14,6 +14,12 @@ import { weightedVectors } from './vectors.js';
 import { simpleCommands } from '../shell-words.js';
 
 const LATER_WEIGHT = 0.5;
+/**
+ * A word the agent also used as a command argument or file name is the request's object; that the
+ * request named one says little about which kind of work it is.
+ */
+const DETAIL = '<d>';
+const DETAIL_WEIGHT = 0.3;
 
 export interface KindInput {
   request: string;
@@ -40,15 +46,19 @@ export function groupKinds(
   const laterWeight = options.laterWeight ?? LATER_WEIGHT;
   const textLists: Array<Map<string, number>> = [];
   const actionLists: Array<Map<string, number>> = [];
+  const details: Array<Set<string>> = [];
   for (const input of inputs) {
     const sink = newSink();
     const words = plainWords(input.request);
     addActionFeatures(sink, input.requestActions, 1, input.cwd, words);
     if (laterWeight > 0) addActionFeatures(sink, input.laterActions, laterWeight, input.cwd, words);
     const text = new Map<string, number>();
-    for (const token of requestTokens(input.request, sink.details)) text.set(token, 1);
+    for (const token of requestTokens(input.request, sink.details)) {
+      text.set(token, token === DETAIL ? DETAIL_WEIGHT : 1);
+    }
     textLists.push(text);
     actionLists.push(sink.features);
+    details.push(sink.details);
   }
   const text = weightedVectors(textLists).vectors;
   const action = weightedVectors(actionLists, { floorAtMedianNorm: true }).vectors;
@@ -60,6 +70,7 @@ export function groupKinds(
   );
   const labels = kindLabels(groups, {
     requests: inputs.map((input) => input.request),
+    details,
     commands: inputs.map((input) => mainCommand(input.requestActions)),
   });
   return { groups, labels };

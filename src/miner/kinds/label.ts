@@ -1,12 +1,15 @@
 /**
  * A readable name for a task kind, from its own sessions: the two request words that are most
  * typical of the kind (shared by many of its members, rare in the rest of the project), in the
- * order users write them, in the form users write them ("commit message", "migration"). When the
- * requests share nothing, the command most of its sessions ran ("git diff"). Labels are unique
- * within a project.
+ * order users write them, in the form users write them ("commit message", "migration"). Words the
+ * user writes in many requests of every kind ("the", "that") and the session's own details (a
+ * package or file name its commands used) never name a kind. When the requests share nothing else,
+ * the command most of its sessions ran ("git diff"). Labels are unique within a project.
  */
 
 const MIN_SHARE = 0.3;
+const COMMON_MIN_KINDS = 3;
+const COMMON_KIND_SHARE = 0.5;
 /** A word every session says still names a project with one kind of task. */
 const MIN_IDF = 0.1;
 const MAX_WORDS = 2;
@@ -16,22 +19,45 @@ const WORD_PREFIX = 6;
 export interface LabelInput {
   /** The requests of every session of the project, by index. */
   requests: readonly string[];
+  /** Each session's details: names its actions used (lower case). */
+  details: ReadonlyArray<ReadonlySet<string>>;
   /** The most common command (program + subcommand) of each session's request episode, or ''. */
   commands: readonly string[];
 }
 
 export function kindLabels(groups: readonly (readonly number[])[], input: LabelInput): string[] {
-  const docs = input.requests.map(wordsOf);
+  const docs = input.requests.map((request, i) => wordsOf(request, input.details[i] ?? new Set()));
   const df = new Map<string, number>();
   for (const doc of docs)
     for (const key of new Set(doc.map((w) => w.key))) df.set(key, (df.get(key) ?? 0) + 1);
+  const common = spreadWords(groups, docs);
   const used = new Map<string, number>();
   return groups.map((group) => {
-    const base = labelOf(group, docs, df, input) || 'task';
+    const base = labelOf(group, docs, df, common, input) || 'task';
     const n = (used.get(base) ?? 0) + 1;
     used.set(base, n);
     return n === 1 ? base : `${base} (${n})`;
   });
+}
+
+/**
+ * Words typical of many kinds at once ("that", "can", "you"): this user's way of writing, not the
+ * name of one kind. A word counts for a kind when at least {@link MIN_SHARE} of its sessions say it.
+ */
+function spreadWords(groups: readonly (readonly number[])[], docs: readonly Word[][]): Set<string> {
+  const kinds = groups.filter((g) => g.length > 1);
+  const inKinds = new Map<string, number>();
+  for (const group of kinds) {
+    const counts = new Map<string, number>();
+    for (const index of group) {
+      for (const key of new Set((docs[index] ?? []).map((w) => w.key)))
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of counts)
+      if (n / group.length >= MIN_SHARE) inKinds.set(key, (inKinds.get(key) ?? 0) + 1);
+  }
+  const limit = Math.max(COMMON_MIN_KINDS, COMMON_KIND_SHARE * kinds.length);
+  return new Set([...inKinds].filter(([, n]) => n >= limit).map(([key]) => key));
 }
 
 interface Word {
@@ -40,7 +66,7 @@ interface Word {
   position: number;
 }
 
-function wordsOf(request: string): Word[] {
+function wordsOf(request: string, details: ReadonlySet<string>): Word[] {
   const words: Word[] = [];
   let position = 0;
   for (const raw of request
@@ -53,7 +79,7 @@ function wordsOf(request: string): Word[] {
     }
     for (const run of raw.match(LETTER_RUN) ?? []) {
       const lower = run.toLowerCase();
-      if ([...lower].length < 3) continue;
+      if ([...lower].length < 3 || details.has(lower) || details.has(raw.toLowerCase())) continue;
       words.push({ key: [...lower].slice(0, WORD_PREFIX).join(''), surface: lower, position: position++ });
     }
   }
@@ -64,6 +90,7 @@ function labelOf(
   group: readonly number[],
   docs: readonly Word[][],
   df: ReadonlyMap<string, number>,
+  common: ReadonlySet<string>,
   input: LabelInput,
 ): string {
   const n = docs.length;
@@ -84,7 +111,7 @@ function labelOf(
     }
   }
   const ranked = [...members]
-    .filter(([, e]) => e.count / group.length >= MIN_SHARE)
+    .filter(([key, e]) => e.count / group.length >= MIN_SHARE && !common.has(key))
     .map(([key, e]) => ({
       key,
       e,
