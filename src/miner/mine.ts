@@ -30,6 +30,11 @@ const MAX_INTENT_CHARS = 800;
 const MAX_TOOL_TAGS = 4;
 /** Later replies that still say what kind of task it was (after that, sessions drift). */
 const LATER_EPISODES = 2;
+/**
+ * How an agent starts on a request says what kind it is; a long reply's later actions (a hundred reads
+ * and edits of the same project files) say which project it is.
+ */
+const KIND_ACTIONS = 16;
 /** Feedback this user writes in this many sessions of several kinds is not about any one kind. */
 const GENERIC_MIN_SESSIONS = 3;
 
@@ -74,8 +79,11 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
   const { groups, labels } = groupKinds(
     observations.map((o) => ({
       request: requestOf(o).prompt,
-      requestActions: requestOf(o).actions,
-      laterActions: o.episodes.slice(o.request + 1, o.request + 1 + LATER_EPISODES).flatMap((e) => e.actions),
+      requestActions: requestOf(o).actions.slice(0, KIND_ACTIONS),
+      laterActions: o.episodes
+        .slice(o.request + 1, o.request + 1 + LATER_EPISODES)
+        .flatMap((e) => e.actions)
+        .slice(0, KIND_ACTIONS / 2),
       cwd: o.session.cwd || o.session.projectRoot,
       partition: o.session.partition ?? '',
     })),

@@ -4,10 +4,10 @@
  * a publisher replaced by a placeholder. None of these is recognised by its words:
  *
  * - a **preamble** is an opening prompt this corpus has seen open at least
- *   {@link PREAMBLE_MIN_SESSIONS} sessions that went on to other requests, and that the agent met
- *   without working (no command, no file changed) in most of them, while a later prompt of the same
- *   session made it work. A request that recurs word for word ("suggest a commit message") sets the
- *   agent to work at once, so it is never taken for a preamble;
+ *   {@link PREAMBLE_MIN_SESSIONS} sessions, that the agent met without working (no command, no file
+ *   changed) in most of them, and after which a later prompt of some session made it work. A request
+ *   that recurs word for word ("suggest a commit message") sets the agent to work at once, so it is
+ *   never taken for a preamble; a session that is only a preamble asked for nothing;
  * - a **greeting** is a short prompt ({@link GREETING_MAX_WORDS} words at most) the agent answered
  *   without using a tool, followed by another prompt;
  * - a **placeholder** prompt is made only of bracketed upper-case tags (`[REDACTED_PROMPT]`).
@@ -17,7 +17,7 @@
  */
 import type { Episode } from './episodes.js';
 
-const PREAMBLE_MIN_SESSIONS = 3;
+const PREAMBLE_MIN_SESSIONS = 2;
 const GREETING_MAX_WORDS = 3;
 const PLACEHOLDER_TAG = /\[[A-Z][A-Z0-9_:. -]*\]/g;
 
@@ -42,20 +42,21 @@ export function openerKey(prompt: string): string {
  * {@link PREAMBLE_MIN_SESSIONS} sessions that had a later prompt.
  */
 export function corpusPreambles(sessions: ReadonlyArray<readonly Episode[]>): Set<string> {
-  const counts = new Map<string, { sessions: number; idle: number }>();
+  const counts = new Map<string, { sessions: number; idle: number; ledOn: number }>();
   for (const episodes of sessions) {
     const [first, ...later] = episodes;
-    if (first === undefined || later.length === 0) continue;
+    if (first === undefined) continue;
     const key = openerKey(first.prompt);
     if (key === '') continue;
-    const entry = counts.get(key) ?? { sessions: 0, idle: 0 };
+    const entry = counts.get(key) ?? { sessions: 0, idle: 0, ledOn: 0 };
     entry.sessions += 1;
-    if (!works(first) && later.some(works)) entry.idle += 1;
+    if (!works(first)) entry.idle += 1;
+    if (!works(first) && later.some(works)) entry.ledOn += 1;
     counts.set(key, entry);
   }
   return new Set(
     [...counts]
-      .filter(([, e]) => e.sessions >= PREAMBLE_MIN_SESSIONS && e.idle * 3 >= e.sessions * 2)
+      .filter(([, e]) => e.sessions >= PREAMBLE_MIN_SESSIONS && e.idle * 3 >= e.sessions * 2 && e.ledOn > 0)
       .map(([key]) => key),
   );
 }
@@ -83,7 +84,7 @@ function skipReason(episode: Episode, hasLater: boolean, preambles: ReadonlySet<
   if (isPlaceholder(episode.prompt)) return 'placeholder';
   const short = wordCount(episode.prompt) <= GREETING_MAX_WORDS && episode.actions.length === 0;
   if (short && (hasLater || episode.prompt.length <= 24)) return 'greeting';
-  if (hasLater && preambles.has(openerKey(episode.prompt))) return 'preamble';
+  if (preambles.has(openerKey(episode.prompt))) return 'preamble';
   return null;
 }
 

@@ -11,6 +11,7 @@ import { agglomerate, type AgglomerateOptions } from './agglomerate.js';
 import { kindLabels } from './label.js';
 import { plainWords, requestTokens } from './request-tokens.js';
 import { weightedVectors } from './vectors.js';
+import { stopWords } from '../stop-words.js';
 import { simpleCommands } from '../shell-words.js';
 
 const LATER_WEIGHT = 0.5;
@@ -47,19 +48,25 @@ export function groupKinds(
   const textLists: Array<Map<string, number>> = [];
   const actionLists: Array<Map<string, number>> = [];
   const details: Array<Set<string>> = [];
-  for (const input of inputs) {
+  const sinks = inputs.map((input) => {
     const sink = newSink();
     const words = plainWords(input.request);
     addActionFeatures(sink, input.requestActions, 1, input.cwd, words);
     if (laterWeight > 0) addActionFeatures(sink, input.laterActions, laterWeight, input.cwd, words);
+    return sink;
+  });
+  // Function words stay in the request view (their idf is low, and they do shape a way of asking);
+  // they never name a kind.
+  const stop = stopWords(commandWordsOf(sinks));
+  inputs.forEach((input, i) => {
+    const sink = sinks[i] ?? newSink();
     const text = new Map<string, number>();
-    for (const token of requestTokens(input.request, sink.details)) {
+    for (const token of requestTokens(input.request, sink.details))
       text.set(token, token === DETAIL ? DETAIL_WEIGHT : 1);
-    }
     textLists.push(text);
     actionLists.push(sink.features);
     details.push(sink.details);
-  }
+  });
   const text = weightedVectors(textLists).vectors;
   const action = weightedVectors(actionLists, { floorAtMedianNorm: true }).vectors;
   const groups = agglomerate(
@@ -71,9 +78,21 @@ export function groupKinds(
   const labels = kindLabels(groups, {
     requests: inputs.map((input) => input.request),
     details,
+    stop,
     commands: inputs.map((input) => mainCommand(input.requestActions)),
   });
   return { groups, labels };
+}
+
+/** The programs and subcommand words the project's commands use (from `c:` features). */
+function commandWordsOf(sinks: ReadonlyArray<{ features: ReadonlyMap<string, number> }>): Set<string> {
+  const words = new Set<string>();
+  for (const sink of sinks) {
+    for (const feature of sink.features.keys()) {
+      if (feature.startsWith('c:')) for (const word of feature.slice(2).split(' ')) words.add(word);
+    }
+  }
+  return words;
 }
 
 /** The first command's program and subcommand (`git diff`), or ''. */

@@ -21,12 +21,16 @@ export interface LabelInput {
   requests: readonly string[];
   /** Each session's details: names its actions used (lower case). */
   details: ReadonlyArray<ReadonlySet<string>>;
+  /** Function words, never a label. */
+  stop: ReadonlySet<string>;
   /** The most common command (program + subcommand) of each session's request episode, or ''. */
   commands: readonly string[];
 }
 
 export function kindLabels(groups: readonly (readonly number[])[], input: LabelInput): string[] {
-  const docs = input.requests.map((request, i) => wordsOf(request, input.details[i] ?? new Set()));
+  const docs = input.requests.map((request, i) =>
+    wordsOf(request, input.details[i] ?? new Set(), input.stop),
+  );
   const df = new Map<string, number>();
   for (const doc of docs)
     for (const key of new Set(doc.map((w) => w.key))) df.set(key, (df.get(key) ?? 0) + 1);
@@ -66,7 +70,7 @@ interface Word {
   position: number;
 }
 
-function wordsOf(request: string, details: ReadonlySet<string>): Word[] {
+function wordsOf(request: string, details: ReadonlySet<string>, stop: ReadonlySet<string>): Word[] {
   const words: Word[] = [];
   let position = 0;
   for (const raw of request
@@ -79,7 +83,8 @@ function wordsOf(request: string, details: ReadonlySet<string>): Word[] {
     }
     for (const run of raw.match(LETTER_RUN) ?? []) {
       const lower = run.toLowerCase();
-      if ([...lower].length < 3 || details.has(lower) || details.has(raw.toLowerCase())) continue;
+      if ([...lower].length < 3 || stop.has(lower) || details.has(lower) || details.has(raw.toLowerCase()))
+        continue;
       words.push({ key: [...lower].slice(0, WORD_PREFIX).join(''), surface: lower, position: position++ });
     }
   }

@@ -1,8 +1,8 @@
 /**
- * The rules of one task kind, from the corrections of its sessions. A check the user named (a term of
- * their sentence, see `literal.ts`) holds from one session; a shape nobody named (`shape.ts`) must
- * recur in {@link SHAPE_MIN_SESSIONS} corrected sessions of the kind, or change a line holding a word
- * of the user's sentence. A kind never keeps both "use X" and "avoid X". A correction that gives no
+ * The rules of one task kind, from the corrections of its sessions. A rule is confirmed when the same
+ * change recurs in {@link MIN_SESSIONS} corrected sessions of the kind; a term the user quoted or
+ * backticked (`uv add`) and a shape whose changed lines hold a word of the user's sentence hold from
+ * one session. A change seen once and not named stays a rubric criterion. A kind never keeps both "use X" and "avoid X". A correction that gives no
  * check is kept in the user's words as a rubric criterion when the user gave it in more than one
  * session of the kind, or when the corrected answer took out part of the rejected one; never when it
  * is feedback this user gives across kinds ("still broken", "sorry, go on"): the same words in the
@@ -15,7 +15,7 @@ import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { arrangeChecks } from '../corrections.js';
 import type { FollowUpFinding } from './session-rules.js';
 
-const SHAPE_MIN_SESSIONS = 2;
+const MIN_SESSIONS = 2;
 const MIN_NAMED_WORD = 4;
 const MAX_CRITERIA = 6;
 const MAX_ANSWER_EXCERPT = 1500;
@@ -81,7 +81,8 @@ export function kindRules(
   };
   for (const member of members) {
     for (const finding of member.findings) {
-      for (const literal of finding.literal) note(literal.check, true, member.sessionKey, finding.sentence);
+      for (const literal of finding.literal)
+        note(literal.check, literal.quoted, member.sessionKey, finding.sentence);
       for (const shape of finding.shapes) {
         note(
           shape.check,
@@ -92,7 +93,7 @@ export function kindRules(
       }
     }
   }
-  const kept = new Map([...candidates].filter(([, c]) => c.named || c.sessions.size >= SHAPE_MIN_SESSIONS));
+  const kept = new Map([...candidates].filter(([, c]) => c.named || c.sessions.size >= MIN_SESSIONS));
   dropContradicted(kept, members);
   dropContradictions(kept);
   const impliedBy = dropImplied(kept);
@@ -133,13 +134,16 @@ export function kindRules(
         rejected: finding.rejected.slice(0, MAX_ANSWER_EXCERPT),
         accepted: finding.accepted.slice(0, MAX_ANSWER_EXCERPT),
       };
+      const named = finding.literal.length > 0;
       if (checks.length > 0) report.result = 'checks';
+      else if (finding.pasted) report.reason = 'a pasted log or text, not a rule';
       else if (key === '' || generic.has(key)) report.reason = 'feedback the user gives on other kinds too';
-      else if (finding.shapes.length > 0) report.reason = 'the change was seen in one session only';
+      else if (!named && finding.shapes.length > 0) report.reason = 'the change was seen in one session only';
       else if (!hasWords(finding.sentence)) report.reason = 'too short to be a rule';
-      else if ((repeated.get(key)?.size ?? 0) < 2 && !finding.replaced)
+      else if (!named && (repeated.get(key)?.size ?? 0) < 2 && !finding.replaced)
         report.reason = 'said once, and the answer only grew';
       else {
+        // A named change seen once is not confirmed as a check; the user's words still state it.
         report.result = 'rubric';
         if (criteria.length < MAX_CRITERIA && !criteria.includes(finding.sentence))
           criteria.push(finding.sentence);

@@ -11,6 +11,7 @@ import { mentionsWord, negativeWordCheck } from '../../core/negative-check.js';
 import type { Check } from '../../core/task.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { simpleCommands } from '../shell-words.js';
+import { stopWords } from '../stop-words.js';
 import { argumentNames, commandArguments, workText, type AnswerEvidence } from './evidence.js';
 
 export interface LiteralCheck {
@@ -18,6 +19,8 @@ export interface LiteralCheck {
   /** The sentence's words the check is about. */
   term: string;
   sign: 'use' | 'avoid';
+  /** The user quoted or backticked the term: an explicit literal. */
+  quoted: boolean;
 }
 
 /** A word in at least this share of this user's prompts (and in a few of them) is common. */
@@ -27,9 +30,10 @@ const MAX_GRAM = 3;
 const QUOTED_SPAN = /`([^`\n]+)`|"([^"\n]+)"|“([^”\n]+)”|'([^'\n]{2,})'/g;
 
 /**
- * Words this user writes in many prompts, whatever the task ("use", "the", "please"): they never make
- * a check on their own. A word they write about one thing ("pnpm", "dist") can. Prompts are counted
- * once per wording: the same correction repeated in every session is one sentence, not many.
+ * Words this user writes in many prompts, whatever the task ("use", "please"), and function words of
+ * any language (see `stop-words.ts`): they never make a check on their own. A word they write about
+ * one thing ("pnpm", "dist") can. Prompts are counted once per wording: the same correction repeated
+ * in every session is one sentence, not many.
  */
 export function commonPromptWords(allPrompts: readonly string[]): Set<string> {
   const prompts = [...new Set(allPrompts.map((p) => p.trim().toLowerCase().replace(/\s+/g, ' ')))];
@@ -38,7 +42,9 @@ export function commonPromptWords(allPrompts: readonly string[]): Set<string> {
     for (const word of new Set(wordsOf(prompt))) df.set(word, (df.get(word) ?? 0) + 1);
   }
   const min = Math.max(COMMON_MIN_PROMPTS, COMMON_SHARE * prompts.length);
-  return new Set([...df].filter(([, n]) => n >= min).map(([word]) => word));
+  const common = new Set(stopWords());
+  for (const [word, n] of df) if (n >= min) common.add(word);
+  return common;
 }
 
 function wordsOf(text: string): string[] {
@@ -138,16 +144,17 @@ export function literalChecks(
 ): LiteralCheck[] {
   const { firstAttempt, rejected, accepted, acceptedNet } = answers;
   const touched = new Set([...rejected.files.keys(), ...firstAttempt.files.keys()]);
+  const stepWords = commandWords([...rejected.commands, ...firstAttempt.commands]);
   const firstWork = workText(firstAttempt);
   const found: LiteralCheck[] = [];
   for (const { text: term, quoted } of sentenceTerms(sentence, common)) {
     if (found.some((f) => mentionsWord(f.term, term))) continue;
     const carriers = carriersOf(term, rejected);
     if (carriers.length === 0 && !mentionsWord(firstWork, term)) {
-      if (!redoneWith(term, quoted, accepted, rejected, touched)) continue;
+      if (!redoneWith(term, quoted, accepted, rejected, touched, stepWords)) continue;
       const check: Check = { op: 'contains', arg: term };
       if (fails(check, firstAttempt.full) && passes(check, accepted.full))
-        found.push({ check, term, sign: 'use' });
+        found.push({ check, term, sign: 'use', quoted });
     } else if (
       carriers.length > 0 &&
       mentionsWord(firstWork, term) &&
@@ -156,7 +163,7 @@ export function literalChecks(
       if (!carriers.some((carrier) => reworked(carrier, accepted))) continue;
       const check = negativeWordCheck(term);
       if (fails(check, firstAttempt.full) && passes(check, workText(acceptedNet)))
-        found.push({ check, term, sign: 'avoid' });
+        found.push({ check, term, sign: 'avoid', quoted });
     }
   }
   return found;
@@ -176,10 +183,23 @@ function carriersOf(term: string, e: AnswerEvidence): Carrier[] {
   return found;
 }
 
+/** The subcommand words and arguments of commands (not programs, not flags). */
+function commandWords(lines: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const line of lines) {
+    for (const { args } of simpleCommands(line))
+      for (const arg of args) if (!arg.startsWith('-')) words.add(arg);
+  }
+  return words;
+}
+
 /**
- * The corrected answer says the term where it redid the rejected one's work. In a rewritten fenced
- * block, a quoted term may be on any new line ("always include `Refs: #`" adds a footer); a bare word
- * must be on a revised line, not in a freshly worded body.
+ * The corrected answer says the term where it redid the rejected one's work: in a command that
+ * repeats a step of the rejected answer (`go test` → `make test`, `npm install x` → `pnpm add x`: a
+ * subcommand word or an argument in common; a new step such as `git push` is a new request), in a
+ * file the rejected answer had touched, or in a rewritten fenced block. There, a quoted term may be on
+ * any new line ("always include `Refs: #`" adds a footer); a bare word must be on a revised line, not
+ * in a freshly worded body.
  */
 function redoneWith(
   term: string,
@@ -187,8 +207,11 @@ function redoneWith(
   accepted: AnswerEvidence,
   rejected: AnswerEvidence,
   touched: ReadonlySet<string>,
+  stepWords: ReadonlySet<string>,
 ): boolean {
-  if (accepted.built.some((line) => mentionsWord(line, term))) return true;
+  const redoes = (i: number): boolean =>
+    [...commandWords([accepted.commands[i] ?? ''])].some((w) => stepWords.has(w));
+  if (accepted.built.some((line, i) => mentionsWord(line, term) && redoes(i))) return true;
   for (const [name, file] of accepted.files) {
     if (touched.has(name) && mentionsWord(file.text, term)) return true;
   }

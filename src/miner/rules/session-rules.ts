@@ -24,6 +24,8 @@ export interface FollowUpFinding {
   redo: boolean;
   /** ... and undid or replaced part of it (not only added to it). */
   replaced: boolean;
+  /** The follow-up is a pasted log or spec (long, many lines): a report to act on, never a rule. */
+  pasted: boolean;
   literal: LiteralCheck[];
   shapes: ShapeCheck[];
   /** The answer the user reacted to, and the answer that followed, as replayed. */
@@ -53,13 +55,16 @@ export function followUpFindings(
       accepted: evidenceOf(episode, new Set(), named),
       acceptedNet: evidenceOf(episode, undone, named),
     };
-    const literal = literalChecks(episode.prompt, common, answers);
-    const shapes = shapeChecks(answers);
+    // A pasted log or spec is a report to act on, not a rule in the user's words.
+    const pasted = isPasted(episode.prompt);
+    const literal = pasted ? [] : literalChecks(episode.prompt, common, answers);
+    const shapes = pasted ? [] : shapeChecks(answers);
     findings.push({
       episode: k,
       sentence: episode.prompt.trim().slice(0, MAX_SENTENCE_CHARS),
       redo: undone.size > 0 || revisits(previous, episode) || literal.length > 0,
       replaced: undone.size > 0 || replacesWork(previous, episode),
+      pasted,
       literal,
       shapes,
       rejected: answers.rejected.full,
@@ -67,6 +72,13 @@ export function followUpFindings(
     });
   }
   return findings;
+}
+
+const MAX_RULE_CHARS = 400;
+const MAX_RULE_LINES = 4;
+
+function isPasted(prompt: string): boolean {
+  return prompt.length > MAX_RULE_CHARS || prompt.split('\n').length > MAX_RULE_LINES;
 }
 
 /** The later answer's edits take out text the earlier answer had put in. */
