@@ -104,13 +104,13 @@ const NIGHT_OPTIONS: Array<{
   {
     flags: '--max-sessions <n>',
     key: 'max_sessions_per_night',
-    help: 'most sessions mined per night (default 3 x max tasks)',
+    help: 'most sessions mined per night, newest first (default 5000)',
     parse: intArg('--max-sessions'),
   },
   {
     flags: '--lookback-hours <n>',
     key: 'lookback_hours',
-    help: 'only sessions from the last N hours, 0 = all (default 72)',
+    help: 'before the first adoption, only tasks active in the last N hours; 0 = all history (default 72)',
     parse: intArg('--lookback-hours'),
   },
   {

@@ -93,11 +93,11 @@ export const configSchema = z
     max_sessions_per_night: count
       .nullable()
       .default(null)
-      .describe('Most sessions mined per night (null = 3 x max_tasks_per_night).'),
+      .describe('Most sessions mined per night, newest first (null = 5000).'),
     lookback_hours: count
       .default(72)
       .describe(
-        "On a project's first night, only tasks active within this many hours count as new (0 = all).",
+        'Before the first adopted proposal, only tasks active within this many hours count as new (0 = all history, every night).',
       ),
     transcript_source: z
       .preprocess(sourceAlias, z.enum(TRANSCRIPT_SOURCES))
