@@ -45,7 +45,16 @@ export function forbiddenPattern(check: Check): string | null {
   return body === '' ? null : body;
 }
 
+const WORD_PATTERNS = new Map<string, RegExp>();
+const MAX_WORD_PATTERNS = 8192;
+
 /** True when `text` mentions `term` as a whole word (case-insensitive). */
 export function mentionsWord(text: string, term: string): boolean {
-  return new RegExp(boundedPattern(term), 'i').test(text);
+  let pattern = WORD_PATTERNS.get(term);
+  if (pattern === undefined) {
+    if (WORD_PATTERNS.size >= MAX_WORD_PATTERNS) WORD_PATTERNS.clear();
+    pattern = new RegExp(boundedPattern(term), 'i');
+    WORD_PATTERNS.set(term, pattern);
+  }
+  return pattern.test(text);
 }

@@ -219,11 +219,12 @@ function candidateNeighbours(
 ): number[][] {
   const n = text.length;
   const maxPostings = Math.max(64, Math.ceil(8 * Math.sqrt(n)));
-  const postings = new Map<string, { items: number[]; values: number[] }>();
-  const index = (prefix: string, vectors: readonly Vector[]): void => {
+  // Posting lists by feature: text feature `id` is key 2·id, action feature `id` is 2·id + 1.
+  const postings = new Map<number, { items: number[]; values: number[] }>();
+  const index = (view: 0 | 1, vectors: readonly Vector[]): void => {
     vectors.forEach((vector, item) => {
       for (const [id, value] of vector) {
-        const key = `${prefix}${id}`;
+        const key = 2 * id + view;
         let list = postings.get(key);
         if (list === undefined) {
           list = { items: [], values: [] };
@@ -234,16 +235,16 @@ function candidateNeighbours(
       }
     });
   };
-  index('t', text);
-  index('a', action);
+  index(0, text);
+  index(1, action);
   const result: number[][] = [];
   const touched = new Float64Array(n);
   const seen: number[] = [];
   for (let i = 0; i < n; i++) {
     seen.length = 0;
-    const visit = (prefix: string, vector: Vector | undefined): void => {
+    const visit = (view: 0 | 1, vector: Vector | undefined): void => {
       for (const [id, value] of vector ?? []) {
-        const list = postings.get(`${prefix}${id}`);
+        const list = postings.get(2 * id + view);
         if (list === undefined || list.items.length > maxPostings) continue;
         const { items, values } = list;
         for (let p = 0; p < items.length; p++) {
@@ -254,8 +255,8 @@ function candidateNeighbours(
         }
       }
     };
-    visit('t', text[i]);
-    visit('a', action[i]);
+    visit(0, text[i]);
+    visit(1, action[i]);
     const ranked = seen
       .map((j) => ({ j, partial: touched[j] ?? 0 }))
       .sort((x, y) => y.partial - x.partial || x.j - y.j)

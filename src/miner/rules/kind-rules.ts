@@ -222,10 +222,21 @@ function termOf(check: Check): string | null {
   return forbiddenTerm(check)?.toLowerCase() ?? null;
 }
 
+const KEYS = new WeakMap<ReadonlySet<string>, Map<string, string>>();
+
 /** A follow-up's distinctive words, sorted: how repeated and generic feedback is recognised. */
 export function sentenceKey(sentence: string, common: ReadonlySet<string>): string {
+  let keys = KEYS.get(common);
+  if (keys === undefined) {
+    keys = new Map();
+    KEYS.set(common, keys);
+  }
+  const known = keys.get(sentence);
+  if (known !== undefined) return known;
   const words = (sentence.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []).filter((w) => !common.has(w));
-  return [...new Set(words)].sort().join(' ');
+  const key = [...new Set(words)].sort().join(' ');
+  keys.set(sentence, key);
+  return key;
 }
 
 /**

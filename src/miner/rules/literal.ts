@@ -146,8 +146,12 @@ export function literalChecks(
   const touched = new Set([...rejected.files.keys(), ...firstAttempt.files.keys()]);
   const stepWords = commandWords([...rejected.commands, ...firstAttempt.commands]);
   const firstWork = workText(firstAttempt);
+  // A term none of the answers says cannot give a check: skip it before any regex runs.
+  const said = wordSet(`${firstWork}\n${workText(rejected)}\n${workText(accepted)}`);
   const found: LiteralCheck[] = [];
   for (const { text: term, quoted } of sentenceTerms(sentence, common)) {
+    const words = term.toLowerCase().match(WORD) ?? [];
+    if (words.length === 0 || !words.every((w) => said.has(w))) continue;
     if (found.some((f) => mentionsWord(f.term, term))) continue;
     const carriers = carriersOf(term, rejected);
     if (carriers.length === 0 && !mentionsWord(firstWork, term)) {
@@ -167,6 +171,12 @@ export function literalChecks(
     }
   }
   return found;
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+function wordSet(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(WORD) ?? []);
 }
 
 type Carrier =

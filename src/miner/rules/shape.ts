@@ -30,6 +30,8 @@ const MIN_SHARED_SUFFIX = 4;
 const MAX_CONTEXT_LINE = 12;
 const MIN_LINE_SIMILARITY = 0.5;
 const MAX_LINES = 400;
+/** A rewrite bigger than this is new work, not a change of shape. */
+const MAX_CHANGED_LINES = 60;
 
 export function shapeChecks(answers: {
   firstAttempt: AnswerEvidence;
@@ -52,8 +54,8 @@ export function shapeChecks(answers: {
   const newLines = shapeLines(accepted);
   const oldSet = new Set(oldLines.map((l) => l.text));
   const newSet = new Set(newLines.map((l) => l.text));
-  const removed = oldLines.filter((l) => !newSet.has(l.text) && l.text.trim() !== '');
-  const added = newLines.filter((l) => !oldSet.has(l.text) && l.text.trim() !== '');
+  const removed = oldLines.filter((l) => !newSet.has(l.text) && l.text.trim() !== '').slice(0, MAX_CHANGED_LINES);
+  const added = newLines.filter((l) => !oldSet.has(l.text) && l.text.trim() !== '').slice(0, MAX_CHANGED_LINES);
   for (const r of removed) {
     const partner = bestPartner(r.text, added);
     if (partner !== null) {

@@ -184,6 +184,19 @@ const INLINE_FLAG_GROUP = /^\(\?([a-zA-Z]+)\)/;
  * flag is used only when the pattern compiles with it, since Python accepts escapes JS `u` rejects.
  */
 export function compilePythonRegex(pattern: string): CompiledRegex {
+  const cached = COMPILED.get(pattern);
+  if (cached !== undefined) return cached;
+  const compiled = compileUncached(pattern);
+  // Judges and the miner test the same few patterns against thousands of answers.
+  if (COMPILED.size >= MAX_COMPILED) COMPILED.clear();
+  COMPILED.set(pattern, compiled);
+  return compiled;
+}
+
+const COMPILED = new Map<string, CompiledRegex>();
+const MAX_COMPILED = 4096;
+
+function compileUncached(pattern: string): CompiledRegex {
   const flags = new Set<string>();
   let body = pattern;
   for (let match = INLINE_FLAG_GROUP.exec(body); match; match = INLINE_FLAG_GROUP.exec(body)) {
