@@ -153,35 +153,51 @@ export function agglomerate(
     .sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
 }
 
-/** The second pass (see the top of this file): best pair first, until no pair qualifies. */
+/**
+ * The second pass (see the top of this file): best pair first, until no pair qualifies. Every pair
+ * is scored once; a merge rescores only the pairs of the group that grew.
+ */
 function joinSameWork(
   clusters: ClusterState[],
   partition: readonly string[],
   opts: AgglomerateOptions,
 ): void {
   const groups = clusters.filter((c) => c.alive && c.members.length >= 2 && c.action.size > 0);
-  const norm = (v: ReadonlyMap<number, number>): number => Math.sqrt(dot(v as Vector, v as Vector)) || 1;
+  const norm = (v: Vector): number => Math.sqrt(dot(v, v)) || 1;
+  const norms = groups.map((g) => ({ text: norm(g.text), action: norm(g.action) }));
+  const stamps = groups.map(() => 0);
+  const heap = new PairHeap();
+  const consider = (i: number, j: number): void => {
+    const a = groups[i] as ClusterState;
+    const b = groups[j] as ClusterState;
+    if (!a.alive || !b.alive || partition[a.members[0] ?? 0] !== partition[b.members[0] ?? 0]) return;
+    const na = norms[i] as { text: number; action: number };
+    const nb = norms[j] as { text: number; action: number };
+    const work = dot(a.action, b.action) / (na.action * nb.action);
+    if (work < opts.sameWorkCosine) return;
+    const words = dot(a.text, b.text) / (na.text * nb.text);
+    if (words < opts.sameWorkText) return;
+    heap.push({ sim: work, a: i, b: j, stampA: stamps[i] ?? 0, stampB: stamps[j] ?? 0 });
+  };
+  for (let i = 0; i < groups.length; i++) for (let j = i + 1; j < groups.length; j++) consider(i, j);
   for (;;) {
-    let best: { a: ClusterState; b: ClusterState; score: number } | null = null;
-    for (let i = 0; i < groups.length; i++) {
-      const a = groups[i] as ClusterState;
-      if (!a.alive) continue;
-      for (let j = i + 1; j < groups.length; j++) {
-        const b = groups[j] as ClusterState;
-        if (!b.alive || partition[a.members[0] ?? 0] !== partition[b.members[0] ?? 0]) continue;
-        const work = dot(a.action, b.action) / (norm(a.action) * norm(b.action));
-        if (work < opts.sameWorkCosine) continue;
-        const words = dot(a.text, b.text) / (norm(a.text) * norm(b.text));
-        if (words < opts.sameWorkText) continue;
-        if (best === null || work > best.score) best = { a, b, score: work };
-      }
-    }
-    if (best === null) return;
-    const [keep, drop] = best.a.members.length >= best.b.members.length ? [best.a, best.b] : [best.b, best.a];
+    const top = heap.pop();
+    if (top === undefined) return;
+    const a = groups[top.a] as ClusterState;
+    const b = groups[top.b] as ClusterState;
+    if (!a.alive || !b.alive || stamps[top.a] !== top.stampA || stamps[top.b] !== top.stampB) continue;
+    const [keepAt, dropAt] = a.members.length >= b.members.length ? [top.a, top.b] : [top.b, top.a];
+    const keep = groups[keepAt] as ClusterState;
+    const drop = groups[dropAt] as ClusterState;
     keep.members.push(...drop.members);
     addInto(keep.text, drop.text);
     addInto(keep.action, drop.action);
     drop.alive = false;
+    stamps[keepAt] = (stamps[keepAt] ?? 0) + 1;
+    norms[keepAt] = { text: norm(keep.text), action: norm(keep.action) };
+    for (let c = 0; c < groups.length; c++) {
+      if (c !== keepAt) consider(Math.min(c, keepAt), Math.max(c, keepAt));
+    }
   }
 }
 
@@ -219,6 +235,9 @@ function candidateNeighbours(
 ): number[][] {
   const n = text.length;
   const maxPostings = Math.max(64, Math.ceil(8 * Math.sqrt(n)));
+  // Bounds the search at any corpus size (linear time); below ~1000 sessions it reads whole lists.
+  const searchWindow = Math.min(maxPostings, MAX_SEARCH_WINDOW);
+  const group = partitionIds(partition);
   // Posting lists by feature: text feature `id` is key 2·id, action feature `id` is 2·id + 1.
   const postings = new Map<number, { items: number[]; values: number[] }>();
   const index = (view: 0 | 1, vectors: readonly Vector[]): void => {
@@ -237,35 +256,118 @@ function candidateNeighbours(
   };
   index(0, text);
   index(1, action);
+  const searchable = new Map<number, { items: Int32Array; values: Float64Array }>();
+  for (const [key, list] of postings) {
+    if (list.items.length <= maxPostings && list.items.length > 1) {
+      searchable.set(key, { items: Int32Array.from(list.items), values: Float64Array.from(list.values) });
+    }
+  }
   const result: number[][] = [];
   const touched = new Float64Array(n);
   const seen: number[] = [];
+  const best = new TopK(k);
   for (let i = 0; i < n; i++) {
     seen.length = 0;
+    const own = group[i];
     const visit = (view: 0 | 1, vector: Vector | undefined): void => {
-      for (const [id, value] of vector ?? []) {
-        const list = postings.get(2 * id + view);
-        if (list === undefined || list.items.length > maxPostings) continue;
+      if (vector === undefined) return;
+      for (const [id, value] of vector) {
+        const list = searchable.get(2 * id + view);
+        if (list === undefined) continue;
         const { items, values } = list;
-        for (let p = 0; p < items.length; p++) {
-          const j = items[p] ?? i;
-          if (j === i || partition[j] !== partition[i]) continue;
+        // A long list is read in a window of `searchWindow` items around `i` (items are ascending).
+        let from = 0;
+        let to = items.length;
+        if (to > searchWindow) {
+          from = Math.min(Math.max(0, lowerBound(items, i) - (searchWindow >> 1)), to - searchWindow);
+          to = from + searchWindow;
+        }
+        for (let p = from; p < to; p++) {
+          const j = items[p] as number;
+          if (j === i || group[j] !== own) continue;
           if (touched[j] === 0) seen.push(j);
-          touched[j] = (touched[j] ?? 0) + value * (values[p] ?? 0);
+          touched[j] = (touched[j] as number) + value * (values[p] as number);
         }
       }
     };
     visit(0, text[i]);
     visit(1, action[i]);
-    const ranked = seen
-      .map((j) => ({ j, partial: touched[j] ?? 0 }))
-      .sort((x, y) => y.partial - x.partial || x.j - y.j)
-      .slice(0, k)
-      .map(({ j }) => j);
+    best.clear();
+    for (const j of seen) best.offer(j, touched[j] as number);
     for (const j of seen) touched[j] = 0;
-    result.push(ranked);
+    result.push(best.items());
   }
   return result;
+}
+
+const MAX_SEARCH_WINDOW = 256;
+
+/** The first position of `sorted` holding a value ≥ `value`. */
+function lowerBound(sorted: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Each item's partition as a small integer (equal strings, equal ids). */
+function partitionIds(partition: readonly string[]): Int32Array {
+  const ids = new Map<string, number>();
+  const out = new Int32Array(partition.length);
+  partition.forEach((p, i) => {
+    let id = ids.get(p);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(p, id);
+    }
+    out[i] = id;
+  });
+  return out;
+}
+
+/** The `k` best (item, score) offers, highest score first, ties by the lower item. */
+class TopK {
+  private readonly k: number;
+  private readonly item: Int32Array;
+  private readonly score: Float64Array;
+  private size = 0;
+  constructor(k: number) {
+    this.k = k;
+    this.item = new Int32Array(k + 1);
+    this.score = new Float64Array(k + 1);
+  }
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  offer(item: number, score: number): void {
+    const { k } = this;
+    if (k <= 0) return;
+    if (this.size === k && !this.above(item, score, this.size - 1)) return;
+    let at = this.size < k ? this.size++ : k - 1;
+    while (at > 0 && this.above(item, score, at - 1)) {
+      this.item[at] = this.item[at - 1] as number;
+      this.score[at] = this.score[at - 1] as number;
+      at -= 1;
+    }
+    this.item[at] = item;
+    this.score[at] = score;
+  }
+
+  items(): number[] {
+    return Array.from(this.item.subarray(0, this.size));
+  }
+
+  /** True when (item, score) ranks before the offer held at `at`. */
+  private above(item: number, score: number, at: number): boolean {
+    const other = this.score[at] as number;
+    return score > other || (score === other && item < (this.item[at] as number));
+  }
 }
 
 interface PairEntry {
@@ -276,43 +378,103 @@ interface PairEntry {
   stampB: number;
 }
 
-/** A max-heap of candidate pairs (ties: lower `a`, then lower `b`, first). */
+/**
+ * A max-heap of candidate pairs (ties: lower `a`, then lower `b`, first), held in typed arrays: a
+ * night pushes hundreds of thousands of pairs, and objects for each would be garbage to collect.
+ */
 class PairHeap {
-  private readonly items: PairEntry[] = [];
+  private sim = new Float64Array(1024);
+  private a = new Int32Array(1024);
+  private b = new Int32Array(1024);
+  private stampA = new Int32Array(1024);
+  private stampB = new Int32Array(1024);
+  private size = 0;
 
   push(entry: PairEntry): void {
-    const items = this.items;
-    items.push(entry);
-    let i = items.length - 1;
+    if (this.size === this.sim.length) this.grow();
+    let i = this.size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(items[i] as PairEntry, items[parent] as PairEntry)) break;
-      [items[i], items[parent]] = [items[parent] as PairEntry, items[i] as PairEntry];
+      if (!this.beforeAt(entry.sim, entry.a, entry.b, parent)) break;
+      this.move(parent, i);
       i = parent;
     }
+    this.set(i, entry);
   }
 
   pop(): PairEntry | undefined {
-    const items = this.items;
-    const top = items[0];
-    const last = items.pop();
-    if (top === undefined || last === undefined || items.length === 0) return top;
-    items[0] = last;
+    if (this.size === 0) return undefined;
+    const top = this.get(0);
+    this.size -= 1;
+    if (this.size === 0) return top;
+    const last = this.get(this.size);
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       const right = left + 1;
-      let best = i;
-      if (left < items.length && before(items[left] as PairEntry, items[best] as PairEntry)) best = left;
-      if (right < items.length && before(items[right] as PairEntry, items[best] as PairEntry)) best = right;
-      if (best === i) break;
-      [items[i], items[best]] = [items[best] as PairEntry, items[i] as PairEntry];
+      let best = -1;
+      if (left < this.size && !this.beforeAt(last.sim, last.a, last.b, left)) best = left;
+      if (right < this.size && this.firstOf(right, best === -1 ? null : best, last)) best = right;
+      if (best === -1) break;
+      this.move(best, i);
       i = best;
     }
+    this.set(i, last);
     return top;
   }
-}
 
-function before(x: PairEntry, y: PairEntry): boolean {
-  return x.sim > y.sim || (x.sim === y.sim && (x.a < y.a || (x.a === y.a && x.b < y.b)));
+  /** True when the entry at `right` comes before both `last` and (if any) the entry at `other`. */
+  private firstOf(right: number, other: number | null, last: PairEntry): boolean {
+    if (this.beforeAt(last.sim, last.a, last.b, right)) return false;
+    if (other === null) return true;
+    return this.beforeAt(this.sim[right] as number, this.a[right] as number, this.b[right] as number, other);
+  }
+
+  /** True when (sim, a, b) comes before the entry at `at`. */
+  private beforeAt(sim: number, a: number, b: number, at: number): boolean {
+    const s = this.sim[at] as number;
+    if (sim !== s) return sim > s;
+    const x = this.a[at] as number;
+    return a < x || (a === x && b < (this.b[at] as number));
+  }
+
+  private get(at: number): PairEntry {
+    return {
+      sim: this.sim[at] as number,
+      a: this.a[at] as number,
+      b: this.b[at] as number,
+      stampA: this.stampA[at] as number,
+      stampB: this.stampB[at] as number,
+    };
+  }
+
+  private set(at: number, entry: PairEntry): void {
+    this.sim[at] = entry.sim;
+    this.a[at] = entry.a;
+    this.b[at] = entry.b;
+    this.stampA[at] = entry.stampA;
+    this.stampB[at] = entry.stampB;
+  }
+
+  private move(from: number, to: number): void {
+    this.sim[to] = this.sim[from] as number;
+    this.a[to] = this.a[from] as number;
+    this.b[to] = this.b[from] as number;
+    this.stampA[to] = this.stampA[from] as number;
+    this.stampB[to] = this.stampB[from] as number;
+  }
+
+  private grow(): void {
+    const size = this.sim.length * 2;
+    const widen = <T extends Float64Array | Int32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.sim = widen(this.sim, (k) => new Float64Array(k));
+    this.a = widen(this.a, (k) => new Int32Array(k));
+    this.b = widen(this.b, (k) => new Int32Array(k));
+    this.stampA = widen(this.stampA, (k) => new Int32Array(k));
+    this.stampB = widen(this.stampB, (k) => new Int32Array(k));
+  }
 }

@@ -73,11 +73,11 @@ export function sentenceTerms(sentence: string, common: ReadonlySet<string>): Se
     .split(/\s+/)
     .map(cleanToken)
     .filter((token) => token !== '');
+  const tokenIsCommon = tokens.map((token) => isCommon(token, common));
   for (let n = MAX_GRAM; n >= 1; n--) {
     for (let i = 0; i + n <= tokens.length; i++) {
-      const gram = tokens.slice(i, i + n);
-      if (gram.every((token) => isCommon(token, common))) continue;
-      terms.push(gram.join(' '));
+      if (tokenIsCommon.slice(i, i + n).every(Boolean)) continue;
+      terms.push(tokens.slice(i, i + n).join(' '));
     }
   }
   const variants = terms.flatMap((term) => [term, term.replace(/\(\)?:?$/, '')]);
@@ -146,12 +146,12 @@ export function literalChecks(
   const touched = new Set([...rejected.files.keys(), ...firstAttempt.files.keys()]);
   const stepWords = commandWords([...rejected.commands, ...firstAttempt.commands]);
   const firstWork = workText(firstAttempt);
-  // A term none of the answers says cannot give a check: skip it before any regex runs.
-  const said = wordSet(`${firstWork}\n${workText(rejected)}\n${workText(accepted)}`);
+  // A term whose words none of the answers contains cannot give a check: skip it before any regex runs.
+  const said = `${firstWork}\n${workText(rejected)}\n${workText(accepted)}`.toLowerCase();
   const found: LiteralCheck[] = [];
   for (const { text: term, quoted } of sentenceTerms(sentence, common)) {
     const words = term.toLowerCase().match(WORD) ?? [];
-    if (words.length === 0 || !words.every((w) => said.has(w))) continue;
+    if (words.length === 0 || !words.every((w) => said.includes(w))) continue;
     if (found.some((f) => mentionsWord(f.term, term))) continue;
     const carriers = carriersOf(term, rejected);
     if (carriers.length === 0 && !mentionsWord(firstWork, term)) {
@@ -174,10 +174,6 @@ export function literalChecks(
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
-
-function wordSet(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(WORD) ?? []);
-}
 
 type Carrier =
   { kind: 'command'; line: string } | { kind: 'file'; name: string; path: string } | { kind: 'block' };
