@@ -21,8 +21,8 @@
  * command); the centroids' cosine is not.
  *
  * Candidates: each session's `neighbours` most similar sessions, found through an inverted index of
- * its features (features held by more than `maxPostings` sessions are left out of the search only;
- * they still count in every score). Merges go best-first from a heap; a merged cluster inherits its
+ * its features (a feature many sessions share is read only in a window of sessions near this one;
+ * every feature still counts in every score). Merges go best-first from a heap; a merged cluster inherits its
  * parts' candidates. Deterministic: ties break by the lower index.
  */
 import { addInto, dot, type Vector } from './vectors.js';
@@ -234,9 +234,9 @@ function candidateNeighbours(
   k: number,
 ): number[][] {
   const n = text.length;
-  const maxPostings = Math.max(64, Math.ceil(8 * Math.sqrt(n)));
-  // Bounds the search at any corpus size (linear time); below ~1000 sessions it reads whole lists.
-  const searchWindow = Math.min(maxPostings, MAX_SEARCH_WINDOW);
+  // A feature many sessions share is read only near the session (items are in corpus order, newest
+  // first): enough to find its kind, and the search stays linear at any corpus size.
+  const searchWindow = Math.min(Math.max(64, Math.ceil(8 * Math.sqrt(n))), MAX_SEARCH_WINDOW);
   const group = partitionIds(partition);
   // Posting lists by feature: text feature `id` is key 2·id, action feature `id` is 2·id + 1.
   const postings = new Map<number, { items: number[]; values: number[] }>();
@@ -258,7 +258,7 @@ function candidateNeighbours(
   index(1, action);
   const searchable = new Map<number, { items: Int32Array; values: Float64Array }>();
   for (const [key, list] of postings) {
-    if (list.items.length <= maxPostings && list.items.length > 1) {
+    if (list.items.length > 1) {
       searchable.set(key, { items: Int32Array.from(list.items), values: Float64Array.from(list.values) });
     }
   }
