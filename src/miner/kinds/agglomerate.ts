@@ -300,7 +300,7 @@ function candidateNeighbours(
   return result;
 }
 
-const MAX_SEARCH_WINDOW = 256;
+const MAX_SEARCH_WINDOW = 128;
 
 /** The first position of `sorted` holding a value ≥ `value`. */
 function lowerBound(sorted: Int32Array, value: number): number {
