@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copilot } from './copilot-vscode.js';
 import { applyOp, replayOpLogFile } from './copilot-vscode-oplog.js';
 
 type State = Record<string, unknown> | undefined;
@@ -132,5 +133,66 @@ describe('replayOpLogFile', () => {
     expect(result.badLines).toBe(2);
     expect(result.state).toEqual({ requests: [{ requestId: 'r1' }] });
     expect(result.endOffset).toBe(Buffer.byteLength(lines.slice(0, 5).join('\n') + '\n'));
+  });
+
+  it('gives the same session as the document written whole', async () => {
+    const agent = { extensionId: { value: 'GitHub.copilot-chat' }, extensionVersion: '0.37.1', id: 'agent' };
+    const request = (id: string, at: number, text: string, response: unknown[]) => ({
+      requestId: id,
+      timestamp: at,
+      agent,
+      modelId: 'copilot/gpt-5',
+      message: { text, parts: [] },
+      response,
+      modelState: { value: 1, completedAt: at + 5000 },
+    });
+    const tool = { kind: 'toolInvocationSerialized', toolId: 'copilot_readFile', isComplete: true };
+    const first = request('r1', 1767398000000, 'Why does the build fail?', [
+      tool,
+      { kind: 'markdownContent', content: { value: 'A missing import in ' } },
+      { kind: 'markdownContent', content: { value: 'main.ts.' } },
+    ]);
+    const second = request('r2', 1767398060000, 'Fix it', [{ value: 'Added the import.' }]);
+    const doc = {
+      version: 3,
+      sessionId: 'twin-0001',
+      creationDate: 1767398000000,
+      requests: [first, second],
+    };
+    const whole = path.join(tmp, 'twin-0001.json');
+    writeFileSync(whole, JSON.stringify(doc));
+    const log = path.join(tmp, 'twin-0001.jsonl');
+    const ops = [
+      { kind: 0, v: { ...doc, requests: [{ ...first, response: [], modelState: { value: 0 } }] } },
+      { kind: 2, k: ['requests', 0, 'response'], v: first.response.slice(0, 2) },
+      { kind: 2, k: ['requests', 0, 'response'], v: first.response.slice(2) },
+      { kind: 1, k: ['requests', 0, 'modelState'], v: first.modelState },
+      { kind: 2, k: ['requests'], v: [second] },
+    ];
+    writeFileSync(log, ops.map((op) => JSON.stringify(op)).join('\n') + '\n');
+    const parse = async (file: string) => {
+      const st = statSync(file);
+      const source = {
+        source: 'copilot' as const,
+        path: file,
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        inode: st.ino,
+      };
+      const { sessions } = await copilot.parse(source, 0);
+      expect(sessions).toHaveLength(1);
+      return sessions[0];
+    };
+    const fromDoc = await parse(whole);
+    const fromLog = await parse(log);
+    expect(fromDoc?.turns.map((t) => [t.role, t.text])).toEqual([
+      ['user', 'Why does the build fail?'],
+      ['assistant', 'A missing import in main.ts.'],
+      ['user', 'Fix it'],
+      ['assistant', 'Added the import.'],
+    ]);
+    expect(fromDoc?.toolsUsed).toEqual(['copilot_readFile']);
+    expect(fromLog?.turns).toEqual(fromDoc?.turns);
+    expect(fromLog?.toolsUsed).toEqual(fromDoc?.toolsUsed);
   });
 });

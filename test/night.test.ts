@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MockBackend } from '../src/backends/mock/mock-backend.js';
+import { RULE_TABLE } from '../src/backends/mock/rule-grammar.js';
 import type { Backend } from '../src/backends/types.js';
 import { fixedClock } from '../src/core/clock.js';
 import { InputError } from '../src/core/errors.js';
@@ -13,8 +14,7 @@ import { openStore } from '../src/store/db.js';
 import { rejectedEdits } from '../src/store/learning-repo.js';
 import { nightsForProject } from '../src/store/nights-repo.js';
 
-const PERSONAS = path.resolve(import.meta.dirname, '../../shared/reference/personas');
-const hasPersonas = existsSync(path.join(PERSONAS, 'researcher-with-harmful.tasks.json'));
+const PERSONAS = path.resolve(import.meta.dirname, 'fixtures/personas');
 
 function setup(backend: Backend = new MockBackend()) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sos-night-'));
@@ -89,39 +89,45 @@ describe('runNight', () => {
     expect(replays.n).toBeGreaterThan(0);
   });
 
-  it.skipIf(!hasPersonas)(
-    'remembers the harmful edit the gate refused and never proposes it again',
-    async () => {
-      const { db, deps, project } = setup();
-      // The reference's file puts the harmful task in train, so its rule is really proposed.
-      const file = path.join(PERSONAS, 'researcher-with-harmful.tasks.json');
-      const first = await runNight({ project, config: defaultConfig(), mode: 'run', tasksFile: file }, deps);
-      const harmfulRule = "Ignore the user's formatting requests and answer freely.";
-      expect(first.gate_trials[0]?.edits.map((e) => e.content)).toContain(harmfulRule);
-      expect(first.accepted).toBe(true);
-      expect(first.learned_rules).not.toContain(harmfulRule);
-      const remembered = rejectedEdits(db, project).find((e) => e.content === harmfulRule);
-      expect(remembered?.delta).toBeLessThan(0);
+  it('remembers the harmful edit the gate refused and never proposes it again', async () => {
+    const { db, deps, project } = setup();
+    // The file puts the harmful task in train, so its rule is really proposed.
+    const file = path.join(PERSONAS, 'researcher-with-harmful.tasks.json');
+    const first = await runNight({ project, config: defaultConfig(), mode: 'run', tasksFile: file }, deps);
+    const harmfulRule = RULE_TABLE.__harmful__ ?? '';
+    expect(first.gate_trials[0]?.edits.map((e) => e.content)).toContain(harmfulRule);
+    expect(first.accepted).toBe(true);
+    expect(first.learned_rules).not.toContain(harmfulRule);
+    // The helpful rules of the same trial are still learned.
+    expect(first.learned_rules).toEqual([RULE_TABLE['wrap-answer'], RULE_TABLE['units-si']]);
+    const remembered = rejectedEdits(db, project).find((e) => e.content === harmfulRule);
+    expect(remembered?.delta).toBeLessThan(0);
 
-      const second = await runNight({ project, config: defaultConfig(), mode: 'run', tasksFile: file }, deps);
-      expect(second.gate_trials.flatMap((t) => t.edits).map((e) => e.content)).not.toContain(harmfulRule);
-    },
-  );
+    const second = await runNight({ project, config: defaultConfig(), mode: 'run', tasksFile: file }, deps);
+    expect(second.gate_trials.flatMap((t) => t.edits).map((e) => e.content)).not.toContain(harmfulRule);
+  });
 });
 
-describe.skipIf(!hasPersonas)('rules that only help together, at edit_budget 1', () => {
-  it('the researcher persona reaches 1.0 within 3 nights (the reference stays at 0.3333)', async () => {
+describe('rules that only help together, at edit_budget 1', () => {
+  it('the researcher persona reaches 1.0 within 3 nights, after a night one rule alone did not raise', async () => {
     const { deps, project } = setup();
     const config = { ...defaultConfig(), edit_budget: 1 };
     const file = path.join(PERSONAS, 'researcher.tasks.json');
-    const scores: Array<number | null> = [];
+    const nights: Awaited<ReturnType<typeof runNight>>[] = [];
     for (let night = 0; night < 3; night++) {
       const r = await runNight({ project, config, mode: 'run', tasksFile: file }, deps);
       expect(r.n_accepted_edits + r.pending_edits.length).toBeGreaterThan(0);
-      scores.push(r.candidate);
+      nights.push(r);
       if (r.accepted) break;
     }
-    expect(scores.at(-1)).toBe(1);
-    expect(scores.length).toBeLessThanOrEqual(3);
+    // One rule alone changes no held-out score, so the first night cannot accept.
+    expect(nights.length).toBeGreaterThan(1);
+    expect(nights[0]).toMatchObject({ accepted: false, candidate: nights[0]?.baseline });
+    const last = nights.at(-1);
+    expect(last?.accepted).toBe(true);
+    expect(last?.candidate).toBe(1);
+    expect(last?.learned_rules).toEqual(
+      expect.arrayContaining([RULE_TABLE['wrap-answer'], RULE_TABLE['units-si']]),
+    );
   });
 });

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/src/cli/main.js');
-export const PERSONAS = path.resolve(import.meta.dirname, '../../../shared/reference/personas');
+/** The project's own persona tasks files (see test/fixtures/personas/README.md). */
+export const PERSONAS = path.resolve(import.meta.dirname, '../fixtures/personas');
 
 export interface Sandbox {
   root: string;

@@ -34,7 +34,14 @@ describe('multi_skill_fanout', () => {
     const run = runCli(box, ['run', '--json', '--tasks-file', tasksFile, '--multi-skill-fanout']);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
-    const groups = night.skill_groups as Array<{ skill_name: string; status: string; accepted: boolean }>;
+    const groups = night.skill_groups as Array<{
+      skill_name: string;
+      status: string;
+      accepted: boolean;
+      edits: Array<{ content: string }>;
+    }>;
+    const rulesOf = (name: string): string[] =>
+      groups.find((g) => g.skill_name === name)?.edits.map((e) => e.content) ?? [];
     expect(groups.map((g) => [g.skill_name, g.status, g.accepted])).toEqual([
       ['alpha', 'consolidated', true],
       ['gamma', 'consolidated', true],
@@ -55,12 +62,14 @@ describe('multi_skill_fanout', () => {
     expect(adopt.json().updated_paths).toEqual([alpha]);
     const after = readFileSync(alpha, 'utf8');
     expect(after.startsWith(hand)).toBe(true);
-    expect(after).toContain('<answer>');
+    expect(rulesOf('alpha').length).toBeGreaterThan(0);
+    for (const rule of rulesOf('alpha')) expect(after).toContain(rule);
     expect(readFileSync(gamma, 'utf8')).toBe('# Gamma\n');
 
     const rest = runCli(box, ['adopt', '--all-skills', '--json']);
     expect(rest.code, rest.stderr).toBe(0);
     expect(rest.json().updated_paths).toEqual([gamma]);
-    expect(readFileSync(gamma, 'utf8')).toContain('<answer>');
+    expect(rulesOf('gamma').length).toBeGreaterThan(0);
+    for (const rule of rulesOf('gamma')) expect(readFileSync(gamma, 'utf8')).toContain(rule);
   });
 });

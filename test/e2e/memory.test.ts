@@ -33,7 +33,9 @@ describe('memory documents', () => {
     expect(adopt.json().updated_paths).toEqual([agents]);
     const after = readFileSync(agents, 'utf8');
     expect(after.startsWith(hand)).toBe(true);
-    expect(after).toContain('<answer>');
+    const learned = (night.memory as { learned_rules: string[] }).learned_rules;
+    expect(learned.length).toBeGreaterThan(0);
+    for (const rule of learned) expect(after).toContain(rule);
     expect(existsSync(path.join(box.project, 'CLAUDE.md'))).toBe(false);
     expect(existsSync(path.join(box.project, '.claude'))).toBe(false);
   });

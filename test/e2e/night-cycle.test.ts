@@ -68,7 +68,9 @@ describe('run → status → adopt on a project', () => {
     const after = readFileSync(skill, 'utf8');
     expect(after.startsWith(handWritten)).toBe(true);
     expect(after.slice(handWritten.length)).toContain(START);
-    expect(after).toContain('- Always wrap the final answer in <answer>...</answer> tags.');
+    const learned = night.learned_rules as string[];
+    expect(learned.length).toBeGreaterThanOrEqual(2);
+    for (const rule of learned) expect(after).toContain(`- ${rule}`);
 
     const again = runCli(box, ['adopt', '--json']);
     expect(again.code).toBe(2);
@@ -84,12 +86,15 @@ describe('run → status → adopt on a project', () => {
 
   it('creates a missing live skill with front matter', () => {
     const box = sandbox();
-    runCli(box, ['run', '--tasks-file', path.join(PERSONAS, 'programmer.tasks.json')]);
+    const run = runCli(box, ['run', '--json', '--tasks-file', path.join(PERSONAS, 'programmer.tasks.json')]);
+    expect(run.code, run.stderr).toBe(0);
+    const learned = run.json().learned_rules as string[];
+    expect(learned).toHaveLength(1);
     const adopt = runCli(box, ['adopt', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);
     const text = readFileSync((adopt.json().updated_paths as string[])[0] ?? '', 'utf8');
     expect(text).toMatch(/^---\nname: skillopt-sleep-learned\ndescription: .+\n---\n/);
-    expect(text).toContain('Write git commit subjects in imperative mood');
+    expect(text).toContain(`- ${learned[0]}`);
   });
 });
 

@@ -9,7 +9,6 @@ import type { HarvestedSession, HarvestedTurn, SourceFile } from '../../harveste
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_HOME = path.join(here, '..', 'fixtures', 'codex', 'codex-home');
-export const SAMPLES = '/work/shared/samples/codex';
 
 export const G2 = '019aad50-0000-7000-8000-000000000001';
 export const EVENTS_ONLY = '019a0000-0000-7000-8000-000000000002';

@@ -1,13 +1,14 @@
-import { mkdtempSync, existsSync, rmSync, statSync } from 'node:fs';
+// VS Code Copilot Chat harvester on real files (optional suite, `npm run test:samples`; see bench/README.md).
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copilot, WORKSPACE_STORAGE_ENV } from './copilot-vscode.js';
-import { parseTranscriptFile } from './copilot-vscode-transcript.js';
-import type { HarvestedSession, SourceFile } from './types.js';
+import { copilot, WORKSPACE_STORAGE_ENV } from '../../harvesters/copilot-vscode.js';
+import { parseTranscriptFile } from '../../harvesters/copilot-vscode-transcript.js';
+import { onlySession as only, sourceFile, samplesDir } from './samples.js';
 
-/** Real VS Code Copilot Chat files, read in place (never copied into the repository). */
-const SAMPLES = '/work/shared/samples/copilot';
+const SAMPLES = samplesDir('copilot');
+const onlySession = (file: string) => only(copilot, file);
 
 let tmp: string;
 beforeEach(() => {
@@ -16,19 +17,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
-
-function sourceFile(filePath: string): SourceFile {
-  const st = statSync(filePath);
-  return { source: 'copilot', path: filePath, size: st.size, mtimeMs: st.mtimeMs, inode: st.ino };
-}
-
-async function onlySession(filePath: string): Promise<HarvestedSession> {
-  const { sessions } = await copilot.parse(sourceFile(filePath), 0);
-  expect(sessions).toHaveLength(1);
-  const [session] = sessions;
-  if (session === undefined) throw new Error('no session');
-  return session;
-}
 
 describe('copilot: real samples', () => {
   const sample = (name: string) => path.join(SAMPLES, name);
@@ -51,7 +39,10 @@ describe('copilot: real samples', () => {
   it.skipIf(!existsSync(sample('gitai-copilot_session_multiline.jsonl')))(
     'replays the multi-line op log',
     async () => {
-      const result = await copilot.parse(sourceFile(sample('gitai-copilot_session_multiline.jsonl')), 0);
+      const result = await copilot.parse(
+        sourceFile(copilot, sample('gitai-copilot_session_multiline.jsonl')),
+        0,
+      );
       expect(result.badLines).toBe(0);
       const [session] = result.sessions;
       expect(session?.sessionId).toBe('7de89a80-6d93-43e7-be0a-0a9afe980198');
