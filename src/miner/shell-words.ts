@@ -6,16 +6,31 @@
 
 export interface SimpleCommand {
   /** The program's base name, lower-cased (`/usr/bin/git` → `git`). */
-  program: string;
+  readonly program: string;
   /** The words after the program, quotes removed. */
-  args: string[];
+  readonly args: readonly string[];
 }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const MAX_COMMANDS = 16;
 
-/** The simple commands of a command line: split at unquoted `&&`, `||`, `;`, `|` and newlines. */
-export function simpleCommands(line: string): SimpleCommand[] {
+const PARSED = new Map<string, readonly SimpleCommand[]>();
+const MAX_PARSED = 8192;
+
+/**
+ * The simple commands of a command line: split at unquoted `&&`, `||`, `;`, `|` and newlines.
+ * Memoised: the miner reads each command line of a corpus from several stages.
+ */
+export function simpleCommands(line: string): readonly SimpleCommand[] {
+  const known = PARSED.get(line);
+  if (known !== undefined) return known;
+  const parsed = parseCommands(line);
+  if (PARSED.size >= MAX_PARSED) PARSED.clear();
+  PARSED.set(line, parsed);
+  return parsed;
+}
+
+function parseCommands(line: string): SimpleCommand[] {
   const commands: SimpleCommand[] = [];
   for (const words of splitWords(line)) {
     const start = words.findIndex((word) => !ASSIGNMENT.test(word));

@@ -54,8 +54,12 @@ export function shapeChecks(answers: {
   const newLines = shapeLines(accepted);
   const oldSet = new Set(oldLines.map((l) => l.text));
   const newSet = new Set(newLines.map((l) => l.text));
-  const removed = oldLines.filter((l) => !newSet.has(l.text) && l.text.trim() !== '').slice(0, MAX_CHANGED_LINES);
-  const added = newLines.filter((l) => !oldSet.has(l.text) && l.text.trim() !== '').slice(0, MAX_CHANGED_LINES);
+  const removed = oldLines
+    .filter((l) => !newSet.has(l.text) && l.text.trim() !== '')
+    .slice(0, MAX_CHANGED_LINES);
+  const added = newLines
+    .filter((l) => !oldSet.has(l.text) && l.text.trim() !== '')
+    .slice(0, MAX_CHANGED_LINES);
   for (const r of removed) {
     const partner = bestPartner(r.text, added);
     if (partner !== null) {
@@ -88,10 +92,10 @@ function shapeLines(e: AnswerEvidence): Line[] {
 
 /** Removed/added whitespace-separated tokens paired by a long shared ending (a renamed file). */
 function changedTokens(oldText: string, newText: string): Array<{ before: string; after: string }> {
-  const oldTokens = new Set(oldText.split(/\s+/).filter((t) => t.length > MIN_SHARED_SUFFIX));
-  const newTokens = [...new Set(newText.split(/\s+/))].filter(
-    (t) => t.length > MIN_SHARED_SUFFIX && !oldTokens.has(t),
-  );
+  // Only a token with a digit can change a number's width.
+  const candidate = (t: string): boolean => t.length > MIN_SHARED_SUFFIX && HAS_DIGIT.test(t);
+  const oldTokens = new Set(oldText.split(/\s+/).filter(candidate));
+  const newTokens = [...new Set(newText.split(/\s+/))].filter((t) => candidate(t) && !oldTokens.has(t));
   const pairs: Array<{ before: string; after: string }> = [];
   for (const after of newTokens) {
     let best: string | null = null;
@@ -107,6 +111,8 @@ function changedTokens(oldText: string, newText: string): Array<{ before: string
   }
   return pairs;
 }
+
+const HAS_DIGIT = /\d/;
 
 function sharedSuffix(a: string, b: string): number {
   let n = 0;
