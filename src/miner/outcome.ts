@@ -55,11 +55,14 @@ export function feedbackSignals(text: string): string[] {
 
 function phraseMatches(lower: string, phrases: readonly string[], polarity: 'neg' | 'pos'): PhraseMatch[] {
   return phrases.flatMap((phrase) =>
-    [...lower.matchAll(phrasePattern(phrase))].map((m) => ({
-      start: m.index,
-      end: m.index + m[0].length,
-      signal: `${polarity}:${phrase}`,
-    })),
+    // Its first word must be there (a cheap test before the regex; spaces may match ", ").
+    !lower.includes(phrase.split(' ')[0] ?? phrase)
+      ? []
+      : [...lower.matchAll(phrasePattern(phrase))].map((m) => ({
+          start: m.index,
+          end: m.index + m[0].length,
+          signal: `${polarity}:${phrase}`,
+        })),
   );
 }
 
