@@ -14,7 +14,7 @@ import { literalChecks, type LiteralCheck } from './literal.js';
 import { shapeChecks, type ShapeCheck } from './shape.js';
 import { simpleCommands } from '../shell-words.js';
 
-const MAX_SENTENCE_CHARS = 300;
+export const MAX_SENTENCE_CHARS = 300;
 
 export interface FollowUpFinding {
   /** Index of the follow-up's episode. */
