@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import type { Edit, EditTarget, Outcome, Score, TaskRecord } from '../core/task.js';
+import type { ChatRole } from './llm/chat.js';
+import type { PromptName } from './llm/prompts.js';
 import type { SpendSummary } from './llm/spend-meter.js';
 
 /** Token and call accounting for one model call (the mock reports zero tokens). */
@@ -115,6 +118,13 @@ export interface ProposeTasksResult {
   usage: Usage;
 }
 
+/** A JSON reply validated by a zod schema. */
+export interface JsonAnswer<T> {
+  /** null when the reply stayed invalid after the repair request. */
+  value: T | null;
+  usage: Usage;
+}
+
 /** A model backend. Roles: `attempt` is the target agent; `reflect` and `judgeRubric` are the optimizer. */
 export interface Backend {
   readonly name: string;
@@ -129,6 +139,17 @@ export interface Backend {
   mergeEdits?(req: MergeEditsRequest): Promise<MergeEditsResult>;
   /** Optional: rewrite the learned rules as a whole (update_mode "rewrite"); gated like any edit. */
   rewrite?(req: RewriteRequest): Promise<RewriteResult>;
+  /**
+   * Real backends: ask a role for JSON from a prompt template (cached, budgeted, redacted like every
+   * request); prompt-backed passes such as session labelling use it.
+   */
+  askJson?<T>(
+    role: ChatRole,
+    template: PromptName,
+    vars: Readonly<Record<string, string>>,
+    schema: z.ZodType<T>,
+    shape: string,
+  ): Promise<JsonAnswer<T>>;
   /** Real backends: what the night's requests cost so far, against its budget. */
   spendSummary?(): SpendSummary;
 }

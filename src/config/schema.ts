@@ -139,6 +139,12 @@ export const configSchema = z
       .describe(
         'With a real model backend, also ask the optimizer for 0-3 checkable statements per recurring task.',
       ),
+    llm_refine: z
+      .boolean()
+      .default(false)
+      .describe(
+        "With a real model backend and llm_mine on: label each session's task kind once (stored; kinds take the labels and may merge), and read checks or a rubric from corrections the offline miner could not check.",
+      ),
     dream_factor: count
       .default(0)
       .describe('Synthetic variants per real train task (train split only; 0 = off).'),

@@ -295,7 +295,8 @@ function toTask(project: string, cluster: Cluster, member: Observation, rules: K
   };
 }
 
-function truncateIntent(intent: string): string {
+/** How a task states its request (the model pass finds the request again by it). */
+export function truncateIntent(intent: string): string {
   return intent.length > MAX_INTENT_CHARS ? `${intent.slice(0, MAX_INTENT_CHARS)} …` : intent;
 }
 

@@ -36,6 +36,8 @@ export interface CheckSource {
   sessionKey: string;
   /** The correction sentence the check was read from ('' when the parser did not say). */
   sentence: string;
+  /** Set when the model read the check from the correction (validated like the miner's own). */
+  by?: 'model';
 }
 
 /**

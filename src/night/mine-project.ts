@@ -6,7 +6,7 @@ import { mineSessions } from '../miner/mine.js';
 import { compileUserPatterns, type CorrectionPattern } from '../miner/correction-patterns.js';
 import { ConfigError } from '../core/errors.js';
 import { assignSplitsWithinGroups } from '../miner/split.js';
-import type { Cluster } from '../miner/types.js';
+import type { Cluster, MinerSession } from '../miner/types.js';
 import type { Db } from '../store/db.js';
 import { lastAdoptedNightStart } from '../store/nights-repo.js';
 import { countQuerySessions, querySessions } from '../store/sessions-repo.js';
@@ -67,6 +67,8 @@ export interface MinedProject {
   nSessions: number;
   sessionsLeftOut: number;
   activeSince: number | null;
+  /** The sessions mined (with their partition), for a model pass that reads them again. */
+  sessions: MinerSession[];
 }
 
 export function mineProjectClusters(
@@ -86,10 +88,12 @@ export function mineProjectClusters(
     sessions.map((s) => s.projectRoot),
     project,
   );
-  const mined = mineSessions(
-    sessions.map((s, i) => ({ ...s, partition: partitions[i] ?? '' })),
-    { project, maxTasks: Number.MAX_SAFE_INTEGER, correctionPatterns: configPatterns(config) },
-  );
+  const partitioned = sessions.map((s, i) => ({ ...s, partition: partitions[i] ?? '' }));
+  const mined = mineSessions(partitioned, {
+    project,
+    maxTasks: Number.MAX_SAFE_INTEGER,
+    correctionPatterns: configPatterns(config),
+  });
   const clusters = mined.clusters
     .filter((c) => since === null || (c.lastSeen ?? 0) >= since)
     .slice(0, config.max_tasks_per_night);
@@ -101,6 +105,7 @@ export function mineProjectClusters(
     nSessions: sessions.length,
     sessionsLeftOut: Math.max(0, total - sessions.length),
     activeSince: since,
+    sessions: partitioned,
   };
 }
 

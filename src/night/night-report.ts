@@ -1,6 +1,8 @@
 /** The result of one night, in the reference's `--json` shape plus what the reference left out. */
 import type { Edit } from '../core/task.js';
 import type { LlmMinerStats } from '../miner/llm-miner.js';
+import type { LabelStats } from '../miner/model/label-sessions.js';
+import type { TripleStats } from '../miner/model/rules-from-triples.js';
 import type { SpendSummary } from '../backends/llm/spend-meter.js';
 import type { GateTrial, RejectedEdit } from '../trainer/epoch.js';
 import type { TaskDelta } from '../trainer/gate.js';
@@ -55,6 +57,10 @@ export interface NightReport {
   sessions_left_out: number;
   /** What the LLM miner did (null when it did not run: offline backend, tasks file or `llm_mine: false`). */
   llm_miner: LlmMinerReport | null;
+  /** The labelling pass (`llm_refine`); absent when it did not run. */
+  llm_labels?: Omit<LabelStats, 'usage'> & { relabelled: number; merged: number };
+  /** The rules-from-triples pass (`llm_refine`); absent when it did not run. */
+  llm_rules?: Omit<TripleStats, 'usage'>;
   gate_metric: string;
   gate_no_regression: boolean;
   gate_trials: GateTrial[];
@@ -93,7 +99,8 @@ export interface RecurringTaskReport {
   intent: string;
   occurrences: number;
   sessions: string[];
-  checks: Array<{ op: string; arg?: string | number; session: string; sentence: string }>;
+  /** `by: "model"` marks a check the model read from the correction (validated on the session's answers). */
+  checks: Array<{ op: string; arg?: string | number; session: string; sentence: string; by?: 'model' }>;
   criteria: string[];
   corrections: Array<{
     session: string;

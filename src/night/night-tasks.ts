@@ -19,6 +19,7 @@ import {
 import type { Cluster } from '../miner/types.js';
 import { canMineWithModel, mineWithModel, type LlmMinerStats } from '../miner/llm-miner.js';
 import type { NightReport, RecurringTaskReport } from './night-report.js';
+import { refineWithModel, type RefineStats } from './model-refine.js';
 
 export interface TaskSet {
   tasks: TaskRecord[];
@@ -33,6 +34,8 @@ export interface TaskSet {
   /** Recurring tasks with where each check came from (session and sentence), for the report. */
   taskSummaries: NightReport['recurring_tasks'];
   llmMiner: LlmMinerStats | null;
+  /** The labelling and rules-from-triples pass (`llm_refine`); null when it did not run. */
+  llmRefine: RefineStats | null;
 }
 
 export { selectedSources };
@@ -50,7 +53,9 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   deps.logger.progress(
     `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`,
   );
-  const phase1 = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
+  const offline = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
+  const refined = await refineWithModel(offline, req, deps);
+  const phase1 = refined.mined;
   const llm = await mineClustersWithModel(phase1, req, deps);
   const mined = finishProjectTasks(phase1, config, llm?.tasks ?? []);
   const notes: string[] = [];
@@ -63,6 +68,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   }
   return {
     llmMiner: llm?.stats ?? null,
+    llmRefine: refined.stats,
     tasks: mined.tasks,
     nSessions: mined.nSessions,
     sessionsLeftOut: mined.sessionsLeftOut,
@@ -83,7 +89,12 @@ export function recurringTaskReport(c: Cluster): RecurringTaskReport {
     intent: c.intent,
     occurrences: c.occurrences,
     sessions: c.members,
-    checks: c.checkSources.map((src) => ({ ...src.check, session: src.sessionKey, sentence: src.sentence })),
+    checks: c.checkSources.map((src) => ({
+      ...src.check,
+      session: src.sessionKey,
+      sentence: src.sentence,
+      ...(src.by ? { by: src.by } : {}),
+    })),
     criteria: c.criteria,
     corrections: c.correctionReports.map((r) => ({
       session: r.sessionKey,
@@ -113,6 +124,13 @@ export async function mineClustersWithModel(
     `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} recurring tasks (${dropped} dropped)${result.stats.stopped ? '; stopped by the budget' : ''}`,
   );
   return result;
+}
+
+/** The refine pass in the report (usage left out, as for the LLM miner). */
+export function llmRefineReport(stats: RefineStats): Pick<NightReport, 'llm_labels' | 'llm_rules'> {
+  const { usage: _l, ...labels } = stats.labels;
+  const { usage: _r, ...rules } = stats.rules;
+  return { llm_labels: labels, llm_rules: rules };
 }
 
 /** The report leaves usage out: the miner's calls and tokens are counted in the night's totals. */
@@ -145,5 +163,6 @@ export function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: stri
     clusters: [],
     taskSummaries: [],
     llmMiner: null,
+    llmRefine: null,
   };
 }

@@ -114,7 +114,7 @@ export function renderReportMd(r: NightReport): string {
       );
       for (const c of t.checks) {
         lines.push(
-          `  - check \`${c.op}\` ${escapeMd(String(c.arg ?? ''))} — “${escapeMd(c.sentence)}” (${escapeMd(c.session)})`,
+          `  - check \`${c.op}\` ${escapeMd(String(c.arg ?? ''))} — “${escapeMd(c.sentence)}” (${escapeMd(c.session)}${c.by === 'model' ? ', read by the model' : ''})`,
         );
       }
       for (const criterion of t.criteria) lines.push(`  - rubric criterion: “${escapeMd(criterion)}”`);
@@ -136,6 +136,17 @@ export function renderReportMd(r: NightReport): string {
       `${m.accepted} checkable statements kept of ${m.proposed} proposed for ${m.clusters} recurring tasks (${m.calls} calls).`,
     );
     if (dropped.length > 0) lines.push(`Dropped: ${dropped.map(([why, n]) => `${why} ${n}`).join(', ')}.`);
+  }
+  if (r.llm_labels && r.llm_rules) {
+    const l = r.llm_labels;
+    const q = r.llm_rules;
+    lines.push(
+      '',
+      '## Kinds and rules the model read',
+      '',
+      `Sessions labelled: ${l.labelled} tonight, ${l.reused} from earlier nights${l.skipped_budget > 0 ? `, ${l.skipped_budget} left for the budget` : ''}; ${l.relabelled} kinds renamed, ${l.merged} merged.`,
+      `Corrections read: ${q.sent} (${q.checks_validated} checks validated, ${q.checks_dropped} dropped, ${q.rubrics} rubric criteria)${q.skipped_budget + q.skipped_limit > 0 ? `; ${q.skipped_budget + q.skipped_limit} not sent` : ''}.`,
+    );
   }
   if (r.learned_rules.length > 0) {
     lines.push('', '## Learned rules after this night', '');

@@ -38,10 +38,16 @@ import { loadSkillTarget } from './skill-target.js';
 import { loadMemoryTarget } from './memory-target.js';
 import { combineEpochs, memoryReport, stageTargets } from './passes.js';
 import { planFanout, trainGroups } from './fanout.js';
-import { addUsage } from '../backends/types.js';
+import { addUsage, zeroUsage, type Usage } from '../backends/types.js';
 import { lockProject } from './lock.js';
 import { planSpend } from './spend-plan.js';
-import { harvestAndMine, llmMinerReport, loadFromTasksFile, type TaskSet } from './night-tasks.js';
+import {
+  harvestAndMine,
+  llmMinerReport,
+  llmRefineReport,
+  loadFromTasksFile,
+  type TaskSet,
+} from './night-tasks.js';
 
 export { selectedSources } from './night-tasks.js';
 
@@ -283,6 +289,17 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
   }
 }
 
+/** What mining asked the model for (LLM miner and refine pass), for backends without a spend meter. */
+function miningUsage(set: TaskSet): Usage {
+  const usage = zeroUsage();
+  if (set.llmMiner) addUsage(usage, set.llmMiner.usage);
+  if (set.llmRefine) {
+    addUsage(usage, set.llmRefine.labels.usage);
+    addUsage(usage, set.llmRefine.rules.usage);
+  }
+  return usage;
+}
+
 function buildReport(
   req: NightRequest,
   deps: NightDeps,
@@ -295,6 +312,7 @@ function buildReport(
   const notes = [...set.notes];
   if (set.tasks.length === 0) notes.push('no tasks mined — nothing to train');
   const spend = deps.backend.spendSummary?.() ?? null;
+  const mining = miningUsage(set);
   if (spend && spend.invalid_replies > 0)
     notes.push(`${spend.invalid_replies} model replies stayed invalid JSON after a repair request`);
   return {
@@ -328,6 +346,7 @@ function buildReport(
     recurring_tasks: set.taskSummaries,
     sessions_left_out: set.sessionsLeftOut,
     llm_miner: set.llmMiner ? llmMinerReport(set.llmMiner) : null,
+    ...(set.llmRefine ? llmRefineReport(set.llmRefine) : {}),
     gate_metric: req.config.gate_metric,
     gate_no_regression: req.config.gate_no_regression,
     gate_trials: epoch.trials,
@@ -336,12 +355,10 @@ function buildReport(
     learned_rules: learnedRules(epoch.skill),
     target_skill_path: skillPath,
     // A real backend's meter saw every request (miner, replays, reflection, retries); the mock counts calls.
-    calls: spend ? spend.calls : epoch.usage.calls + (set.llmMiner?.usage.calls ?? 0),
+    calls: spend ? spend.calls : epoch.usage.calls + mining.calls,
     tokens_used: spend
       ? spend.input_tokens + spend.output_tokens
-      : epoch.usage.inputTokens +
-        epoch.usage.outputTokens +
-        (set.llmMiner ? set.llmMiner.usage.inputTokens + set.llmMiner.usage.outputTokens : 0),
+      : epoch.usage.inputTokens + epoch.usage.outputTokens + mining.inputTokens + mining.outputTokens,
     spend,
     stopped: '',
     staging_dir: '',

@@ -183,4 +183,19 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       DELETE FROM source_files;
     `,
   },
+  {
+    version: 6,
+    name: 'session labels',
+    // A session's task-kind label from the model, keyed by the exact text it saw: labelled once, reused
+    // by every later night while the miner keeps choosing the same request.
+    sql: `
+      CREATE TABLE session_labels (
+        session_key TEXT NOT NULL,
+        text_hash TEXT NOT NULL,
+        label TEXT NOT NULL,
+        labelled_at INTEGER NOT NULL,
+        PRIMARY KEY (session_key, text_hash)
+      );
+    `,
+  },
 ];

@@ -9,6 +9,9 @@ import { Limiter } from './limiter.js';
 import { LlmBackend } from './llm-backend.js';
 import { defaultRetryPolicy } from './retry.js';
 import { SpendMeter } from './spend-meter.js';
+import { z } from 'zod';
+import { labelSessions } from '../../miner/model/label-sessions.js';
+import { memorySessionLabels } from '../../store/session-labels-repo.js';
 
 class QueueProvider implements ChatProvider {
   readonly name = 'queue';
@@ -147,5 +150,34 @@ describe('LlmBackend', () => {
     expect(prompt).toContain('pnpm rules keep coming back');
     const bad = backend(['{"rules": [1, 2]}', '{"rules": "x"}']);
     expect((await bad.llm.rewrite(req)).rules).toEqual([]);
+  });
+
+  it('labels sessions and reads rules from corrections through askJson; the same request again is a cache hit', async () => {
+    const b = backend([
+      '{"labels": [{"id": 1, "label": "add dependency"}]}',
+      '{"checks": [{"op": "contains", "arg": "pnpm"}], "rubric": ""}',
+    ]);
+    const store = memorySessionLabels();
+    const stopsOn = (): boolean => false;
+    const sessions = [{ sessionKey: 'claude:s1', request: 'add zod to the web app' }];
+    const labelled = await labelSessions({ sessions, backend: b.llm, store, stopsOn });
+    expect(labelled.labels.get('claude:s1')).toBe('add dependency');
+    const prompt = b.provider.sent[0]?.messages[0]?.content ?? '';
+    expect(prompt).toContain(REPLAY_MARKER);
+    expect(prompt).toContain('1. add zod to the web app');
+    const vars = {
+      kind: 'add dependency',
+      correction: 'use pnpm',
+      rejected: 'npm i zod',
+      accepted: 'pnpm add zod',
+    };
+    const shape = '{"checks": [], "rubric": ""}';
+    const schema = z.object({ checks: z.array(z.unknown()), rubric: z.string() });
+    const first = await b.llm.askJson('optimizer', 'rule-from-correction', vars, schema, shape);
+    expect(first.value?.checks).toEqual([{ op: 'contains', arg: 'pnpm' }]);
+    expect(b.provider.sent[1]?.messages[0]?.content).toContain('pnpm add zod');
+    const again = await b.llm.askJson('optimizer', 'rule-from-correction', vars, schema, shape);
+    expect(again).toMatchObject({ value: first.value, usage: { calls: 0 } });
+    expect(b.provider.sent).toHaveLength(2);
   });
 });

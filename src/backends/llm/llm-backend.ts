@@ -10,6 +10,7 @@ import type {
   AttemptRequest,
   AttemptResult,
   Backend,
+  JsonAnswer,
   MergeEditsRequest,
   MergeEditsResult,
   ProposeTasksRequest,
@@ -74,11 +75,7 @@ const RULES_SHAPE = '{"rules": ["first rule", "second rule"]}';
 const describeEdit = (e: { op: string; content: string; anchor: string }): string =>
   `- [${e.op}] ${e.content}${e.anchor ? ` (anchor: ${e.anchor})` : ''}`;
 
-export interface JsonAnswer<T> {
-  /** null when the reply stayed invalid after the repair request. */
-  value: T | null;
-  usage: Usage;
-}
+export type { JsonAnswer };
 
 function zodProblem(error: z.ZodError): string {
   const issue = error.issues[0];

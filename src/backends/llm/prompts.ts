@@ -18,6 +18,8 @@ export const PROMPT_NAMES = [
   'mine-tasks',
   'merge-edits',
   'rewrite-rules',
+  'label-sessions',
+  'rule-from-correction',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number] | (string & {});
 

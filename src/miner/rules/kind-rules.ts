@@ -17,8 +17,13 @@ import type { FollowUpFinding } from './session-rules.js';
 
 const MIN_SESSIONS = 2;
 const MIN_NAMED_WORD = 4;
-const MAX_CRITERIA = 6;
+/** Most rubric criteria a kind keeps. */
+export const MAX_CRITERIA = 6;
 const MAX_ANSWER_EXCERPT = 1500;
+
+/** Corrections that are never rules, whoever reads them (the model pass does not send them). */
+export const PASTED_REASON = 'a pasted log or text, not a rule';
+export const GENERIC_REASON = 'feedback the user gives on other kinds too';
 
 export interface SessionFindings {
   sessionKey: string;
@@ -136,8 +141,8 @@ export function kindRules(
       };
       const named = finding.literal.length > 0;
       if (checks.length > 0) report.result = 'checks';
-      else if (finding.pasted) report.reason = 'a pasted log or text, not a rule';
-      else if (key === '' || generic.has(key)) report.reason = 'feedback the user gives on other kinds too';
+      else if (finding.pasted) report.reason = PASTED_REASON;
+      else if (key === '' || generic.has(key)) report.reason = GENERIC_REASON;
       else if (!named && finding.shapes.length > 0) report.reason = 'the change was seen in one session only';
       else if (!hasWords(finding.sentence)) report.reason = 'too short to be a rule';
       else if (!named && (repeated.get(key)?.size ?? 0) < 2 && !finding.replaced)

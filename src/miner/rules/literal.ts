@@ -9,10 +9,10 @@
  */
 import { mentionsWord, negativeWordCheck } from '../../core/negative-check.js';
 import type { Check } from '../../core/task.js';
-import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { simpleCommands } from '../shell-words.js';
 import { stopWords } from '../stop-words.js';
 import { argumentNames, commandArguments, workText, type AnswerEvidence } from './evidence.js';
+import { fails, passes } from './verdict.js';
 
 export interface LiteralCheck {
   check: Check;
@@ -289,9 +289,3 @@ function reworked(carrier: Carrier, accepted: AnswerEvidence): boolean {
       return false;
   }
 }
-
-const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
-const fails = (check: Check, answer: string): boolean => {
-  const result = evaluateCheck(check, answer, []);
-  return result.problem === undefined && !result.pass;
-};

@@ -8,12 +8,13 @@
  */
 import type { ToolAction } from '../../../harvesters/types.js';
 import { agentActed, type Episode } from '../episodes.js';
-import { evidenceOf, fencedBlocks, undoneIn } from './evidence.js';
+import { fencedBlocks, undoneIn } from './evidence.js';
+import { correctionAnswers, type CorrectionAnswers } from './verdict.js';
 import { literalChecks, type LiteralCheck } from './literal.js';
 import { shapeChecks, type ShapeCheck } from './shape.js';
 import { simpleCommands } from '../shell-words.js';
 
-const MAX_SENTENCE_CHARS = 300;
+export const MAX_SENTENCE_CHARS = 300;
 
 export interface FollowUpFinding {
   /** Index of the follow-up's episode. */
@@ -39,22 +40,14 @@ export function followUpFindings(
   requestIndex: number,
   common: ReadonlySet<string>,
 ): FollowUpFinding[] {
-  const first = episodes[requestIndex];
-  if (first === undefined) return [];
-  const firstAttempt = evidenceOf(first);
+  if (episodes[requestIndex] === undefined) return [];
   const findings: FollowUpFinding[] = [];
   for (let k = requestIndex + 1; k < episodes.length; k++) {
     const previous = episodes[k - 1] as Episode;
     const episode = episodes[k] as Episode;
     if (!agentActed(previous) || !agentActed(episode)) continue;
     const undone = undoneIn(episode, previous);
-    const named = new Set(episode.prompt.toLowerCase().match(/[\p{L}\p{N}_+-]+/gu) ?? []);
-    const answers = {
-      firstAttempt,
-      rejected: evidenceOf(previous),
-      accepted: evidenceOf(episode, new Set(), named),
-      acceptedNet: evidenceOf(episode, undone, named),
-    };
+    const answers = correctionAnswers(episodes, requestIndex, k) as CorrectionAnswers;
     // A pasted log or spec is a report to act on, not a rule in the user's words.
     const pasted = isPasted(episode.prompt);
     const literal = pasted ? [] : literalChecks(episode.prompt, common, answers);

@@ -16,8 +16,9 @@
  * sessions of the kind, or when the user's sentence names a word of the changed lines.
  */
 import type { Check } from '../../core/task.js';
-import { evaluateCheck, escapeRegExp } from '../../replay/judges/rule-checks.js';
+import { escapeRegExp } from '../../replay/judges/rule-checks.js';
 import { workText, type AnswerEvidence } from './evidence.js';
+import { fails, passes } from './verdict.js';
 
 export interface ShapeCheck {
   check: Check;
@@ -222,9 +223,3 @@ function replacedLine(oldLine: Line): Check | null {
 function negativeRegex(pattern: string): Check {
   return { op: 'regex', arg: `(?i)^(?![\\s\\S]*${pattern})` };
 }
-
-const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
-const fails = (check: Check, answer: string): boolean => {
-  const result = evaluateCheck(check, answer, []);
-  return result.problem === undefined && !result.pass;
-};

@@ -1,0 +1,60 @@
+/**
+ * How the miner decides that a check separates two answers: it must fail, cleanly, on the answer the
+ * user corrected (a check that cannot be evaluated there proves nothing) and pass on the answer that
+ * followed. The offline rules (`literal.ts`, `shape.ts`) and the model pass (`model/rules-from-triples.ts`)
+ * both decide here, so a model's check is held to the same test as the miner's own.
+ */
+import type { Check } from '../../core/task.js';
+import { evaluateCheck } from '../../replay/judges/rule-checks.js';
+import { evidenceOf, undoneIn, workText, type AnswerEvidence } from './evidence.js';
+import type { Episode } from '../episodes.js';
+
+export const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
+
+export const fails = (check: Check, answer: string): boolean => {
+  const result = evaluateCheck(check, answer, []);
+  return result.problem === undefined && !result.pass;
+};
+
+/** The answers one correction is judged on (see `session-rules.ts`). */
+export interface CorrectionAnswers {
+  /** The session's first attempt: the answer a replay starts from. */
+  firstAttempt: AnswerEvidence;
+  /** The answer the user reacted to. */
+  rejected: AnswerEvidence;
+  /** The answer that followed, and the same without the commands that only undid the rejected one. */
+  accepted: AnswerEvidence;
+  acceptedNet: AnswerEvidence;
+}
+
+/** The answers of the follow-up at `k` to the request at `requestIndex`. */
+export function correctionAnswers(
+  episodes: readonly Episode[],
+  requestIndex: number,
+  k: number,
+): CorrectionAnswers | null {
+  const first = episodes[requestIndex];
+  const previous = episodes[k - 1];
+  const episode = episodes[k];
+  if (first === undefined || previous === undefined || episode === undefined) return null;
+  const undone = undoneIn(episode, previous);
+  const named = new Set(episode.prompt.toLowerCase().match(/[\p{L}\p{N}_+-]+/gu) ?? []);
+  return {
+    firstAttempt: evidenceOf(first),
+    rejected: evidenceOf(previous),
+    accepted: evidenceOf(episode, new Set(), named),
+    acceptedNet: evidenceOf(episode, undone, named),
+  };
+}
+
+/**
+ * Why a check does not separate the correction's answers, or null when it does: it fails on the first
+ * attempt and on the rejected answer, and passes on the accepted one (as replayed, or its work without
+ * the undo commands, as the offline literal and shape checks are decided).
+ */
+export function separationProblem(check: Check, answers: CorrectionAnswers): string | null {
+  if (!fails(check, answers.rejected.full)) return 'rejected answer passes it';
+  if (!fails(check, answers.firstAttempt.full)) return "the session's first attempt passes it";
+  const accepted = passes(check, answers.accepted.full) || passes(check, workText(answers.acceptedNet));
+  return accepted ? null : 'accepted answer fails it';
+}

@@ -1,0 +1,46 @@
+/** The model's task-kind label of each session, stored once per (session key, hash of the text it saw). */
+import type { Db } from './db.js';
+
+export interface SessionLabel {
+  sessionKey: string;
+  textHash: string;
+  label: string;
+}
+
+/** What a labelling pass reads and writes; the night uses the store, tests may use memory. */
+export interface SessionLabelStore {
+  get(sessionKey: string, textHash: string): string | undefined;
+  put(labels: readonly SessionLabel[]): void;
+}
+
+export function sqliteSessionLabels(db: Db, now: () => number): SessionLabelStore {
+  const select = db.prepare('SELECT label FROM session_labels WHERE session_key = ? AND text_hash = ?');
+  const insert = db.prepare(
+    `INSERT INTO session_labels (session_key, text_hash, label, labelled_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (session_key, text_hash) DO UPDATE SET label = excluded.label, labelled_at = excluded.labelled_at`,
+  );
+  return {
+    get(sessionKey, textHash) {
+      const row = select.get(sessionKey, textHash) as { label: string } | undefined;
+      return row?.label;
+    },
+    put(labels) {
+      const t = now();
+      db.transaction(() => {
+        for (const l of labels) insert.run(l.sessionKey, l.textHash, l.label, t);
+      }).immediate();
+    },
+  };
+}
+
+export function memorySessionLabels(): SessionLabelStore & { size(): number } {
+  const map = new Map<string, string>();
+  const key = (sessionKey: string, textHash: string): string => `${sessionKey}\u0000${textHash}`;
+  return {
+    get: (sessionKey, textHash) => map.get(key(sessionKey, textHash)),
+    put: (labels) => {
+      for (const l of labels) map.set(key(l.sessionKey, l.textHash), l.label);
+    },
+    size: () => map.size,
+  };
+}
