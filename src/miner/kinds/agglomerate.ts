@@ -205,9 +205,9 @@ function similarity(a: ClusterState, b: ClusterState, opts: AgglomerateOptions, 
   const pairs = a.members.length * b.members.length;
   const text = dot(a.text, b.text) / pairs;
   if (textOnly) return text >= opts.textOnlyThreshold ? text : -1;
-  if (a.action.size === 0 || b.action.size === 0) return -1;
+  if (text < opts.minText || a.action.size === 0 || b.action.size === 0) return -1;
   const actions = dot(a.action, b.action) / pairs;
-  if (text < opts.minText || actions < opts.minAction) return -1;
+  if (actions < opts.minAction) return -1;
   return opts.textWeight * text + (1 - opts.textWeight) * actions;
 }
 
