@@ -39,12 +39,25 @@ export function correctionAnswers(
   if (first === undefined || previous === undefined || episode === undefined) return null;
   const undone = undoneIn(episode, previous);
   const named = new Set(episode.prompt.toLowerCase().match(/[\p{L}\p{N}_+-]+/gu) ?? []);
+  const accepted = evidenceOf(episode, new Set(), named);
   return {
-    firstAttempt: evidenceOf(first),
-    rejected: evidenceOf(previous),
-    accepted: evidenceOf(episode, new Set(), named),
-    acceptedNet: evidenceOf(episode, undone, named),
+    firstAttempt: plainEvidence(first),
+    rejected: plainEvidence(previous),
+    accepted,
+    acceptedNet: undone.size === 0 ? accepted : evidenceOf(episode, undone, named),
   };
+}
+
+const PLAIN = new WeakMap<Episode, AnswerEvidence>();
+
+/** An episode's evidence as is: every follow-up of a session is judged against its first attempt. */
+function plainEvidence(episode: Episode): AnswerEvidence {
+  let evidence = PLAIN.get(episode);
+  if (evidence === undefined) {
+    evidence = evidenceOf(episode);
+    PLAIN.set(episode, evidence);
+  }
+  return evidence;
 }
 
 /**
