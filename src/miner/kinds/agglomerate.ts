@@ -61,6 +61,8 @@ interface ClusterState {
   members: number[];
   text: Vector;
   action: Vector;
+  /** `text` and `action` are this cluster's own sums (not an input's vectors) and may be added to. */
+  owned: boolean;
   stamp: number;
   alive: boolean;
   candidates: Set<number>;
@@ -82,8 +84,10 @@ export function agglomerate(
   const textOnly = n > 0 && withActions < opts.minActionShare * n;
   const clusters: ClusterState[] = text.map((vector, i) => ({
     members: [i],
-    text: new Map(vector),
-    action: new Map(action[i] ?? new Map<number, number>()),
+    // The input vectors themselves until the cluster first grows (copy on write: most never do).
+    text: vector,
+    action: action[i] ?? new Map<number, number>(),
+    owned: false,
     stamp: 0,
     alive: true,
     candidates: new Set<number>(),
@@ -118,8 +122,7 @@ export function agglomerate(
     const keep = clusters[keepIndex] as ClusterState;
     const drop = clusters[dropIndex] as ClusterState;
     keep.members.push(...drop.members);
-    addInto(keep.text, drop.text);
-    addInto(keep.action, drop.action);
+    grow(keep, drop);
     keep.stamp += 1;
     drop.alive = false;
     for (const c of drop.candidates) keep.candidates.add(c);
@@ -190,8 +193,7 @@ function joinSameWork(
     const keep = groups[keepAt] as ClusterState;
     const drop = groups[dropAt] as ClusterState;
     keep.members.push(...drop.members);
-    addInto(keep.text, drop.text);
-    addInto(keep.action, drop.action);
+    grow(keep, drop);
     drop.alive = false;
     stamps[keepAt] = (stamps[keepAt] ?? 0) + 1;
     norms[keepAt] = { text: norm(keep.text), action: norm(keep.action) };
@@ -199,6 +201,17 @@ function joinSameWork(
       if (c !== keepAt) consider(Math.min(c, keepAt), Math.max(c, keepAt));
     }
   }
+}
+
+/** Adds `drop`'s sums to `keep`'s (copying `keep`'s input vectors first). */
+function grow(keep: ClusterState, drop: ClusterState): void {
+  if (!keep.owned) {
+    keep.text = new Map(keep.text);
+    keep.action = new Map(keep.action);
+    keep.owned = true;
+  }
+  addInto(keep.text, drop.text);
+  addInto(keep.action, drop.action);
 }
 
 function similarity(a: ClusterState, b: ClusterState, opts: AgglomerateOptions, textOnly: boolean): number {
@@ -238,30 +251,7 @@ function candidateNeighbours(
   // first): enough to find its kind, and the search stays linear at any corpus size.
   const searchWindow = Math.min(Math.max(64, Math.ceil(8 * Math.sqrt(n))), MAX_SEARCH_WINDOW);
   const group = partitionIds(partition);
-  // Posting lists by feature: text feature `id` is key 2·id, action feature `id` is 2·id + 1.
-  const postings = new Map<number, { items: number[]; values: number[] }>();
-  const index = (view: 0 | 1, vectors: readonly Vector[]): void => {
-    vectors.forEach((vector, item) => {
-      for (const [id, value] of vector) {
-        const key = 2 * id + view;
-        let list = postings.get(key);
-        if (list === undefined) {
-          list = { items: [], values: [] };
-          postings.set(key, list);
-        }
-        list.items.push(item);
-        list.values.push(value);
-      }
-    });
-  };
-  index(0, text);
-  index(1, action);
-  const searchable = new Map<number, { items: Int32Array; values: Float64Array }>();
-  for (const [key, list] of postings) {
-    if (list.items.length > 1) {
-      searchable.set(key, { items: Int32Array.from(list.items), values: Float64Array.from(list.values) });
-    }
-  }
+  const { offsets, items, values, itemLists, itemValues } = postingLists(text, action);
   const result: number[][] = [];
   const touched = new Float64Array(n);
   const seen: number[] = [];
@@ -269,29 +259,30 @@ function candidateNeighbours(
   for (let i = 0; i < n; i++) {
     seen.length = 0;
     const own = group[i];
-    const visit = (view: 0 | 1, vector: Vector | undefined): void => {
-      if (vector === undefined) return;
-      for (const [id, value] of vector) {
-        const list = searchable.get(2 * id + view);
-        if (list === undefined) continue;
-        const { items, values } = list;
-        // A long list is read in a window of `searchWindow` items around `i` (items are ascending).
-        let from = 0;
-        let to = items.length;
-        if (to > searchWindow) {
-          from = Math.min(Math.max(0, lowerBound(items, i) - (searchWindow >> 1)), to - searchWindow);
-          to = from + searchWindow;
-        }
-        for (let p = from; p < to; p++) {
-          const j = items[p] as number;
-          if (j === i || group[j] !== own) continue;
-          if (touched[j] === 0) seen.push(j);
-          touched[j] = (touched[j] as number) + value * (values[p] as number);
-        }
+    const lists = itemLists[i] as Int32Array;
+    const weights = itemValues[i] as Float64Array;
+    for (let f = 0; f < lists.length; f++) {
+      const list = lists[f] as number;
+      const value = weights[f] as number;
+      let from = offsets[list] as number;
+      let to = offsets[list + 1] as number;
+      if (to - from < 2) continue;
+      // A long list is read in a window of `searchWindow` items around `i` (items are ascending).
+      if (to - from > searchWindow) {
+        const start = from;
+        from = Math.min(
+          Math.max(start, lowerBound(items, i, from, to) - (searchWindow >> 1)),
+          to - searchWindow,
+        );
+        to = from + searchWindow;
       }
-    };
-    visit(0, text[i]);
-    visit(1, action[i]);
+      for (let p = from; p < to; p++) {
+        const j = items[p] as number;
+        if (j === i || group[j] !== own) continue;
+        if (touched[j] === 0) seen.push(j);
+        touched[j] = (touched[j] as number) + value * (values[p] as number);
+      }
+    }
     best.clear();
     for (const j of seen) best.offer(j, touched[j] as number);
     for (const j of seen) touched[j] = 0;
@@ -302,16 +293,80 @@ function candidateNeighbours(
 
 const MAX_SEARCH_WINDOW = 128;
 
-/** The first position of `sorted` holding a value ≥ `value`. */
-function lowerBound(sorted: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
+/** The first position in `sorted[from, to)` holding a value ≥ `value`. */
+function lowerBound(sorted: Int32Array, value: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if ((sorted[mid] as number) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * Both views' features as posting lists in flat arrays (list `l` holds `items[offsets[l] ..
+ * offsets[l + 1])`, ascending, with their values), and each item's lists with its own values.
+ */
+function postingLists(
+  text: readonly Vector[],
+  action: readonly Vector[],
+): {
+  offsets: Int32Array;
+  items: Int32Array;
+  values: Float64Array;
+  itemLists: Int32Array[];
+  itemValues: Float64Array[];
+} {
+  // Text feature `id` is key 2·id, action feature `id` is 2·id + 1.
+  const listOf = new Map<number, number>();
+  const counts: number[] = [];
+  const itemLists: Int32Array[] = [];
+  const itemValues: Float64Array[] = [];
+  text.forEach((vector, item) => {
+    const other = action[item];
+    const size = vector.size + (other?.size ?? 0);
+    const lists = new Int32Array(size);
+    const weights = new Float64Array(size);
+    let f = 0;
+    const add = (view: 0 | 1, v: Vector | undefined): void => {
+      for (const [id, value] of v ?? []) {
+        const key = 2 * id + view;
+        let list = listOf.get(key);
+        if (list === undefined) {
+          list = counts.length;
+          listOf.set(key, list);
+          counts.push(0);
+        }
+        counts[list] = (counts[list] as number) + 1;
+        lists[f] = list;
+        weights[f] = value;
+        f += 1;
+      }
+    };
+    add(0, vector);
+    add(1, other);
+    itemLists.push(lists);
+    itemValues.push(weights);
+  });
+  const offsets = new Int32Array(counts.length + 1);
+  for (let l = 0; l < counts.length; l++) offsets[l + 1] = (offsets[l] as number) + (counts[l] as number);
+  const total = offsets[counts.length] as number;
+  const items = new Int32Array(total);
+  const values = new Float64Array(total);
+  const fill = Int32Array.from(offsets.subarray(0, counts.length));
+  itemLists.forEach((lists, item) => {
+    const weights = itemValues[item] as Float64Array;
+    for (let f = 0; f < lists.length; f++) {
+      const list = lists[f] as number;
+      const at = fill[list] as number;
+      items[at] = item;
+      values[at] = weights[f] as number;
+      fill[list] = at + 1;
+    }
+  });
+  return { offsets, items, values, itemLists, itemValues };
 }
 
 /** Each item's partition as a small integer (equal strings, equal ids). */
