@@ -1,0 +1,195 @@
+/**
+ * The candidate search of `agglomerate.ts`: each session's most similar sessions, through an inverted
+ * index of both views' features held in flat typed arrays (20,000 sessions touch tens of millions of
+ * postings).
+ */
+import type { Vector } from './vectors.js';
+
+/**
+ * Each item's most similar items of its partition (at most `k`), by the exact pair score over both
+ * views, searched through an inverted index.
+ */
+export function candidateNeighbours(
+  text: readonly Vector[],
+  action: readonly Vector[],
+  partition: readonly string[],
+  k: number,
+): number[][] {
+  const n = text.length;
+  // A feature many sessions share is read only near the session (items are in corpus order, newest
+  // first): enough to find its kind, and the search stays linear at any corpus size.
+  const searchWindow = Math.min(Math.max(64, Math.ceil(8 * Math.sqrt(n))), MAX_SEARCH_WINDOW);
+  const group = partitionIds(partition);
+  const { offsets, items, values, itemLists, itemValues } = postingLists(text, action);
+  const result: number[][] = [];
+  const touched = new Float64Array(n);
+  const seen: number[] = [];
+  const best = new TopK(k);
+  for (let i = 0; i < n; i++) {
+    seen.length = 0;
+    const own = group[i];
+    const lists = itemLists[i] as Int32Array;
+    const weights = itemValues[i] as Float64Array;
+    for (let f = 0; f < lists.length; f++) {
+      const list = lists[f] as number;
+      const value = weights[f] as number;
+      let from = offsets[list] as number;
+      let to = offsets[list + 1] as number;
+      if (to - from < 2) continue;
+      // A long list is read in a window of `searchWindow` items around `i` (items are ascending).
+      if (to - from > searchWindow) {
+        const start = from;
+        from = Math.min(
+          Math.max(start, lowerBound(items, i, from, to) - (searchWindow >> 1)),
+          to - searchWindow,
+        );
+        to = from + searchWindow;
+      }
+      for (let p = from; p < to; p++) {
+        const j = items[p] as number;
+        if (j === i || group[j] !== own) continue;
+        if (touched[j] === 0) seen.push(j);
+        touched[j] = (touched[j] as number) + value * (values[p] as number);
+      }
+    }
+    best.clear();
+    for (const j of seen) best.offer(j, touched[j] as number);
+    for (const j of seen) touched[j] = 0;
+    result.push(best.items());
+  }
+  return result;
+}
+
+const MAX_SEARCH_WINDOW = 128;
+
+/** The first position in `sorted[from, to)` holding a value ≥ `value`. */
+function lowerBound(sorted: Int32Array, value: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Both views' features as posting lists in flat arrays (list `l` holds `items[offsets[l] ..
+ * offsets[l + 1])`, ascending, with their values), and each item's lists with its own values.
+ */
+function postingLists(
+  text: readonly Vector[],
+  action: readonly Vector[],
+): {
+  offsets: Int32Array;
+  items: Int32Array;
+  values: Float64Array;
+  itemLists: Int32Array[];
+  itemValues: Float64Array[];
+} {
+  // Text feature `id` is key 2·id, action feature `id` is 2·id + 1.
+  const listOf = new Map<number, number>();
+  const counts: number[] = [];
+  const itemLists: Int32Array[] = [];
+  const itemValues: Float64Array[] = [];
+  text.forEach((vector, item) => {
+    const other = action[item];
+    const size = vector.size + (other?.size ?? 0);
+    const lists = new Int32Array(size);
+    const weights = new Float64Array(size);
+    let f = 0;
+    const add = (view: 0 | 1, v: Vector | undefined): void => {
+      for (const [id, value] of v ?? []) {
+        const key = 2 * id + view;
+        let list = listOf.get(key);
+        if (list === undefined) {
+          list = counts.length;
+          listOf.set(key, list);
+          counts.push(0);
+        }
+        counts[list] = (counts[list] as number) + 1;
+        lists[f] = list;
+        weights[f] = value;
+        f += 1;
+      }
+    };
+    add(0, vector);
+    add(1, other);
+    itemLists.push(lists);
+    itemValues.push(weights);
+  });
+  const offsets = new Int32Array(counts.length + 1);
+  for (let l = 0; l < counts.length; l++) offsets[l + 1] = (offsets[l] as number) + (counts[l] as number);
+  const total = offsets[counts.length] as number;
+  const items = new Int32Array(total);
+  const values = new Float64Array(total);
+  const fill = Int32Array.from(offsets.subarray(0, counts.length));
+  itemLists.forEach((lists, item) => {
+    const weights = itemValues[item] as Float64Array;
+    for (let f = 0; f < lists.length; f++) {
+      const list = lists[f] as number;
+      const at = fill[list] as number;
+      items[at] = item;
+      values[at] = weights[f] as number;
+      fill[list] = at + 1;
+    }
+  });
+  return { offsets, items, values, itemLists, itemValues };
+}
+
+/** Each item's partition as a small integer (equal strings, equal ids). */
+function partitionIds(partition: readonly string[]): Int32Array {
+  const ids = new Map<string, number>();
+  const out = new Int32Array(partition.length);
+  partition.forEach((p, i) => {
+    let id = ids.get(p);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(p, id);
+    }
+    out[i] = id;
+  });
+  return out;
+}
+
+/** The `k` best (item, score) offers, highest score first, ties by the lower item. */
+class TopK {
+  private readonly k: number;
+  private readonly item: Int32Array;
+  private readonly score: Float64Array;
+  private size = 0;
+  constructor(k: number) {
+    this.k = k;
+    this.item = new Int32Array(k + 1);
+    this.score = new Float64Array(k + 1);
+  }
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  offer(item: number, score: number): void {
+    const { k } = this;
+    if (k <= 0) return;
+    if (this.size === k && !this.above(item, score, this.size - 1)) return;
+    let at = this.size < k ? this.size++ : k - 1;
+    while (at > 0 && this.above(item, score, at - 1)) {
+      this.item[at] = this.item[at - 1] as number;
+      this.score[at] = this.score[at - 1] as number;
+      at -= 1;
+    }
+    this.item[at] = item;
+    this.score[at] = score;
+  }
+
+  items(): number[] {
+    return Array.from(this.item.subarray(0, this.size));
+  }
+
+  /** True when (item, score) ranks before the offer held at `at`. */
+  private above(item: number, score: number, at: number): boolean {
+    const other = this.score[at] as number;
+    return score > other || (score === other && item < (this.item[at] as number));
+  }
+}

@@ -1,0 +1,110 @@
+/** The merge heap of `agglomerate.ts`. */
+
+export interface PairEntry {
+  sim: number;
+  a: number;
+  b: number;
+  stampA: number;
+  stampB: number;
+}
+
+/**
+ * A max-heap of candidate pairs (ties: lower `a`, then lower `b`, first), held in typed arrays: a
+ * night pushes hundreds of thousands of pairs, and objects for each would be garbage to collect.
+ */
+export class PairHeap {
+  private sim = new Float64Array(1024);
+  private a = new Int32Array(1024);
+  private b = new Int32Array(1024);
+  private stampA = new Int32Array(1024);
+  private stampB = new Int32Array(1024);
+  private size = 0;
+
+  push(entry: PairEntry): void {
+    if (this.size === this.sim.length) this.grow();
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.beforeAt(entry.sim, entry.a, entry.b, parent)) break;
+      this.move(parent, i);
+      i = parent;
+    }
+    this.set(i, entry);
+  }
+
+  pop(): PairEntry | undefined {
+    if (this.size === 0) return undefined;
+    const top = this.get(0);
+    this.size -= 1;
+    if (this.size === 0) return top;
+    const last = this.get(this.size);
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let best = -1;
+      if (left < this.size && !this.beforeAt(last.sim, last.a, last.b, left)) best = left;
+      if (right < this.size && this.firstOf(right, best === -1 ? null : best, last)) best = right;
+      if (best === -1) break;
+      this.move(best, i);
+      i = best;
+    }
+    this.set(i, last);
+    return top;
+  }
+
+  /** True when the entry at `right` comes before both `last` and (if any) the entry at `other`. */
+  private firstOf(right: number, other: number | null, last: PairEntry): boolean {
+    if (this.beforeAt(last.sim, last.a, last.b, right)) return false;
+    if (other === null) return true;
+    return this.beforeAt(this.sim[right] as number, this.a[right] as number, this.b[right] as number, other);
+  }
+
+  /** True when (sim, a, b) comes before the entry at `at`. */
+  private beforeAt(sim: number, a: number, b: number, at: number): boolean {
+    const s = this.sim[at] as number;
+    if (sim !== s) return sim > s;
+    const x = this.a[at] as number;
+    return a < x || (a === x && b < (this.b[at] as number));
+  }
+
+  private get(at: number): PairEntry {
+    return {
+      sim: this.sim[at] as number,
+      a: this.a[at] as number,
+      b: this.b[at] as number,
+      stampA: this.stampA[at] as number,
+      stampB: this.stampB[at] as number,
+    };
+  }
+
+  private set(at: number, entry: PairEntry): void {
+    this.sim[at] = entry.sim;
+    this.a[at] = entry.a;
+    this.b[at] = entry.b;
+    this.stampA[at] = entry.stampA;
+    this.stampB[at] = entry.stampB;
+  }
+
+  private move(from: number, to: number): void {
+    this.sim[to] = this.sim[from] as number;
+    this.a[to] = this.a[from] as number;
+    this.b[to] = this.b[from] as number;
+    this.stampA[to] = this.stampA[from] as number;
+    this.stampB[to] = this.stampB[from] as number;
+  }
+
+  private grow(): void {
+    const size = this.sim.length * 2;
+    const widen = <T extends Float64Array | Int32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old);
+      return next;
+    };
+    this.sim = widen(this.sim, (k) => new Float64Array(k));
+    this.a = widen(this.a, (k) => new Int32Array(k));
+    this.b = widen(this.b, (k) => new Int32Array(k));
+    this.stampA = widen(this.stampA, (k) => new Int32Array(k));
+    this.stampB = widen(this.stampB, (k) => new Int32Array(k));
+  }
+}
