@@ -67,7 +67,16 @@ interface ClusterState {
   owned: boolean;
   stamp: number;
   alive: boolean;
-  candidates: Set<number>;
+  /**
+   * The clusters this one may merge with, and the dot products of their sums (one object shared by
+   * both ends): a merge adds the two parts' products instead of recomputing big × big.
+   */
+  links: Map<number, Link>;
+}
+
+interface Link {
+  text: number;
+  action: number;
 }
 
 /**
@@ -92,20 +101,30 @@ export function agglomerate(
     owned: false,
     stamp: 0,
     alive: true,
-    candidates: new Set<number>(),
+    links: new Map<number, Link>(),
   }));
   const heap = new PairHeap();
-  const score = (a: ClusterState, b: ClusterState): number => similarity(a, b, opts, textOnly);
 
   const neighbours = candidateNeighbours(text, action, partition, opts.neighbours);
+  const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
+  const push = (i: number, j: number, link: Link): void => {
+    const [lo, hi] = i < j ? [i, j] : [j, i];
+    const a = clusters[lo] as ClusterState;
+    const b = clusters[hi] as ClusterState;
+    const sim = similarity(link, a, b, opts, textOnly);
+    if (sim >= limit) heap.push({ sim, a: lo, b: hi, stampA: a.stamp, stampB: b.stamp });
+  };
   for (let i = 0; i < n; i++) {
+    const a = clusters[i] as ClusterState;
     for (const j of neighbours[i] ?? []) {
-      const a = clusters[i];
-      const b = clusters[j];
-      if (a === undefined || b === undefined) continue;
-      a.candidates.add(j);
-      b.candidates.add(i);
-      if (i < j) pushPair(heap, i, j, a, b, score(a, b), textOnly ? opts.textOnlyThreshold : opts.threshold);
+      const b = clusters[j] as ClusterState;
+      let link = a.links.get(j);
+      if (link === undefined) {
+        link = { text: dot(a.text, b.text), action: dot(a.action, b.action) };
+        a.links.set(j, link);
+        b.links.set(i, link);
+      }
+      if (i < j) push(i, j, link);
     }
   }
 
@@ -121,35 +140,14 @@ export function agglomerate(
       a.members.length > b.members.length || (a.members.length === b.members.length && top.a < top.b)
         ? [top.a, top.b]
         : [top.b, top.a];
+    mergeLinks(clusters, keepIndex, dropIndex);
     const keep = clusters[keepIndex] as ClusterState;
     const drop = clusters[dropIndex] as ClusterState;
     keep.members.push(...drop.members);
     grow(keep, drop);
     keep.stamp += 1;
     drop.alive = false;
-    for (const c of drop.candidates) keep.candidates.add(c);
-    keep.candidates.delete(keepIndex);
-    keep.candidates.delete(dropIndex);
-    for (const c of [...keep.candidates]) {
-      const other = clusters[c];
-      if (other === undefined || !other.alive) {
-        keep.candidates.delete(c);
-        continue;
-      }
-      other.candidates.delete(dropIndex);
-      other.candidates.add(keepIndex);
-      const [lo, hi] = keepIndex < c ? [keepIndex, c] : [c, keepIndex];
-      const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
-      pushPair(
-        heap,
-        lo,
-        hi,
-        clusters[lo] as ClusterState,
-        clusters[hi] as ClusterState,
-        score(keep, other),
-        limit,
-      );
-    }
+    for (const [c, link] of keep.links) push(keepIndex, c, link);
   }
   if (!textOnly) joinSameWork(clusters, partition, opts);
   return clusters
@@ -216,24 +214,49 @@ function grow(keep: ClusterState, drop: ClusterState): void {
   addInto(keep.action, drop.action);
 }
 
-function similarity(a: ClusterState, b: ClusterState, opts: AgglomerateOptions, textOnly: boolean): number {
+function similarity(
+  link: Link,
+  a: ClusterState,
+  b: ClusterState,
+  opts: AgglomerateOptions,
+  textOnly: boolean,
+): number {
   const pairs = a.members.length * b.members.length;
-  const text = dot(a.text, b.text) / pairs;
+  const text = link.text / pairs;
   if (textOnly) return text >= opts.textOnlyThreshold ? text : -1;
   if (text < opts.minText || a.action.size === 0 || b.action.size === 0) return -1;
-  const actions = dot(a.action, b.action) / pairs;
+  const actions = link.action / pairs;
   if (actions < opts.minAction) return -1;
   return opts.textWeight * text + (1 - opts.textWeight) * actions;
 }
 
-function pushPair(
-  heap: PairHeap,
-  a: number,
-  b: number,
-  ca: ClusterState,
-  cb: ClusterState,
-  sim: number,
-  threshold: number,
-): void {
-  if (sim >= threshold) heap.push({ sim, a, b, stampA: ca.stamp, stampB: cb.stamp });
+/**
+ * `keep`'s links after it takes in `drop` (before their sums are added): a product with a cluster
+ * is the sum of the two parts' products; a part with no link to it computes its own (cheap: the
+ * part merged in is usually the small one).
+ */
+function mergeLinks(clusters: ClusterState[], keepIndex: number, dropIndex: number): void {
+  const keep = clusters[keepIndex] as ClusterState;
+  const drop = clusters[dropIndex] as ClusterState;
+  keep.links.delete(dropIndex);
+  drop.links.delete(keepIndex);
+  for (const [c, link] of keep.links) {
+    const other = clusters[c] as ClusterState;
+    const part = drop.links.get(c);
+    link.text += part ? part.text : dot(drop.text, other.text);
+    link.action += part ? part.action : dot(drop.action, other.action);
+    if (part) other.links.delete(dropIndex);
+  }
+  for (const [c, part] of drop.links) {
+    if (keep.links.has(c)) continue;
+    const other = clusters[c] as ClusterState;
+    const link = {
+      text: part.text + dot(keep.text, other.text),
+      action: part.action + dot(keep.action, other.action),
+    };
+    keep.links.set(c, link);
+    other.links.delete(dropIndex);
+    other.links.set(keepIndex, link);
+  }
+  drop.links.clear();
 }
