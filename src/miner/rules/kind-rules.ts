@@ -91,7 +91,7 @@ export function kindRules(
       for (const shape of finding.shapes) {
         note(
           shape.check,
-          namesAWordOf(finding.sentence, shape.evidence),
+          !shape.verbatim && namesAWordOf(finding.sentence, shape.evidence),
           member.sessionKey,
           finding.sentence,
         );

@@ -147,6 +147,32 @@ describe('the rules of a kind', () => {
     expect(twice.sources[0]).toMatchObject({ sessionKey: 'a', sentence: 'past tense again' });
   });
 
+  it('keeps a whole replaced line only when the same line is corrected in two sessions, even if named', () => {
+    const thenChain = (key: string, name: string) =>
+      session(key, [
+        ep('write the loader', [
+          write(
+            `/p/${name}.ts`,
+            `export async function ${name}() {\n  return load().then((r) => r.body);\n}`,
+          ),
+        ]),
+        ep('no `.then()` chains, use await', [
+          edit(
+            `/p/${name}.ts`,
+            `export async function ${name}() {\n  return load().then((r) => r.body);`,
+            `export async function ${name}() {\n  return (await load()).body;`,
+          ),
+        ]),
+      ]);
+    const verbatim = (checks: readonly Check[]): Check[] =>
+      checks.filter((c) => c.op === 'regex' && String(c.arg).includes('function'));
+    const findings = thenChain('a', 'loadUser').findings;
+    expect(findings.flatMap((f) => f.shapes).some((s) => s.verbatim)).toBe(true);
+    expect(verbatim(kindRules([thenChain('a', 'loadUser')], new Set(), common).checks)).toEqual([]);
+    const same = kindRules([thenChain('a', 'loadUser'), thenChain('b', 'loadUser')], new Set(), common);
+    expect(verbatim(same.checks)).toHaveLength(1);
+  });
+
   it('drops an example one session gave when the answers the user accepted elsewhere do not hold it', () => {
     const rules = kindRules(
       [

@@ -24,6 +24,11 @@ export interface ShapeCheck {
   check: Check;
   /** The changed lines and their context, to match against the user's sentence. */
   evidence: string;
+  /**
+   * The check quotes a whole line of this answer ("never this line again"): it says something about
+   * the kind only when the same line is corrected in another session, however the user named it.
+   */
+  verbatim: boolean;
 }
 
 const MAX_ENDING = 3;
@@ -41,12 +46,12 @@ export function shapeChecks(answers: {
 }): ShapeCheck[] {
   const { firstAttempt, rejected, accepted } = answers;
   const found = new Map<string, ShapeCheck>();
-  const keep = (check: Check | null, evidence: string): void => {
+  const keep = (check: Check | null, evidence: string, verbatim = false): void => {
     if (check === null) return;
     const key = `${check.op}\u0000${String(check.arg)}`;
     if (found.has(key)) return;
     if (fails(check, firstAttempt.full) && passes(check, workText(accepted)))
-      found.set(key, { check, evidence });
+      found.set(key, { check, evidence, verbatim });
   };
   for (const { before, after } of changedTokens(workText(rejected), workText(accepted))) {
     keep(numberWidth(before, after), `${before} ${after}`);
@@ -69,7 +74,7 @@ export function shapeChecks(answers: {
       continue;
     }
     const sameContext = added.find((a) => a.previous === r.previous && r.previous.trim() !== '');
-    if (sameContext !== undefined) keep(replacedLine(r), `${r.previous}\n${r.text}`);
+    if (sameContext !== undefined) keep(replacedLine(r), `${r.previous}\n${r.text}`, true);
   }
   return [...found.values()];
 }
