@@ -65,6 +65,8 @@ interface ClusterState {
   action: Vector;
   /** `text` and `action` are this cluster's own sums (not an input's vectors) and may be added to. */
   owned: boolean;
+  /** While the cluster is one input: its vectors as sorted arrays (a dot of two is a merge join). */
+  sparse: { text: Sparse; action: Sparse } | null;
   stamp: number;
   alive: boolean;
   /**
@@ -99,6 +101,7 @@ export function agglomerate(
     text: vector,
     action: action[i] ?? new Map<number, number>(),
     owned: false,
+    sparse: { text: sparseOf(vector), action: sparseOf(action[i] ?? new Map<number, number>()) },
     stamp: 0,
     alive: true,
     links: new Map<number, Link>(),
@@ -120,7 +123,7 @@ export function agglomerate(
       const b = clusters[j] as ClusterState;
       let link = a.links.get(j);
       if (link === undefined) {
-        link = { text: dot(a.text, b.text), action: dot(a.action, b.action) };
+        link = { text: viewDot(a, b, 'text'), action: viewDot(a, b, 'action') };
         a.links.set(j, link);
         b.links.set(i, link);
       }
@@ -147,6 +150,7 @@ export function agglomerate(
     grow(keep, drop);
     keep.stamp += 1;
     drop.alive = false;
+    if (keep.links.size > 2 * MAX_LINKS) pruneLinks(clusters, keepIndex, opts.textWeight);
     for (const [c, link] of keep.links) push(keepIndex, c, link);
   }
   if (!textOnly) joinSameWork(clusters, partition, opts);
@@ -209,9 +213,70 @@ function grow(keep: ClusterState, drop: ClusterState): void {
     keep.text = new Map(keep.text);
     keep.action = new Map(keep.action);
     keep.owned = true;
+    keep.sparse = null;
   }
   addInto(keep.text, drop.text);
   addInto(keep.action, drop.action);
+}
+
+/**
+ * A cluster keeps its strongest neighbours only: every merge rescores each of them, so a kind of
+ * thousands of sessions with unbounded neighbours would cost its size squared. Only links to single
+ * sessions are let go: one comes back when a session merged in later lists it among its neighbours.
+ */
+const MAX_LINKS = 256;
+
+function pruneLinks(clusters: ClusterState[], index: number, textWeight: number): void {
+  const cluster = clusters[index] as ClusterState;
+  const ranked = [...cluster.links].map(([c, link]) => {
+    const pairs = cluster.members.length * (clusters[c] as ClusterState).members.length;
+    return { c, strength: (textWeight * link.text + (1 - textWeight) * link.action) / pairs };
+  });
+  ranked.sort((x, y) => y.strength - x.strength || x.c - y.c);
+  for (const { c } of ranked.slice(MAX_LINKS)) {
+    const other = clusters[c] as ClusterState;
+    // A link between two groups has no session left to bring it back, and a session's last link
+    // is its only way to any group: both stay.
+    if (other.members.length > 1 || other.links.size <= 1) continue;
+    cluster.links.delete(c);
+    other.links.delete(index);
+  }
+}
+
+interface Sparse {
+  ids: Int32Array;
+  values: Float64Array;
+}
+
+function sparseOf(vector: Vector): Sparse {
+  const entries = [...vector].sort((x, y) => x[0] - y[0]);
+  return { ids: Int32Array.from(entries, (e) => e[0]), values: Float64Array.from(entries, (e) => e[1]) };
+}
+
+/** Σ a·b of one view of two clusters' sums: a merge join when both are single inputs. */
+function viewDot(x: ClusterState, y: ClusterState, view: 'text' | 'action'): number {
+  const a = x.sparse?.[view];
+  const b = y.sparse?.[view];
+  if (a === undefined || b === undefined) {
+    const single = a ?? b;
+    if (single === undefined) return dot(x[view], y[view]);
+    const map = a === undefined ? x[view] : y[view];
+    let sum = 0;
+    for (let i = 0; i < single.ids.length; i++) {
+      const other = map.get(single.ids[i] as number);
+      if (other !== undefined) sum += (single.values[i] as number) * other;
+    }
+    return sum;
+  }
+  let sum = 0;
+  for (let i = 0, j = 0; i < a.ids.length && j < b.ids.length;) {
+    const u = a.ids[i] as number;
+    const v = b.ids[j] as number;
+    if (u === v) sum += (a.values[i++] as number) * (b.values[j++] as number);
+    else if (u < v) i += 1;
+    else j += 1;
+  }
+  return sum;
 }
 
 function similarity(
@@ -243,16 +308,16 @@ function mergeLinks(clusters: ClusterState[], keepIndex: number, dropIndex: numb
   for (const [c, link] of keep.links) {
     const other = clusters[c] as ClusterState;
     const part = drop.links.get(c);
-    link.text += part ? part.text : dot(drop.text, other.text);
-    link.action += part ? part.action : dot(drop.action, other.action);
+    link.text += part ? part.text : viewDot(drop, other, 'text');
+    link.action += part ? part.action : viewDot(drop, other, 'action');
     if (part) other.links.delete(dropIndex);
   }
   for (const [c, part] of drop.links) {
     if (keep.links.has(c)) continue;
     const other = clusters[c] as ClusterState;
     const link = {
-      text: part.text + dot(keep.text, other.text),
-      action: part.action + dot(keep.action, other.action),
+      text: part.text + viewDot(keep, other, 'text'),
+      action: part.action + viewDot(keep, other, 'action'),
     };
     keep.links.set(c, link);
     other.links.delete(dropIndex);
