@@ -42,7 +42,7 @@ export function commonPromptWords(allPrompts: readonly string[]): Set<string> {
     for (const word of new Set(wordsOf(prompt))) df.set(word, (df.get(word) ?? 0) + 1);
   }
   const min = Math.max(COMMON_MIN_PROMPTS, COMMON_SHARE * prompts.length);
-  const common = new Set(stopWords());
+  const common = new Set(stopWords(allPrompts));
   for (const [word, n] of df) if (n >= min) common.add(word);
   return common;
 }
@@ -94,7 +94,11 @@ export function sentenceTerms(sentence: string, common: ReadonlySet<string>): Se
     .map((text) => ({ text, quoted: quotedTerms.has(text.toLowerCase()) }));
 }
 
+/** `.then`, `--run`, `dist/`, `__init__`, `#fff`: written as code, never a function word. */
+const CODE_TOKEN = /^[-.#@]|[._/()#@]/;
+
 function isCommon(token: string, common: ReadonlySet<string>): boolean {
+  if (CODE_TOKEN.test(token)) return false;
   const words = wordsOf(token);
   return words.length === 0 || words.every((word) => common.has(word));
 }
