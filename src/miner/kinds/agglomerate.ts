@@ -224,7 +224,7 @@ function grow(keep: ClusterState, drop: ClusterState): void {
  * thousands of sessions with unbounded neighbours would cost its size squared. Only links to single
  * sessions are let go: one comes back when a session merged in later lists it among its neighbours.
  */
-const MAX_LINKS = 256;
+const MAX_LINKS = 64;
 
 function pruneLinks(clusters: ClusterState[], index: number, textWeight: number): void {
   const cluster = clusters[index] as ClusterState;
