@@ -109,6 +109,7 @@ export function agglomerate(
   const heap = new PairHeap();
 
   const neighbours = candidateNeighbours(text, action, partition, opts.neighbours);
+  const scratch = { text: new Float64Array(maxId(text) + 1), action: new Float64Array(maxId(action) + 1) };
   const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
   const push = (i: number, j: number, link: Link): void => {
     const [lo, hi] = i < j ? [i, j] : [j, i];
@@ -143,7 +144,7 @@ export function agglomerate(
       a.members.length > b.members.length || (a.members.length === b.members.length && top.a < top.b)
         ? [top.a, top.b]
         : [top.b, top.a];
-    mergeLinks(clusters, keepIndex, dropIndex);
+    mergeLinks(clusters, keepIndex, dropIndex, scratch);
     const keep = clusters[keepIndex] as ClusterState;
     const drop = clusters[dropIndex] as ClusterState;
     keep.members.push(...drop.members);
@@ -243,6 +244,12 @@ function pruneLinks(clusters: ClusterState[], index: number, textWeight: number)
   }
 }
 
+function maxId(vectors: readonly Vector[]): number {
+  let max = -1;
+  for (const vector of vectors) for (const id of vector.keys()) if (id > max) max = id;
+  return max;
+}
+
 interface Sparse {
   ids: Int32Array;
   values: Float64Array;
@@ -300,17 +307,40 @@ function similarity(
  * is the sum of the two parts' products; a part with no link to it computes its own (cheap: the
  * part merged in is usually the small one).
  */
-function mergeLinks(clusters: ClusterState[], keepIndex: number, dropIndex: number): void {
+function mergeLinks(
+  clusters: ClusterState[],
+  keepIndex: number,
+  dropIndex: number,
+  scratch: { text: Float64Array; action: Float64Array },
+): void {
   const keep = clusters[keepIndex] as ClusterState;
   const drop = clusters[dropIndex] as ClusterState;
   keep.links.delete(dropIndex);
   drop.links.delete(keepIndex);
+  // A group merged in is dotted with many neighbours: spread its sums into arrays once.
+  const spread = drop.sparse === null;
+  if (spread) {
+    for (const [id, value] of drop.text) scratch.text[id] = value;
+    for (const [id, value] of drop.action) scratch.action[id] = value;
+  }
   for (const [c, link] of keep.links) {
     const other = clusters[c] as ClusterState;
     const part = drop.links.get(c);
-    link.text += part ? part.text : viewDot(drop, other, 'text');
-    link.action += part ? part.action : viewDot(drop, other, 'action');
-    if (part) other.links.delete(dropIndex);
+    if (part) {
+      link.text += part.text;
+      link.action += part.action;
+      other.links.delete(dropIndex);
+    } else if (spread) {
+      link.text += spreadDot(scratch.text, other, 'text');
+      link.action += spreadDot(scratch.action, other, 'action');
+    } else {
+      link.text += viewDot(drop, other, 'text');
+      link.action += viewDot(drop, other, 'action');
+    }
+  }
+  if (spread) {
+    for (const id of drop.text.keys()) scratch.text[id] = 0;
+    for (const id of drop.action.keys()) scratch.action[id] = 0;
   }
   for (const [c, part] of drop.links) {
     if (keep.links.has(c)) continue;
@@ -324,4 +354,17 @@ function mergeLinks(clusters: ClusterState[], keepIndex: number, dropIndex: numb
     other.links.set(keepIndex, link);
   }
   drop.links.clear();
+}
+
+/** Σ a·b of a spread vector and one view of a cluster's sums. */
+function spreadDot(spread: Float64Array, cluster: ClusterState, view: 'text' | 'action'): number {
+  let sum = 0;
+  const sparse = cluster.sparse?.[view];
+  if (sparse !== undefined) {
+    for (let i = 0; i < sparse.ids.length; i++)
+      sum += (sparse.values[i] as number) * (spread[sparse.ids[i] as number] as number);
+    return sum;
+  }
+  for (const [id, value] of cluster[view]) sum += value * (spread[id] as number);
+  return sum;
 }
