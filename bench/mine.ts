@@ -334,6 +334,9 @@ interface Measured {
   anchor_prompts: Timed;
   mine_vs_json: number;
   mine_vs_prompts: number;
+  /** The same ratios from CPU time, which a busy machine disturbs less than wall time. */
+  mine_vs_json_cpu: number;
+  mine_vs_prompts_cpu: number;
   cpu_per_wall: number;
   loadavg_after: number[];
 }
@@ -352,6 +355,8 @@ function measure(size: number): { measured: Measured; corpus: Corpus; mined: Min
       anchor_prompts: words,
       mine_vs_json: round1(timing.wall_ms / json.wall_ms),
       mine_vs_prompts: round1(timing.wall_ms / words.wall_ms),
+      mine_vs_json_cpu: round1(timing.cpu_ms / json.cpu_ms),
+      mine_vs_prompts_cpu: round1(timing.cpu_ms / words.cpu_ms),
       cpu_per_wall: Math.round((timing.cpu_ms / timing.wall_ms) * 100) / 100,
       loadavg_after: os.loadavg().map((x) => Math.round(x * 100) / 100),
     },
@@ -383,6 +388,7 @@ if (twice) {
     mine: round(at2N.measured.mine.wall_ms / atN.measured.mine.wall_ms),
     mine_cpu: round(at2N.measured.mine.cpu_ms / atN.measured.mine.cpu_ms),
     anchor_json: round(at2N.measured.anchor_json.wall_ms / atN.measured.anchor_json.wall_ms),
+    anchor_json_cpu: round(at2N.measured.anchor_json.cpu_ms / atN.measured.anchor_json.cpu_ms),
     anchor_prompts: round(at2N.measured.anchor_prompts.wall_ms / atN.measured.anchor_prompts.wall_ms),
   };
 }
