@@ -1,25 +1,48 @@
 /**
  * An in-memory corpus for the mining benchmark: sessions of one project whose first prompts are
- * paraphrases of 60 known recurring task types (Zipf-like frequencies) or one-off requests (8%),
- * and whose follow-ups carry a user correction with known checks in about 30% of the sessions. The
- * truth comes along.
+ * paraphrases of 60 known recurring task types (Zipf-like frequencies) or one-off requests (8%), and
+ * whose replies carry the agent's tool actions (bench/mine-work.ts: the commands it ran and the files
+ * it read, wrote and edited, with their text). About 30% of the sessions whose kind of work has a
+ * project convention to get wrong carry a user correction of one (10% of those two): the replies
+ * before it make the mistake, the reply to it redoes the affected steps the right way. The truth
+ * comes along.
  *
  * Noise on the first prompt: instance details (package, file, function, table, column, version;
- * names backticked or not), a greeting or lead-in (30%), a sign-off or hedge (25%), a context
- * sentence shared with every other kind of request (10%, punctuated or not), a typo (8%), upper or
- * capitalised case. Follow-ups without a correction include ones that look like corrections ("don't
- * worry about the docs", "I have never seen this error before") and must give no check; a few
- * corrections are phrased in ways the parser is not expected to read, so recall stays honest.
+ * names backticked or not, and the same names in the actions), a greeting or lead-in (30%), a
+ * sign-off or hedge (25%), a context sentence shared with every other kind of request (10%,
+ * punctuated or not), a typo (8%), upper or capitalised case. Some sessions open with a preamble
+ * ("read AGENTS.md first", 4%) or a bare greeting (2%) before the request. Follow-ups without a
+ * correction include ones that look like corrections ("don't worry about the docs", "no, I meant
+ * {file}", "that's not right, try again" with a redone edit) and must give no check; a few
+ * corrections are phrased in ways a plain reader is not expected to understand, so recall stays
+ * honest. Without a correction the agent still gets a convention wrong now and then (20% per
+ * convention its work touches).
  */
-import { forbiddenTerm, negativeWordCheck } from '../src/core/negative-check.js';
-import type { Check } from '../src/core/task.js';
-import type { HarvestedTurn } from '../harvesters/types.js';
+import type { HarvestedTurn, ToolAction } from '../harvesters/types.js';
 import type { MinerSession } from '../src/miner/types.js';
+import { evaluateCheck } from '../src/replay/judges/rule-checks.js';
 import { Rng } from './corpus/rng.js';
+import {
+  CORRECTIONS,
+  FOLLOW_UPS,
+  PROJECT,
+  Reply,
+  THANKS,
+  TYPE_WORK,
+  WORDS,
+  correctionsFor,
+  newState,
+  oneOffWork,
+  type CheckMatcher,
+  type CorrectionKind,
+  type WorkState,
+} from './mine-work.js';
 
-export const PROJECT = '/work/bench-project';
+export { PROJECT };
 const T_END = Date.UTC(2026, 9, 1);
 const SPAN_MS = 90 * 86_400_000;
+/** Without a correction, the chance that the agent gets one convention its work touches wrong anyway. */
+const UNCORRECTED_MISTAKE = 0.2;
 
 /** A recurring task type: every template is a way of asking for the same thing. */
 interface TaskType {
@@ -99,22 +122,6 @@ const TASK_TYPES: readonly TaskType[] = [
 ];
 
 // prettier-ignore
-const WORDS = {
-  pkg: ['zod', 'dayjs', 'lodash-es', 'pino', 'fastify', 'express', 'commander', 'chalk', 'undici', 'ky', 'drizzle-orm', 'kysely', 'ioredis', 'bullmq', 'nanoid', 'uuid', 'yaml', 'ajv', 'zustand', 'date-fns', 'p-limit', 'execa', 'globby', 'msw', 'supertest', 'dotenv', 'helmet', 'cors'],
-  dir: ['src', 'src/lib', 'src/api', 'src/db', 'src/utils', 'src/services', 'src/components'],
-  noun: ['user', 'session', 'order', 'invoice', 'payment', 'report', 'message', 'account', 'profile', 'comment', 'event', 'cart', 'product', 'tenant', 'team'],
-  verb: ['get', 'load', 'save', 'parse', 'render', 'build', 'create', 'update', 'delete', 'fetch', 'sync', 'validate', 'format', 'resolve', 'compute'],
-  env: ['DATABASE_URL', 'REDIS_URL', 'PORT', 'LOG_LEVEL', 'S3_BUCKET', 'SMTP_HOST', 'BASE_URL'],
-  col: ['created_at', 'updated_at', 'deleted_at', 'email', 'status', 'tenant_id', 'amount_cents'],
-  table: ['users', 'orders', 'invoices', 'payments', 'sessions', 'accounts'],
-  method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
-  branch: ['feat/billing', 'fix/flaky-tests', 'feat/search', 'chore/deps'],
-  comp: ['UserCard', 'OrderTable', 'InvoiceList', 'PaymentForm', 'SearchBar', 'TeamPicker'],
-  flag: ['new-checkout', 'beta-search', 'dark-launch', 'fast-export'],
-  error: ["TypeError: Cannot read properties of undefined (reading 'id')", 'Error: connect ECONNREFUSED 127.0.0.1:5432', 'RangeError: Maximum call stack size exceeded'],
-} as const;
-
-// prettier-ignore
 const PREFIXES = ['hey, ', 'please ', 'can you ', 'could you please ', 'ok, ', 'quick one: ', 'next: ', 'hi! ', 'alright, ', 'one more thing: ', 'so, '];
 // prettier-ignore
 const SUFFIXES = [' please', ' thanks', ', thx', ' when you get a chance', ' asap', ', should be quick', ', thanks!', ' real quick', ' (low priority)', ' for me'];
@@ -126,46 +133,6 @@ const CONTEXT_SENTENCES = [
   ' Be careful with the old clients.', ' No need to update the docs.', ' The customer is waiting on this.', ' Try to keep the diff small.',
 ];
 
-/** A user correction whose checks are known; a phrasing is one way users say it. */
-interface CorrectionKind {
-  id: string;
-  phrasings: readonly string[];
-  /** Phrasings a plain parser is not expected to read (kept, so recall is honest). */
-  hard?: readonly string[];
-  expected: readonly Check[];
-}
-
-const npm = negativeWordCheck('npm');
-// prettier-ignore
-const CORRECTIONS: readonly CorrectionKind[] = [
-  { id: 'pnpm', phrasings: ['use pnpm instead of npm', 'no, use pnpm, not npm', 'prefer pnpm over npm', 'instead of npm, use pnpm please'], hard: ['stop using npm, we use pnpm here'], expected: [{ op: 'contains', arg: 'pnpm' }, npm] },
-  { id: 'yarn', phrasings: ['use yarn instead of npm', 'no, use yarn not npm'], expected: [{ op: 'contains', arg: 'yarn' }, npm] },
-  { id: 'dist', phrasings: ['never edit `dist/`', "don't touch dist/, it is generated", 'please do not modify `dist/`'], expected: [negativeWordCheck('dist/')] },
-  { id: 'refs', phrasings: ['always include "Refs: #" in the message', 'always add `Refs: #` at the end'], expected: [{ op: 'contains', arg: 'Refs: #' }] },
-  { id: 'any', phrasings: ["don't use `any`", 'never use `any` in types'], expected: [negativeWordCheck('any')] },
-  { id: 'vitest', phrasings: ['use vitest, not jest', 'no, use vitest not jest'], expected: [{ op: 'contains', arg: 'vitest' }, negativeWordCheck('jest')] },
-  { id: 'console', phrasings: ["don't leave `console.log` calls in", 'never use `console.log`, use the logger'], hard: ['use the existing `logger` instead of `console.log`'], expected: [negativeWordCheck('console.log')] },
-  { id: 'lockfile', phrasings: ["don't touch `package-lock.json`", 'never edit `package-lock.json` by hand'], expected: [negativeWordCheck('package-lock.json')] },
-  { id: 'default-export', phrasings: ["don't use `export default`", 'never use `export default` here'], expected: [negativeWordCheck('export default')] },
-  { id: 'async', phrasings: ['use async/await instead of .then chains'], expected: [{ op: 'contains', arg: 'async/await' }, negativeWordCheck('.then')] },
-  { id: 'signoff', phrasings: ['always add `Signed-off-by:` to commits'], expected: [{ op: 'contains', arg: 'Signed-off-by:' }] },
-  { id: 'frozen', phrasings: ['always pass `--frozen-lockfile`'], expected: [{ op: 'contains', arg: '--frozen-lockfile' }] },
-  { id: 'force', phrasings: ['never use `--force`', 'never run git push --force'], expected: [negativeWordCheck('--force')] },
-];
-
-/** Follow-ups that are not corrections with a check, including ones that look like them. */
-// prettier-ignore
-const FOLLOW_UPS = [
-  'now do the same for {file}', 'also add a test for it', 'commit it', 'ok now run the tests', 'can you also update the types?',
-  'looks good, what about the error handling?', 'still failing: {error}', 'it compiles but {fn} returns undefined now',
-  'great, now update the docs', 'and the CHANGELOG too', "don't worry about the docs for now", 'I have never seen this error before',
-  "that's not right, try again", 'no, not like that', "it's not working", 'use the same approach as before', 'always the same error',
-  'why do you always do that?', "don't forget the tests", 'never mind, it works', "don't bother with the changelog",
-  'no, I meant {file}, not the other one', 'keep it in one file please', "don't change anything else",
-  'always run the tests before you say it is done',
-];
-// prettier-ignore
-const THANKS = ['thanks, works now', 'great, that fixed it', 'perfect, thanks', 'lgtm', 'works, thank you!', 'nice, ship it'];
 // prettier-ignore
 const CORRECTION_WRAPS = ['{c}', 'no, {c}', 'hmm, {c}', '{c} please', 'Looks mostly fine. {c}. Then rerun the checks.', 'wait: {c}'];
 
@@ -177,10 +144,18 @@ const ONE_OFF = {
   link: ['for', 'in', 'from', 'behind', 'next to', 'across'],
 } as const;
 
+// prettier-ignore
+const PREAMBLES = ['read AGENTS.md first', 'load the project context', 'please read the README before we start'];
+// prettier-ignore
+const GREETINGS = ['hi', 'hello!', 'morning'];
+
 export interface PlantedCorrection {
   kind: string;
   text: string;
-  expected: readonly Check[];
+  /** What the miner should make of it in this session (see `CheckMatcher`). */
+  expected: readonly CheckMatcher[];
+  /** Checks that state the same rule in other words: neither required nor wrong. */
+  allowed: readonly CheckMatcher[];
 }
 
 export interface Corpus {
@@ -196,13 +171,15 @@ export interface CorpusOptions {
   seed: number;
   /** Share of sessions that are one-off requests. */
   oneOffShare?: number;
-  /** Share of sessions with a planted correction. */
+  /** Share of the sessions whose kind has a convention to get wrong that carry a correction. */
   correctionShare?: number;
 }
 
 export function generateCorpus(opts: CorpusOptions): Corpus {
   const rng = new Rng(opts.seed);
   const typeWeights = TASK_TYPES.map((type, rank) => [type, 1 / Math.pow(rank + 1, 0.7)] as const);
+  for (const type of TASK_TYPES)
+    if (TYPE_WORK[type.id] === undefined) throw new Error(`no work for ${type.id}`);
   const sessions: MinerSession[] = [];
   const truth = new Map<string, string>();
   const planted = new Map<string, PlantedCorrection[]>();
@@ -210,20 +187,36 @@ export function generateCorpus(opts: CorpusOptions): Corpus {
     const key = `bench:${opts.seed}:${i}`;
     const oneOff = rng.chance(opts.oneOffShare ?? 0.08);
     const type = rng.weighted(typeWeights);
-    const intent = oneOff ? oneOffIntent(rng) : noisy(rng, fill(rng, rng.pick(type.templates)));
+    const slots: Record<string, string> = {};
+    const words: string[] = [];
+    const intent = oneOff ? oneOffIntent(rng, words) : noisy(rng, fill(rng, rng.pick(type.templates), slots));
     truth.set(key, oneOff ? `one-off:${key}` : type.id);
-    const corrections = rng.chance(opts.correctionShare ?? 0.3) ? plantCorrections(rng) : [];
-    if (corrections.length > 0) planted.set(key, corrections);
-    sessions.push(makeSession(rng, key, intent, corrections));
+    const candidates = oneOff ? [] : correctionsFor(type.id);
+    const kinds =
+      candidates.length > 0 && rng.chance(opts.correctionShare ?? 0.3)
+        ? pickCorrections(rng, candidates)
+        : [];
+    const texts = kinds.map((kind) => correctionText(rng, kind));
+    const st = newState(rng, slots);
+    st.mistakes = mistakesOf(rng, oneOff ? [] : (TYPE_WORK[type.id]?.mistakes ?? []), kinds);
+    const made = makeSession(rng, key, st, intent, kinds, texts, (r) =>
+      oneOff ? oneOffWork(r, words) : TYPE_WORK[type.id]?.work(r),
+    );
+    if (made.planted.length > 0) planted.set(key, made.planted);
+    sessions.push(made.session);
   }
   return { sessions, truth, planted };
 }
 
-/** Picks one alternative of every `(a|b|)` group, then fills the `{slot}`s. */
-function fill(rng: Rng, template: string): string {
+/** Picks one alternative of every `(a|b|)` group, then fills the `{slot}`s (recorded in `slots`). */
+function fill(rng: Rng, template: string, slots: Record<string, string> = {}): string {
   return template
     .replace(/\(([^()]*)\)/g, (_, options: string) => rng.pick(options.split('|')))
-    .replace(/\{(\w+)\}/g, (_, slot: string) => slotValue(rng, slot))
+    .replace(/\{(\w+)\}/g, (_, slot: string) => {
+      const value = slotValue(rng, slot);
+      slots[slot] ??= value.replace(/^`|`$/g, '');
+      return value;
+    })
     .replace(/ {2,}/g, ' ')
     .trim();
 }
@@ -299,78 +292,201 @@ function typo(rng: Rng, text: string): string {
   return words.join(' ');
 }
 
-function oneOffIntent(rng: Rng): string {
+/** A one-off request; `words` gets its nouns (the reply names its new file after them). */
+function oneOffIntent(rng: Rng, words: string[]): string {
   const { verb, adjective, noun, link } = ONE_OFF;
-  const phrase = `${rng.pick(verb)} the ${rng.pick(adjective)} ${rng.pick(noun)} ${rng.pick(link)} the ${rng.pick(adjective)} ${rng.pick(noun)} ${rng.pick(noun)}`;
+  const [n1, n2, n3] = [rng.pick(noun), rng.pick(noun), rng.pick(noun)];
+  words.push(n1, n3);
+  const phrase = `${rng.pick(verb)} the ${rng.pick(adjective)} ${n1} ${rng.pick(link)} the ${rng.pick(adjective)} ${n2} ${n3}`;
   return noisy(rng, phrase);
 }
 
-function plantCorrections(rng: Rng): PlantedCorrection[] {
-  const count = rng.chance(0.1) ? 2 : 1;
-  const kinds: CorrectionKind[] = [];
-  while (kinds.length < count) {
-    const kind = rng.pick(CORRECTIONS);
-    if (!kinds.includes(kind)) kinds.push(kind);
+/** One correction, or (10%) two that can hold together (a lockfile rule needs pnpm to be right). */
+function pickCorrections(rng: Rng, candidates: readonly CorrectionKind[]): CorrectionKind[] {
+  const first = rng.pick(candidates);
+  const kinds = [first];
+  if (rng.chance(0.1)) {
+    const second = rng.pick(candidates);
+    const clash = (a: CorrectionKind, b: CorrectionKind): boolean => (a.requires ?? []).includes(b.id);
+    if (second !== first && !clash(first, second) && !clash(second, first)) kinds.push(second);
   }
-  return kinds.map((kind) => {
-    const phrasing =
-      kind.hard !== undefined && rng.chance(0.08) ? rng.pick(kind.hard) : rng.pick(kind.phrasings);
-    return {
-      kind: kind.id,
-      text: rng.pick(CORRECTION_WRAPS).replace('{c}', phrasing),
-      expected: kind.expected,
-    };
-  });
+  return kinds;
 }
 
-/** An answer that fails every planted check: it uses what is forbidden and runs long. */
-function mistakenAnswer(corrections: readonly PlantedCorrection[]): string {
-  const parts = ['Done. I updated the code for step 1.'];
-  for (const c of corrections) {
-    for (const check of c.expected) {
-      const term = forbiddenTerm(check);
-      if (term !== null) parts.push(`I also ran ${term} and touched ${term} while at it.`);
-      else if (check.op === 'max_chars' || check.op === 'regex') parts.push('word '.repeat(120).trim());
-    }
-  }
-  return parts.join(' ');
+function correctionText(rng: Rng, kind: CorrectionKind): string {
+  const phrasing =
+    kind.hard !== undefined && rng.chance(0.08) ? rng.pick(kind.hard) : rng.pick(kind.phrasings);
+  return rng.pick(CORRECTION_WRAPS).replace('{c}', phrasing);
 }
 
-function makeSession(rng: Rng, key: string, intent: string, corrections: PlantedCorrection[]): MinerSession {
+/**
+ * What a correction means for this session: the matchers its first answer shows (an exact check it
+ * fails, or the mistake's pattern); null when it shows none (the reply never got to that step, so
+ * the correction is not planted).
+ */
+function plantCorrection(kind: CorrectionKind, text: string, firstAnswer: string): PlantedCorrection | null {
+  const expected = kind.expected.filter((m) =>
+    m.check !== undefined
+      ? !evaluateCheck(m.check, firstAnswer, []).pass
+      : (m.shows?.test(firstAnswer) ?? false),
+  );
+  return expected.length === 0 ? null : { kind: kind.id, text, expected, allowed: kind.allowed ?? [] };
+}
+
+/** A reply as a replay answer: the prose, `$ command` per command, the path and text per file written. */
+function answerText(reply: Reply): string {
+  const parts = [...reply.text];
+  for (const a of reply.actions) {
+    if (a.kind === 'run') parts.push(`$ ${a.target}`);
+    else if (a.kind === 'write' || a.kind === 'edit') parts.push(`--- ${a.target}\n${a.added}`);
+  }
+  return parts.join('\n');
+}
+
+/** The planted corrections' mistakes, and now and then another one the user lets pass. */
+function mistakesOf(rng: Rng, possible: readonly string[], planted: readonly CorrectionKind[]): Set<string> {
+  const mistakes = new Set(planted.map((k) => k.id));
+  for (const id of possible) if (!mistakes.has(id) && rng.chance(UNCORRECTED_MISTAKE)) mistakes.add(id);
+  // A mistake that needs another convention right (the pnpm lockfile) is not made when that one is wrong.
+  const byId = new Map(CORRECTIONS.map((c) => [c.id, c]));
+  const required = new Set(planted.flatMap((k) => k.requires ?? []));
+  for (const id of required) mistakes.delete(id);
+  for (const id of [...mistakes]) {
+    if ((byId.get(id)?.requires ?? []).some((r) => mistakes.has(r))) mistakes.delete(id);
+  }
+  return mistakes;
+}
+
+type Prompt =
+  | { kind: 'request' | 'opener' | 'thanks'; text: string }
+  | { kind: 'follow-up'; text: string; slots: Record<string, string>; index: number }
+  | { kind: 'correction'; text: string; correction: CorrectionKind };
+
+/**
+ * The session: an opener now and then, the request, follow-ups with the corrections among them, and
+ * thanks; each prompt answered by the agent. A correction is planted only when the request's reply
+ * shows its mistake.
+ */
+function makeSession(
+  rng: Rng,
+  key: string,
+  st: WorkState,
+  intent: string,
+  kinds: readonly CorrectionKind[],
+  texts: readonly string[],
+  work: (r: Reply) => void,
+): { session: MinerSession; planted: PlantedCorrection[] } {
   const start = T_END - Math.floor(rng.next() * SPAN_MS);
-  const prompts: string[] = [intent];
-  const followUps = rng.skewed(0, 3, 2);
-  for (let i = 0; i < followUps; i++) prompts.push(fill(rng, rng.pick(FOLLOW_UPS)));
-  for (const correction of corrections) {
-    prompts.splice(rng.int(1, prompts.length), 0, correction.text);
-  }
-  if (rng.chance(0.5)) prompts.push(rng.pick(THANKS));
   const turns: HarvestedTurn[] = [];
-  prompts.forEach((prompt, i) => {
-    turns.push(turn(turns.length, 'user', prompt, start + i * 60_000));
-    // The first answer makes the mistakes the corrections later point out, as real first answers do.
-    const answer = i === 0 ? mistakenAnswer(corrections) : `Done. I updated the code for step ${i + 1}.`;
-    turns.push(turn(turns.length, 'assistant', answer, start + i * 60_000 + 30_000));
+  const tools = new Set<string>();
+  const files = new Set<string>();
+  let ts = start;
+  const answer = (prompt: Prompt): Reply => {
+    turns.push(turn(turns.length, 'user', prompt.text, ts, []));
+    const reply = new Reply(st);
+    switch (prompt.kind) {
+      case 'request':
+        work(reply);
+        break;
+      case 'opener':
+        if (prompt.text.includes('AGENTS') || prompt.text.includes('README'))
+          reply.read(prompt.text.includes('README') ? 'README.md' : 'AGENTS.md');
+        reply.say(rng.pick(['Got it.', 'Ready. What should I work on?', 'Hi! What can I do for you?']));
+        break;
+      case 'follow-up':
+        FOLLOW_UPS[prompt.index]?.work(reply, prompt.slots);
+        break;
+      case 'correction':
+        st.mistakes.delete(prompt.correction.id);
+        prompt.correction.redo(reply);
+        break;
+      case 'thanks':
+        if (rng.chance(0.5)) reply.say(rng.pick(['Glad it works.', 'You are welcome!']));
+        break;
+    }
+    // A reply is one to three assistant turns (tool rounds); the prose comes with the last one.
+    const rounds = splitRounds(rng, reply.actions);
+    rounds.forEach((actions, i) => {
+      ts += 5_000 + Math.floor(rng.next() * 20_000);
+      const text = i === rounds.length - 1 ? reply.text.join('\n') : '';
+      turns.push(turn(turns.length, 'assistant', text, ts, actions));
+      for (const action of actions) {
+        tools.add(action.tool);
+        if (action.kind === 'write' || action.kind === 'edit') files.add(action.target);
+      }
+    });
+    st.done.push(...reply.actions);
+    st.prose.push(reply.text.join('\n'));
+    ts += 30_000 + Math.floor(rng.next() * 120_000);
+    return reply;
+  };
+
+  const opener = rng.next();
+  if (opener < 0.04) answer({ kind: 'opener', text: rng.pick(PREAMBLES) });
+  else if (opener < 0.06) answer({ kind: 'opener', text: rng.pick(GREETINGS) });
+  const first = answerText(answer({ kind: 'request', text: intent }));
+  const planted: PlantedCorrection[] = [];
+  const later: Prompt[] = [];
+  const followUps = rng.skewed(0, 3, 2);
+  for (let i = 0; i < followUps; i++) {
+    const index = rng.int(0, FOLLOW_UPS.length - 1);
+    const slots: Record<string, string> = {};
+    later.push({ kind: 'follow-up', text: fill(rng, FOLLOW_UPS[index]?.text ?? '', slots), slots, index });
+  }
+  kinds.forEach((kind, i) => {
+    const text = texts[i] ?? '';
+    const correction = plantCorrection(kind, text, first);
+    if (correction === null) return;
+    planted.push(correction);
+    later.splice(rng.int(0, later.length), 0, { kind: 'correction', text, correction: kind });
   });
-  return {
+  if (rng.chance(0.5)) later.push({ kind: 'thanks', text: rng.pick(THANKS) });
+  for (const prompt of later) answer(prompt);
+  const session: MinerSession = {
     source: 'claude',
     sessionId: key,
     cwd: PROJECT,
     branch: 'main',
     model: 'claude-sonnet-4-5',
     startedAt: start,
-    endedAt: start + prompts.length * 60_000,
+    endedAt: ts,
     turns,
-    toolsUsed: ['Read', 'Edit', 'Bash'],
+    toolsUsed: [...tools],
     skillsUsed: [],
-    filesTouched: [],
+    filesTouched: [...files],
     sourcePath: `/bench/${key}.jsonl`,
     sourceVersion: '2.1.0',
     key,
     projectRoot: PROJECT,
   };
+  return { session, planted };
 }
 
-function turn(seq: number, role: 'user' | 'assistant', text: string, ts: number): HarvestedTurn {
-  return { seq, role, text, ts, toolNames: [], actions: [], toolErrors: 0, interrupted: false, offset: 0 };
+function splitRounds(rng: Rng, actions: readonly ToolAction[]): ToolAction[][] {
+  if (actions.length <= 1) return [[...actions]];
+  const rounds = Math.min(actions.length, rng.int(1, 3));
+  const out: ToolAction[][] = [];
+  const size = Math.ceil(actions.length / rounds);
+  for (let i = 0; i < actions.length; i += size) out.push(actions.slice(i, i + size));
+  return out;
+}
+
+function turn(
+  seq: number,
+  role: 'user' | 'assistant',
+  text: string,
+  ts: number,
+  actions: readonly ToolAction[],
+): HarvestedTurn {
+  return {
+    seq,
+    role,
+    text,
+    ts,
+    toolNames: actions.map((a) => a.tool),
+    actions: [...actions],
+    toolErrors: 0,
+    interrupted: false,
+    offset: 0,
+  };
 }
