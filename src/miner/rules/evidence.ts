@@ -143,18 +143,6 @@ export function undoneIn(later: Episode, rejected: Episode): Set<number> {
   return undone;
 }
 
-/** The arguments of an answer's commands (not flags, not subcommands). */
-export function commandArguments(e: AnswerEvidence): Set<string> {
-  const args = new Set<string>();
-  for (const line of e.commands) {
-    for (const { args: words } of simpleCommands(line)) {
-      for (const word of words) if (!word.startsWith('-') && !PLAIN_WORD.test(word)) args.add(fileName(word));
-      for (const word of words.slice(1)) if (!word.startsWith('-')) args.add(fileName(word));
-    }
-  }
-  return args;
-}
-
 export function fileName(filePath: string): string {
   return filePath.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? filePath;
 }

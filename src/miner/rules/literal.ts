@@ -11,7 +11,7 @@ import { mentionsWord, negativeWordCheck } from '../../core/negative-check.js';
 import type { Check } from '../../core/task.js';
 import { simpleCommands } from '../shell-words.js';
 import { stopWords } from '../stop-words.js';
-import { argumentNames, commandArguments, workText, type AnswerEvidence } from './evidence.js';
+import { argumentNames, fileName, workText, type AnswerEvidence } from './evidence.js';
 import { fails, passes } from './verdict.js';
 
 export interface LiteralCheck {
@@ -263,6 +263,15 @@ function revisedBlockLines(oldBlocks: readonly string[], newBlocks: readonly str
   return revised;
 }
 
+function stepWords(lines: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const line of lines) {
+    for (const { args } of simpleCommands(line))
+      for (const arg of args) if (!arg.startsWith('-')) words.add(fileName(arg));
+  }
+  return words;
+}
+
 /**
  * The corrected answer went back over the rejected one's command (ran its program again, or on one
  * of its arguments), file (edited it again, or named it in a command: `git checkout -- it`) or text.
@@ -270,8 +279,10 @@ function revisedBlockLines(oldBlocks: readonly string[], newBlocks: readonly str
 function reworked(carrier: Carrier, accepted: AnswerEvidence): boolean {
   switch (carrier.kind) {
     case 'command': {
-      const before = commandArguments({ ...accepted, commands: [carrier.line] });
-      const now = commandArguments(accepted);
+      // Any word but a flag: `npm run test` → `pnpm test` and `npx tsc` → `pnpm exec tsc` are the
+      // same step run another way.
+      const before = stepWords([carrier.line]);
+      const now = stepWords(accepted.commands);
       const programs = new Set(
         accepted.commands.flatMap((line) => simpleCommands(line).map((c) => c.program)),
       );

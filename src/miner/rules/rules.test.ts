@@ -28,6 +28,12 @@ describe('rules from what a correction changed', () => {
     expect(checksOf(npm)).toEqual([{ op: 'contains', arg: 'pnpm' }]);
     const both = [ep('add zod', [run('npm install zod')]), ep('No, use yarn not npm', [run('yarn add zod')])];
     expect(checksOf(both)).toEqual([{ op: 'contains', arg: 'yarn' }, negativeWordCheck('npm')]);
+    // The same step run another way shares a word with it, not a program or an argument.
+    const tests = [
+      ep('run the tests', [run('npm run test')]),
+      ep('no npm here, use pnpm', [run('pnpm test')]),
+    ];
+    expect(checksOf(tests)).toContainEqual(negativeWordCheck('npm'));
   });
 
   it('looks past the commands that only undo the rejected answer', () => {
