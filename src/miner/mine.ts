@@ -15,6 +15,7 @@ import { labelOutcome } from './outcome.js';
 import { chooseRequest, corpusPreambles } from './request.js';
 import { kindRules, sentenceKey, type KindRules } from './rules/kind-rules.js';
 import { commonPromptWords } from './rules/literal.js';
+import { commandWordsOf } from './stop-words.js';
 import { followUpFindings, type FollowUpFinding } from './rules/session-rules.js';
 import type {
   Cluster,
@@ -88,7 +89,13 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
       partition: o.session.partition ?? '',
     })),
   );
-  const common = commonPromptWords(observations.flatMap((o) => promptsOf(o)));
+  const commands = observations.flatMap((o) =>
+    o.episodes.flatMap((e) => e.actions.filter((a) => a.kind === 'run').map((a) => a.target)),
+  );
+  const common = commonPromptWords(
+    observations.flatMap((o) => promptsOf(o)),
+    commandWordsOf(commands),
+  );
   for (const o of observations) o.findings = followUpFindings(o.episodes, o.request, common);
   const generic = genericFeedback(groups, observations, common);
   const patterns = opts.correctionPatterns ?? [];

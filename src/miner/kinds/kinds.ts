@@ -57,10 +57,7 @@ export function groupKinds(
   });
   // Function words stay in the request view (their idf is low, and they do shape a way of asking);
   // they never name a kind.
-  const stop = stopWords(
-    inputs.map((input) => input.request),
-    commandWordsOf(sinks),
-  );
+  const stop = stopWords(commandWordsOf(sinks));
   inputs.forEach((input, i) => {
     const sink = sinks[i] ?? newSink();
     const text = new Map<string, number>();

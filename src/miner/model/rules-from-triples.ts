@@ -232,7 +232,7 @@ function wellFormed(raw: unknown): Check | null {
 
 /** The rubric says at least one of the sentence's own words (not a function word). */
 function inUsersWords(rubric: string, sentence: string): boolean {
-  const stop = stopWords([sentence, rubric]);
+  const stop = stopWords();
   const words = (sentence.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? []).filter((w) => !stop.has(w));
   const text = rubric.toLowerCase();
   // A stem of the word: "tests" in the sentence, "test" in the rubric.

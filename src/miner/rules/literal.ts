@@ -35,14 +35,17 @@ const QUOTED_SPAN = /`([^`\n]+)`|"([^"\n]+)"|“([^”\n]+)”|'([^'\n]{2,})'/g;
  * one thing ("pnpm", "dist") can. Prompts are counted once per wording: the same correction repeated
  * in every session is one sentence, not many.
  */
-export function commonPromptWords(allPrompts: readonly string[]): Set<string> {
+export function commonPromptWords(
+  allPrompts: readonly string[],
+  commandWords: ReadonlySet<string> = new Set(),
+): Set<string> {
   const prompts = [...new Set(allPrompts.map((p) => p.trim().toLowerCase().replace(/\s+/g, ' ')))];
   const df = new Map<string, number>();
   for (const prompt of prompts) {
     for (const word of new Set(wordsOf(prompt))) df.set(word, (df.get(word) ?? 0) + 1);
   }
   const min = Math.max(COMMON_MIN_PROMPTS, COMMON_SHARE * prompts.length);
-  const common = new Set(stopWords(allPrompts));
+  const common = new Set(stopWords(commandWords));
   for (const [word, n] of df) if (n >= min) common.add(word);
   return common;
 }
