@@ -26,7 +26,7 @@
  * parts' candidates. Deterministic: ties break by the lower index.
  */
 import { candidateNeighbours } from './candidates.js';
-import { PairHeap } from './pair-heap.js';
+import { PairHeap, type PairEntry } from './pair-heap.js';
 import { addInto, dot, type Vector } from './vectors.js';
 
 export interface AgglomerateOptions {
@@ -132,9 +132,8 @@ export function agglomerate(
     }
   }
 
-  for (;;) {
-    const top = heap.pop();
-    if (top === undefined) break;
+  const top: PairEntry = { sim: 0, a: 0, b: 0, stampA: 0, stampB: 0 };
+  while (heap.pop(top)) {
     const a = clusters[top.a];
     const b = clusters[top.b];
     if (a === undefined || b === undefined || !a.alive || !b.alive) continue;
@@ -188,9 +187,8 @@ function joinSameWork(
     heap.push({ sim: work, a: i, b: j, stampA: stamps[i] ?? 0, stampB: stamps[j] ?? 0 });
   };
   for (let i = 0; i < groups.length; i++) for (let j = i + 1; j < groups.length; j++) consider(i, j);
-  for (;;) {
-    const top = heap.pop();
-    if (top === undefined) return;
+  const top: PairEntry = { sim: 0, a: 0, b: 0, stampA: 0, stampB: 0 };
+  while (heap.pop(top)) {
     const a = groups[top.a] as ClusterState;
     const b = groups[top.b] as ClusterState;
     if (!a.alive || !b.alive || stamps[top.a] !== top.stampA || stamps[top.b] !== top.stampB) continue;

@@ -32,32 +32,46 @@ export class PairHeap {
     this.set(i, entry);
   }
 
-  pop(): PairEntry | undefined {
-    if (this.size === 0) return undefined;
-    const top = this.get(0);
+  /** Moves the top entry into `out` (no allocation per pop); false when the heap is empty. */
+  pop(out: PairEntry): boolean {
+    if (this.size === 0) return false;
+    out.sim = this.sim[0] as number;
+    out.a = this.a[0] as number;
+    out.b = this.b[0] as number;
+    out.stampA = this.stampA[0] as number;
+    out.stampB = this.stampB[0] as number;
     this.size -= 1;
-    if (this.size === 0) return top;
-    const last = this.get(this.size);
+    if (this.size === 0) return true;
+    const last = this.size;
+    const sim = this.sim[last] as number;
+    const a = this.a[last] as number;
+    const b = this.b[last] as number;
+    const stampA = this.stampA[last] as number;
+    const stampB = this.stampB[last] as number;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       const right = left + 1;
       let best = -1;
-      if (left < this.size && !this.beforeAt(last.sim, last.a, last.b, left)) best = left;
-      if (right < this.size && this.firstOf(right, best === -1 ? null : best, last)) best = right;
+      if (left < this.size && !this.beforeAt(sim, a, b, left)) best = left;
+      if (right < this.size && !this.beforeAt(sim, a, b, right)) {
+        const r = right;
+        if (
+          best === -1 ||
+          this.beforeAt(this.sim[r] as number, this.a[r] as number, this.b[r] as number, best)
+        )
+          best = right;
+      }
       if (best === -1) break;
       this.move(best, i);
       i = best;
     }
-    this.set(i, last);
-    return top;
-  }
-
-  /** True when the entry at `right` comes before both `last` and (if any) the entry at `other`. */
-  private firstOf(right: number, other: number | null, last: PairEntry): boolean {
-    if (this.beforeAt(last.sim, last.a, last.b, right)) return false;
-    if (other === null) return true;
-    return this.beforeAt(this.sim[right] as number, this.a[right] as number, this.b[right] as number, other);
+    this.sim[i] = sim;
+    this.a[i] = a;
+    this.b[i] = b;
+    this.stampA[i] = stampA;
+    this.stampB[i] = stampB;
+    return true;
   }
 
   /** True when (sim, a, b) comes before the entry at `at`. */
@@ -66,16 +80,6 @@ export class PairHeap {
     if (sim !== s) return sim > s;
     const x = this.a[at] as number;
     return a < x || (a === x && b < (this.b[at] as number));
-  }
-
-  private get(at: number): PairEntry {
-    return {
-      sim: this.sim[at] as number,
-      a: this.a[at] as number,
-      b: this.b[at] as number,
-      stampA: this.stampA[at] as number,
-      stampB: this.stampB[at] as number,
-    };
   }
 
   private set(at: number, entry: PairEntry): void {
