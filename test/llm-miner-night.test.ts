@@ -1,22 +1,13 @@
 // A night with a real-model backend runs the LLM miner on its recurring tasks: the model's statements
 // join the heuristic instances of the same cluster (split with them), malformed ones are counted, and
 // the mock and `llm_mine: false` never ask.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockBackend } from '../src/backends/mock/mock-backend.js';
-import type { Backend } from '../src/backends/types.js';
 import { miningBackend, type MiningBackend } from './helpers/mining-backend.js';
-import { fixedClock } from '../src/core/clock.js';
-import { silentLogger } from '../src/core/logger.js';
-import { defaultConfig, type Config } from '../src/config/schema.js';
-import { prepareDemo, type DemoSetup } from '../src/night/demo.js';
-import { runNight, type NightDeps } from '../src/night/run-night.js';
-import { openStore } from '../src/store/db.js';
+import { defaultConfig } from '../src/config/schema.js';
+import { cleanupDemoNights, demoNight } from './helpers/demo-night.js';
 
-let demo: DemoSetup | null = null;
-afterEach(() => demo?.cleanup());
+afterEach(cleanupDemoNights);
 
 /** The mock as the target, plus a miner that proposes one good and one malformed statement per task. */
 const backendThatMines = (): MiningBackend =>
@@ -31,30 +22,7 @@ const backendThatMines = (): MiningBackend =>
     { calls: 1, inputTokens: 100, outputTokens: 40 },
   );
 
-function night(backend: Backend, config: Config) {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'sos-llm-night-'));
-  demo = prepareDemo(path.join(root, 'state'), false);
-  const deps: NightDeps = {
-    home: path.join(root, 'state'),
-    userHome: path.join(root, 'home'),
-    env: {},
-    clock: fixedClock(Date.UTC(2026, 10, 29)),
-    db: openStore(':memory:'),
-    backend,
-    logger: silentLogger,
-  };
-  return runNight(
-    {
-      project: demo.project,
-      config,
-      mode: 'dry-run',
-      ignoreLookback: true,
-      harvestEnv: demo.harvestEnv,
-      mapCwd: demo.mapCwd,
-    },
-    deps,
-  );
-}
+const night = demoNight;
 
 describe('LLM miner in a night', () => {
   it('asks once per recurring task, keeps the valid statements and counts the rest', async () => {

@@ -1,48 +1,16 @@
 // A night with `llm_refine` on a real-model backend labels its sessions and reads rules from the
 // corrections offline mining left unchecked, and reports both; on the mock it changes nothing.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MockBackend } from '../src/backends/mock/mock-backend.js';
-import type { Backend } from '../src/backends/types.js';
 import { BudgetExhaustedError } from '../src/core/errors.js';
-import { fixedClock } from '../src/core/clock.js';
-import { silentLogger } from '../src/core/logger.js';
-import { defaultConfig, type Config } from '../src/config/schema.js';
-import { prepareDemo, type DemoSetup } from '../src/night/demo.js';
-import { runNight, type NightDeps } from '../src/night/run-night.js';
+import { defaultConfig } from '../src/config/schema.js';
+import { cleanupDemoNights, demoNight } from './helpers/demo-night.js';
 import type { NightReport } from '../src/night/night-report.js';
-import { openStore } from '../src/store/db.js';
 import { askingBackend, labelPromptRequests } from './helpers/json-asker.js';
 
-let demo: DemoSetup | null = null;
-afterEach(() => demo?.cleanup());
+afterEach(cleanupDemoNights);
 
-function night(backend: Backend, config: Config) {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'sos-refine-night-'));
-  demo = prepareDemo(path.join(root, 'state'), false);
-  const deps: NightDeps = {
-    home: path.join(root, 'state'),
-    userHome: path.join(root, 'home'),
-    env: {},
-    clock: fixedClock(Date.UTC(2026, 10, 29)),
-    db: openStore(':memory:'),
-    backend,
-    logger: silentLogger,
-  };
-  return runNight(
-    {
-      project: demo.project,
-      config,
-      mode: 'dry-run',
-      ignoreLookback: true,
-      harvestEnv: demo.harvestEnv,
-      mapCwd: demo.mapCwd,
-    },
-    deps,
-  );
-}
+const night = demoNight;
 
 /** What a night decides, without its clock and paths (task ids hash the project's temporary folder). */
 const decided = (r: NightReport) => ({
