@@ -328,7 +328,7 @@ function mergeLinks(
       link.text += part.text;
       link.action += part.action;
       other.links.delete(dropIndex);
-    } else if (spread) {
+    } else if (spread && (other.sparse !== null || other.text.size < drop.text.size)) {
       link.text += spreadDot(scratch.text, other, 'text');
       link.action += spreadDot(scratch.action, other, 'action');
     } else {
