@@ -112,11 +112,12 @@ export function agglomerate(
   const scratch = { text: new Float64Array(maxId(text) + 1), action: new Float64Array(maxId(action) + 1) };
   const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
   const push = (i: number, j: number, link: Link): void => {
-    const [lo, hi] = i < j ? [i, j] : [j, i];
+    const lo = i < j ? i : j;
+    const hi = i < j ? j : i;
     const a = clusters[lo] as ClusterState;
     const b = clusters[hi] as ClusterState;
     const sim = similarity(link, a, b, opts, textOnly);
-    if (sim >= limit) heap.push({ sim, a: lo, b: hi, stampA: a.stamp, stampB: b.stamp });
+    if (sim >= limit) heap.push(sim, lo, hi, a.stamp, b.stamp);
   };
   for (let i = 0; i < n; i++) {
     const a = clusters[i] as ClusterState;
@@ -184,7 +185,7 @@ function joinSameWork(
     if (work < opts.sameWorkCosine) return;
     const words = dot(a.text, b.text) / (na.text * nb.text);
     if (words < opts.sameWorkText) return;
-    heap.push({ sim: work, a: i, b: j, stampA: stamps[i] ?? 0, stampB: stamps[j] ?? 0 });
+    heap.push(work, i, j, stamps[i] ?? 0, stamps[j] ?? 0);
   };
   for (let i = 0; i < groups.length; i++) for (let j = i + 1; j < groups.length; j++) consider(i, j);
   const top: PairEntry = { sim: 0, a: 0, b: 0, stampA: 0, stampB: 0 };

@@ -20,16 +20,20 @@ export class PairHeap {
   private stampB = new Int32Array(1024);
   private size = 0;
 
-  push(entry: PairEntry): void {
+  push(sim: number, a: number, b: number, stampA: number, stampB: number): void {
     if (this.size === this.sim.length) this.grow();
     let i = this.size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.beforeAt(entry.sim, entry.a, entry.b, parent)) break;
+      if (!this.beforeAt(sim, a, b, parent)) break;
       this.move(parent, i);
       i = parent;
     }
-    this.set(i, entry);
+    this.sim[i] = sim;
+    this.a[i] = a;
+    this.b[i] = b;
+    this.stampA[i] = stampA;
+    this.stampB[i] = stampB;
   }
 
   /** Moves the top entry into `out` (no allocation per pop); false when the heap is empty. */
@@ -80,14 +84,6 @@ export class PairHeap {
     if (sim !== s) return sim > s;
     const x = this.a[at] as number;
     return a < x || (a === x && b < (this.b[at] as number));
-  }
-
-  private set(at: number, entry: PairEntry): void {
-    this.sim[at] = entry.sim;
-    this.a[at] = entry.a;
-    this.b[at] = entry.b;
-    this.stampA[at] = entry.stampA;
-    this.stampB[at] = entry.stampB;
   }
 
   private move(from: number, to: number): void {
