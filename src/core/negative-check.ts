@@ -3,6 +3,7 @@
  * lookahead so tasks files stay readable by the reference: "pnpm" does not count as "npm".
  */
 import type { Check } from './task.js';
+import { boundedMemo } from './memo.js';
 
 const PREFIX = '(?i)^(?![\\s\\S]*';
 const SUFFIX = ')';
@@ -45,16 +46,9 @@ export function forbiddenPattern(check: Check): string | null {
   return body === '' ? null : body;
 }
 
-const WORD_PATTERNS = new Map<string, RegExp>();
-const MAX_WORD_PATTERNS = 8192;
+const wordPattern = boundedMemo((term: string) => new RegExp(boundedPattern(term), 'i'), 8192);
 
 /** True when `text` mentions `term` as a whole word (case-insensitive). */
 export function mentionsWord(text: string, term: string): boolean {
-  let pattern = WORD_PATTERNS.get(term);
-  if (pattern === undefined) {
-    if (WORD_PATTERNS.size >= MAX_WORD_PATTERNS) WORD_PATTERNS.clear();
-    pattern = new RegExp(boundedPattern(term), 'i');
-    WORD_PATTERNS.set(term, pattern);
-  }
-  return pattern.test(text);
+  return wordPattern(term).test(text);
 }

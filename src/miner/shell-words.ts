@@ -3,6 +3,7 @@
  * environment assignments dropped and quotes removed. Enough for mining (which program, which
  * subcommand, which arguments); not a shell.
  */
+import { boundedMemo } from '../core/memo.js';
 
 export interface SimpleCommand {
   /** The program's base name, lower-cased (`/usr/bin/git` → `git`). */
@@ -14,21 +15,11 @@ export interface SimpleCommand {
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const MAX_COMMANDS = 16;
 
-const PARSED = new Map<string, readonly SimpleCommand[]>();
-const MAX_PARSED = 8192;
-
 /**
  * The simple commands of a command line: split at unquoted `&&`, `||`, `;`, `|` and newlines.
  * Memoised: the miner reads each command line of a corpus from several stages.
  */
-export function simpleCommands(line: string): readonly SimpleCommand[] {
-  const known = PARSED.get(line);
-  if (known !== undefined) return known;
-  const parsed = parseCommands(line);
-  if (PARSED.size >= MAX_PARSED) PARSED.clear();
-  PARSED.set(line, parsed);
-  return parsed;
-}
+export const simpleCommands: (line: string) => readonly SimpleCommand[] = boundedMemo(parseCommands, 8192);
 
 function parseCommands(line: string): SimpleCommand[] {
   const commands: SimpleCommand[] = [];

@@ -4,6 +4,7 @@
  * come from the reference implementation.
  */
 import type { Check, Score } from '../../core/task.js';
+import { boundedMemo } from '../../core/memo.js';
 
 export interface CheckResult {
   pass: boolean;
@@ -182,19 +183,9 @@ const INLINE_FLAG_GROUP = /^\(\?([a-zA-Z]+)\)/;
  * Leading inline flag groups (`(?i)`, `(?s)`, `(?m)`, `(?x)`, ...) become JS flags; Python-only
  * syntax (`\A`, `\Z`, `(?P<name>...)`, `(?P=name)`, `(?#...)`, `$`, `.`) is rewritten. The `u`
  * flag is used only when the pattern compiles with it, since Python accepts escapes JS `u` rejects.
+ * Memoised: judges and the miner test the same few patterns against thousands of answers.
  */
-export function compilePythonRegex(pattern: string): CompiledRegex {
-  const cached = COMPILED.get(pattern);
-  if (cached !== undefined) return cached;
-  const compiled = compileUncached(pattern);
-  // Judges and the miner test the same few patterns against thousands of answers.
-  if (COMPILED.size >= MAX_COMPILED) COMPILED.clear();
-  COMPILED.set(pattern, compiled);
-  return compiled;
-}
-
-const COMPILED = new Map<string, CompiledRegex>();
-const MAX_COMPILED = 4096;
+export const compilePythonRegex: (pattern: string) => CompiledRegex = boundedMemo(compileUncached, 4096);
 
 function compileUncached(pattern: string): CompiledRegex {
   const flags = new Set<string>();
