@@ -36,6 +36,15 @@ describe('rules from what a correction changed', () => {
     expect(checksOf(tests)).toContainEqual(negativeWordCheck('npm'));
   });
 
+  it('reads a correction against the last answer that did work, not a chat reply in between', () => {
+    const later = [
+      ep('commit message please', [run('git diff --staged')], '```\nAdd retry to client\n```'),
+      ep('never mind, it works', [], 'Great.'),
+      ep('the message needs a `Refs: #` line', [], '```\nAdd retry to client\n\nRefs: #12\n```'),
+    ];
+    expect(checksOf(later)).toEqual([{ op: 'contains', arg: 'Refs: #' }]);
+  });
+
   it('looks past the commands that only undo the rejected answer', () => {
     const pip = [
       ep('add tenacity', [run('pip install tenacity')]),

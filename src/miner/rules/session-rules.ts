@@ -9,7 +9,7 @@
 import type { ToolAction } from '../../../harvesters/types.js';
 import { agentActed, type Episode } from '../episodes.js';
 import { fencedBlocks, undoneIn } from './evidence.js';
-import { correctionAnswers, type CorrectionAnswers } from './verdict.js';
+import { correctionAnswers, reactedTo, type CorrectionAnswers } from './verdict.js';
 import { literalChecks, type LiteralCheck } from './literal.js';
 import { shapeChecks, type ShapeCheck } from './shape.js';
 import { simpleCommands } from '../shell-words.js';
@@ -43,7 +43,7 @@ export function followUpFindings(
   if (episodes[requestIndex] === undefined) return [];
   const findings: FollowUpFinding[] = [];
   for (let k = requestIndex + 1; k < episodes.length; k++) {
-    const previous = episodes[k - 1] as Episode;
+    const previous = episodes[reactedTo(episodes, requestIndex, k)] as Episode;
     const episode = episodes[k] as Episode;
     if (!agentActed(previous) || !agentActed(episode)) continue;
     const undone = undoneIn(episode, previous);

@@ -6,7 +6,7 @@
  */
 import type { Check } from '../../core/task.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
-import { evidenceOf, undoneIn, workText, type AnswerEvidence } from './evidence.js';
+import { evidenceOf, fencedBlocks, undoneIn, workText, type AnswerEvidence } from './evidence.js';
 import type { Episode } from '../episodes.js';
 
 export const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
@@ -34,7 +34,7 @@ export function correctionAnswers(
   k: number,
 ): CorrectionAnswers | null {
   const first = episodes[requestIndex];
-  const previous = episodes[k - 1];
+  const previous = episodes[reactedTo(episodes, requestIndex, k)];
   const episode = episodes[k];
   if (first === undefined || previous === undefined || episode === undefined) return null;
   const undone = undoneIn(episode, previous);
@@ -46,6 +46,19 @@ export function correctionAnswers(
     accepted,
     acceptedNet: undone.size === 0 ? accepted : evidenceOf(episode, undone, named),
   };
+}
+
+/**
+ * The answer a follow-up at `k` reacts to: the latest one since the request that did some work (ran
+ * or wrote something, or gave a fenced block). "Great." after "never mind, it works" is not what
+ * "no, the message needs a `Refs: #` line" corrects.
+ */
+export function reactedTo(episodes: readonly Episode[], requestIndex: number, k: number): number {
+  for (let j = k - 1; j > requestIndex; j--) {
+    const e = episodes[j] as Episode;
+    if (e.actions.length > 0 || fencedBlocks(e.text).length > 0) return j;
+  }
+  return requestIndex;
 }
 
 const PLAIN = new WeakMap<Episode, AnswerEvidence>();
