@@ -45,6 +45,23 @@ describe('rules from what a correction changed', () => {
     expect(checksOf(later)).toEqual([{ op: 'contains', arg: 'Refs: #' }]);
   });
 
+  it('counts what the corrected edit took out as part of the rejected answer, after work in between', () => {
+    const between = [
+      ep('fix the crash in loadUser', [write('/p/user.ts', "if (!id) {\n  console.log('missing id');\n}")]),
+      ep('ok now run the tests', [run('pnpm test')]),
+      ep('no console.log in production code, use the logger', [
+        edit(
+          '/p/user.ts',
+          "if (!id) {\n  console.log('missing id');",
+          "if (!id) {\n  logger.info('missing id');",
+        ),
+      ]),
+    ];
+    expect(checksOf(between)).toEqual(
+      expect.arrayContaining([negativeWordCheck('console.log'), { op: 'contains', arg: 'logger' }]),
+    );
+  });
+
   it('looks past the commands that only undo the rejected answer', () => {
     const pip = [
       ep('add tenacity', [run('pip install tenacity')]),

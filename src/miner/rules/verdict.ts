@@ -42,7 +42,7 @@ export function correctionAnswers(
   const accepted = evidenceOf(episode, new Set(), named);
   return {
     firstAttempt: plainEvidence(first),
-    rejected: plainEvidence(previous),
+    rejected: rejectedEvidence(previous, episode),
     accepted,
     acceptedNet: undone.size === 0 ? accepted : evidenceOf(episode, undone, named),
   };
@@ -59,6 +59,17 @@ export function reactedTo(episodes: readonly Episode[], requestIndex: number, k:
     if (e.actions.length > 0 || fencedBlocks(e.text).length > 0) return j;
   }
   return requestIndex;
+}
+
+/**
+ * The rejected answer, with the text the corrected answer's edits took out of its files: that text was
+ * there when the user objected, even when an answer in between did other work ("run the tests").
+ */
+function rejectedEvidence(previous: Episode, corrected: Episode): AnswerEvidence {
+  const replaced = corrected.actions.filter((a) => a.kind === 'edit' && a.removed !== '');
+  if (replaced.length === 0) return plainEvidence(previous);
+  const before = replaced.map((a) => ({ ...a, added: a.removed, removed: '' }));
+  return evidenceOf({ ...previous, actions: [...previous.actions, ...before] });
 }
 
 const PLAIN = new WeakMap<Episode, AnswerEvidence>();
