@@ -14,6 +14,7 @@
  * argument of the rejected answer, or a command on files the rejected answer wrote and nothing new
  * (`git mv old new` names a new file: it is the fix, not an undo).
  */
+import type { ToolAction } from '../../../harvesters/types.js';
 import { renderAnswer, type Episode } from '../episodes.js';
 import { PLAIN_WORD, simpleCommands } from '../shell-words.js';
 
@@ -145,4 +146,25 @@ export function undoneIn(later: Episode, rejected: Episode): Set<number> {
 
 export function fileName(filePath: string): string {
   return filePath.replace(/\\/g, '/').replace(/\/+$/, '').split('/').pop() ?? filePath;
+}
+
+/** The later answer works on what the earlier one did: the same files or commands, or a new version of its text. */
+export function revisits(previous: Episode, later: Episode): boolean {
+  const files = (actions: readonly ToolAction[]): Set<string> =>
+    new Set(
+      actions
+        .filter((a) => a.kind === 'write' || a.kind === 'edit' || a.kind === 'delete')
+        .map((a) => a.target.replace(/\\/g, '/').split('/').pop() ?? a.target),
+    );
+  const before = files(previous.actions);
+  if ([...files(later.actions)].some((file) => before.has(file))) return true;
+  const commands = (actions: readonly ToolAction[]): Set<string> =>
+    new Set(
+      actions
+        .filter((a) => a.kind === 'run')
+        .flatMap((a) => simpleCommands(a.target).map((c) => `${c.program} ${c.args[0] ?? ''}`)),
+    );
+  const ran = commands(previous.actions);
+  if ([...commands(later.actions)].some((command) => ran.has(command))) return true;
+  return fencedBlocks(previous.text).length > 0 && fencedBlocks(later.text).length > 0;
 }

@@ -62,6 +62,18 @@ describe('rules from what a correction changed', () => {
     );
   });
 
+  it('reads a correction against the earlier answer it undoes, past other work in between', () => {
+    const undo = [
+      ep('fix the broken build', [edit('/p/dist/db.js', "from './config'", "from './config.js'")]),
+      ep('use pnpm please', [run('pnpm build')]),
+      ep("don't touch dist/, it is generated", [
+        run('git restore dist/'),
+        edit('/p/src/db.ts', "from './config'", "from './config.js'"),
+      ]),
+    ];
+    expect(checksOf(undo)).toContainEqual(negativeWordCheck('dist/'));
+  });
+
   it('looks past the commands that only undo the rejected answer', () => {
     const pip = [
       ep('add tenacity', [run('pip install tenacity')]),

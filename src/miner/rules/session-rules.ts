@@ -6,13 +6,11 @@
  * fail on the session's first attempt (the answer a replay starts from) and pass on the answer that
  * followed.
  */
-import type { ToolAction } from '../../../harvesters/types.js';
 import { agentActed, type Episode } from '../episodes.js';
-import { fencedBlocks, undoneIn } from './evidence.js';
+import { revisits, undoneIn } from './evidence.js';
 import { correctionAnswers, reactedTo, type CorrectionAnswers } from './verdict.js';
 import { literalChecks, type LiteralCheck } from './literal.js';
 import { shapeChecks, type ShapeCheck } from './shape.js';
-import { simpleCommands } from '../shell-words.js';
 
 export const MAX_SENTENCE_CHARS = 300;
 
@@ -89,25 +87,4 @@ function replacesWork(previous: Episode, later: Episode): boolean {
         .map((line) => line.trim())
         .some((line) => line.length >= 4 && put.includes(line)),
   );
-}
-
-/** The later answer works on what the earlier one did: the same files or commands, or a new version of its text. */
-function revisits(previous: Episode, later: Episode): boolean {
-  const files = (actions: readonly ToolAction[]): Set<string> =>
-    new Set(
-      actions
-        .filter((a) => a.kind === 'write' || a.kind === 'edit' || a.kind === 'delete')
-        .map((a) => a.target.replace(/\\/g, '/').split('/').pop() ?? a.target),
-    );
-  const before = files(previous.actions);
-  if ([...files(later.actions)].some((file) => before.has(file))) return true;
-  const commands = (actions: readonly ToolAction[]): Set<string> =>
-    new Set(
-      actions
-        .filter((a) => a.kind === 'run')
-        .flatMap((a) => simpleCommands(a.target).map((c) => `${c.program} ${c.args[0] ?? ''}`)),
-    );
-  const ran = commands(previous.actions);
-  if ([...commands(later.actions)].some((command) => ran.has(command))) return true;
-  return fencedBlocks(previous.text).length > 0 && fencedBlocks(later.text).length > 0;
 }

@@ -6,7 +6,7 @@
  */
 import type { Check } from '../../core/task.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
-import { evidenceOf, fencedBlocks, undoneIn, workText, type AnswerEvidence } from './evidence.js';
+import { evidenceOf, fencedBlocks, revisits, undoneIn, workText, type AnswerEvidence } from './evidence.js';
 import type { Episode } from '../episodes.js';
 
 export const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
@@ -49,16 +49,27 @@ export function correctionAnswers(
 }
 
 /**
- * The answer a follow-up at `k` reacts to: the latest one since the request that did some work (ran
- * or wrote something, or gave a fenced block). "Great." after "never mind, it works" is not what
- * "no, the message needs a `Refs: #` line" corrects.
+ * The answer a follow-up at `k` reacts to: the latest one since the request that the corrected answer
+ * goes back over (the same files or commands, or undoes part of it), else the latest that did some
+ * work (ran or wrote something, or gave a fenced block). "Great." after "never mind, it works" is not
+ * what "no, the message needs a `Refs: #` line" corrects, nor is the test run in between what
+ * "don't touch dist/" (and `git restore dist/`) corrects.
  */
 export function reactedTo(episodes: readonly Episode[], requestIndex: number, k: number): number {
+  const corrected = episodes[k];
+  let worked = -1;
   for (let j = k - 1; j > requestIndex; j--) {
     const e = episodes[j] as Episode;
-    if (e.actions.length > 0 || fencedBlocks(e.text).length > 0) return j;
+    if (e.actions.length === 0 && fencedBlocks(e.text).length === 0) continue;
+    if (worked < 0) worked = j;
+    if (corrected !== undefined && (revisits(e, corrected) || undoneIn(corrected, e).size > 0)) return j;
   }
-  return requestIndex;
+  const request = episodes[requestIndex];
+  const backToRequest =
+    request !== undefined &&
+    corrected !== undefined &&
+    (revisits(request, corrected) || undoneIn(corrected, request).size > 0);
+  return backToRequest || worked < 0 ? requestIndex : worked;
 }
 
 /**
