@@ -7,8 +7,8 @@
  * followed.
  */
 import { agentActed, type Episode } from '../episodes.js';
-import { revisits, undoneIn } from './evidence.js';
-import { correctionAnswers, reactedTo, type CorrectionAnswers } from './verdict.js';
+import { revisits } from './evidence.js';
+import { correctionAnswers } from './verdict.js';
 import { literalChecks, type LiteralCheck } from './literal.js';
 import { shapeChecks, type ShapeCheck } from './shape.js';
 
@@ -41,11 +41,12 @@ export function followUpFindings(
   if (episodes[requestIndex] === undefined) return [];
   const findings: FollowUpFinding[] = [];
   for (let k = requestIndex + 1; k < episodes.length; k++) {
-    const previous = episodes[reactedTo(episodes, requestIndex, k)] as Episode;
     const episode = episodes[k] as Episode;
-    if (!agentActed(previous) || !agentActed(episode)) continue;
-    const undone = undoneIn(episode, previous);
-    const answers = correctionAnswers(episodes, requestIndex, k) as CorrectionAnswers;
+    if (!agentActed(episode)) continue;
+    const answers = correctionAnswers(episodes, requestIndex, k);
+    const previous = answers === null ? undefined : episodes[answers.rejectedAt];
+    if (answers === null || previous === undefined || !agentActed(previous)) continue;
+    const { undone } = answers;
     // A pasted log or spec is a report to act on, not a rule in the user's words.
     const pasted = isPasted(episode.prompt);
     const literal = pasted ? [] : literalChecks(episode.prompt, common, answers);

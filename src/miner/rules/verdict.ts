@@ -25,6 +25,10 @@ export interface CorrectionAnswers {
   /** The answer that followed, and the same without the commands that only undid the rejected one. */
   accepted: AnswerEvidence;
   acceptedNet: AnswerEvidence;
+  /** Index of the episode the user reacted to (see {@link reactedTo}). */
+  rejectedAt: number;
+  /** Indices of the accepted answer's actions that only undo the rejected one. */
+  undone: ReadonlySet<number>;
 }
 
 /** The answers of the follow-up at `k` to the request at `requestIndex`. */
@@ -34,7 +38,8 @@ export function correctionAnswers(
   k: number,
 ): CorrectionAnswers | null {
   const first = episodes[requestIndex];
-  const previous = episodes[reactedTo(episodes, requestIndex, k)];
+  const rejectedAt = reactedTo(episodes, requestIndex, k);
+  const previous = episodes[rejectedAt];
   const episode = episodes[k];
   if (first === undefined || previous === undefined || episode === undefined) return null;
   const undone = undoneIn(episode, previous);
@@ -45,6 +50,8 @@ export function correctionAnswers(
     rejected: rejectedEvidence(previous, episode),
     accepted,
     acceptedNet: undone.size === 0 ? accepted : evidenceOf(episode, undone, named),
+    rejectedAt,
+    undone,
   };
 }
 
