@@ -22,21 +22,10 @@ import type { HarvestedTurn, ToolAction } from '../harvesters/types.js';
 import type { MinerSession } from '../src/miner/types.js';
 import { evaluateCheck } from '../src/replay/judges/rule-checks.js';
 import { Rng } from './corpus/rng.js';
-import {
-  CORRECTIONS,
-  FOLLOW_UPS,
-  PROJECT,
-  Reply,
-  THANKS,
-  TYPE_WORK,
-  WORDS,
-  correctionsFor,
-  newState,
-  oneOffWork,
-  type CheckMatcher,
-  type CorrectionKind,
-  type WorkState,
-} from './mine-work.js';
+import { CORRECTIONS, correctionsFor, type CheckMatcher, type CorrectionKind } from './mine-corrections.js';
+import { FOLLOW_UPS, THANKS } from './mine-follow-ups.js';
+import { TYPE_WORK } from './mine-type-work.js';
+import { PROJECT, Reply, WORDS, newState, oneOffWork, type WorkState } from './mine-work.js';
 
 export { PROJECT };
 const T_END = Date.UTC(2026, 9, 1);
