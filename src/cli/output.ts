@@ -1,4 +1,5 @@
 /** Writing to the terminal: JSON for machines, sanitised single lines for people. */
+import { oneLine } from '../core/one-line.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -6,15 +7,7 @@ export function printJson(value: unknown): void {
 
 /** Untrusted text (transcript wording, rules) must not carry escape sequences or span lines. */
 export function displayText(s: string): string {
-  return (
-    s
-      // eslint-disable-next-line no-control-regex
-      .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
+  return oneLine(s);
 }
 
 export function say(line: string): void {

@@ -11,6 +11,16 @@ export type Origin = 'real' | 'dream';
 export interface Check {
   op: string;
   arg?: string | number;
+  /**
+   * The user's own sentence the check was learned from (its wording and provenance). Judges score
+   * `op` and `arg` only; a failure names the sentence, so reflection reads the rule, not a code.
+   */
+  because?: string;
+}
+
+/** A check's identity: its op and arg (two checks that differ only in `because` are one check). */
+export function checkKey(check: Check): string {
+  return `${check.op}\u0000${String(check.arg ?? '')}`;
 }
 
 export interface RuleJudge {

@@ -13,7 +13,7 @@
  * a lone `contains` is never directly followed by a negative check it has nothing to do with.
  */
 import { forbiddenTerm } from '../core/negative-check.js';
-import type { Check } from '../core/task.js';
+import { checkKey, type Check } from '../core/task.js';
 import { codePointLength, evaluateCheck, parseCharBound } from '../replay/judges/rule-checks.js';
 import type { CorrectionPattern, MatchContext } from './correction-patterns.js';
 import type { CorrectionChecks } from './types.js';
@@ -138,10 +138,6 @@ export function arrangeChecks(checks: readonly Check[], evidence: readonly strin
 }
 
 // ---------------------------------------------------------------------------------------------------
-
-function checkKey(check: Check): string {
-  return `${check.op}\u0000${String(check.arg ?? '')}`;
-}
 
 const compiled = new WeakMap<CorrectionPattern, RegExp>();
 

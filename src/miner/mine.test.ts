@@ -121,7 +121,13 @@ describe('mineSessions', () => {
       derived_from: deps?.id,
     });
     expect(task?.tags).toContain(`kind:${deps?.label ?? ''}`);
-    expect(ruleChecks(task ?? mined.tasks[0]!)).toEqual(deps?.checks);
+    const checks = ruleChecks(task ?? mined.tasks[0]!);
+    expect(checks.map(({ op, arg }) => ({ op, arg }))).toEqual(deps?.checks);
+    // Each check carries the user's sentence it was learned from, as one line.
+    expect(checks.map((c) => c.because)).toEqual([
+      'wrong package manager: it has to be pnpm',
+      'No, use pnpm not npm',
+    ]);
     // The follow-ups are what the skill must make unnecessary: never shown to the target with the task.
     expect(task?.context_excerpt).toBe('');
     const undecided = mined.tasks.find((t) => t.source_sessions[0] === 'claude:m1');

@@ -6,7 +6,8 @@
  */
 import type { ToolAction } from '../../harvesters/types.js';
 import { sha256Hex } from '../core/hash.js';
-import type { Check, Outcome, TaskRecord } from '../core/task.js';
+import { oneLine } from '../core/one-line.js';
+import { checkKey, type Check, type Outcome, type TaskRecord } from '../core/task.js';
 import { correctionsToChecks, filterUsefulChecks } from './corrections.js';
 import { renderAnswer, sessionEpisodes, type Episode } from './episodes.js';
 import { groupKinds } from './kinds/kinds.js';
@@ -260,6 +261,17 @@ export function clusterId(project: string, normalizedIntent: string): string {
   return `task_${sha256Hex(`${project}::${normalizedIntent}`).slice(0, 12)}`;
 }
 
+/** Longest user sentence a check carries as its `because` (a correction, not a pasted log). */
+const MAX_BECAUSE_CHARS = 240;
+
+/** The check with the first user sentence it was learned from, as one line. */
+function withProvenance(check: Check, sources: Cluster['checkSources']): Check {
+  const key = checkKey(check);
+  const sentence = sources.find((s) => s.sentence !== '' && checkKey(s.check) === key)?.sentence;
+  const because = sentence === undefined ? '' : [...oneLine(sentence)].slice(0, MAX_BECAUSE_CHARS).join('');
+  return because === '' ? { ...check } : { ...check, because };
+}
+
 /** One replayable instance per session; session keys are unique across projects. */
 export function instanceId(sessionKey: string): string {
   return `inst_${sha256Hex(sessionKey).slice(0, 12)}`;
@@ -267,7 +279,7 @@ export function instanceId(sessionKey: string): string {
 
 function toTask(project: string, cluster: Cluster, member: Observation, rules: KindRules): TaskRecord {
   const { session } = member;
-  const checks: Check[] = cluster.checks.map((check) => ({ ...check }));
+  const checks: Check[] = cluster.checks.map((check) => withProvenance(check, cluster.checkSources));
   const tools = session.toolsUsed.slice(0, MAX_TOOL_TAGS);
   const skills = unique(session.skillsUsed);
   const kind: TaskRecord['reference_kind'] =

@@ -6,7 +6,7 @@
  * nights, as the offline miner's do). Nothing changes for a kind none of whose sessions has a label.
  */
 import { forbiddenTerm } from '../../core/negative-check.js';
-import type { Check } from '../../core/task.js';
+import { checkKey, type Check } from '../../core/task.js';
 import type { Cluster } from '../types.js';
 
 export interface SessionInfo {
@@ -21,8 +21,6 @@ export interface LabelledKinds {
   /** Kinds whose label changed. */
   relabelled: number;
 }
-
-const checkKey = (c: Check): string => `${c.op}\u0000${String(c.arg ?? '')}`;
 
 /** The most common label of the members; a tie goes to the label of the earliest member. */
 export function majorityLabel(

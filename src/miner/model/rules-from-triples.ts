@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Usage } from '../../backends/types.js';
 import { addUsage, zeroUsage } from '../../backends/types.js';
-import type { Check } from '../../core/task.js';
+import { checkKey, type Check } from '../../core/task.js';
 import { KNOWN_OPS } from '../../replay/judges/rule-checks.js';
 import { validateJudge } from '../../replay/judges/validate-checks.js';
 import { GENERIC_REASON, MAX_CRITERIA, PASTED_REASON, type CorrectionReport } from '../rules/kind-rules.js';
@@ -67,7 +67,6 @@ const tripleReplySchema = z.object({
 });
 const TRIPLE_SHAPE = '{"checks": [{"op": "contains", "arg": "pnpm"}], "rubric": ""}';
 
-const checkKey = (c: Check): string => `${c.op}\u0000${String(c.arg ?? '')}`;
 const clip = (text: string): string =>
   text.trim() === ''
     ? '(none)'

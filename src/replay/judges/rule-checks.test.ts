@@ -46,6 +46,16 @@ describe('ruleJudge', () => {
     expect(score.rationale).toMatch(/^failed: regex=\(unclosed \[invalid regex \(.+\)\]$/);
   });
 
+  it("names the user's sentence of a failed check, and only of a failed one", () => {
+    const checks = [
+      { op: 'contains', arg: 'pnpm', because: 'we are on pnpm workspaces' },
+      { op: 'max_chars', arg: 100, because: 'keep it short' },
+    ];
+    expect(ruleJudge(checks, 'npm install x', []).rationale).toBe(
+      'failed: contains=pnpm (the user said: "we are on pnpm workspaces")',
+    );
+  });
+
   it('names a bare op without an arg', () => {
     expect(ruleJudge([{ op: 'no_refusal' }], '', []).rationale).toBe('failed: no_refusal');
   });

@@ -67,7 +67,8 @@ export function ruleJudge(checks: readonly Check[], response: string, toolsCalle
 
 function describeFailure(check: Check, problem: string | undefined): string {
   const head = check.arg === undefined ? check.op : `${check.op}=${String(check.arg)}`;
-  return problem ? `${head} [${problem}]` : head;
+  const said = check.because ? ` (the user said: ${JSON.stringify(check.because)})` : '';
+  return problem ? `${head} [${problem}]${said}` : `${head}${said}`;
 }
 
 export function evaluateCheck(check: Check, response: string, toolsCalled: readonly string[]): CheckResult {

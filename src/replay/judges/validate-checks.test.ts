@@ -50,6 +50,15 @@ describe('validateJudge: checks', () => {
     ]);
   });
 
+  it("keeps a check's because (the user's sentence) and refuses one that is not text", () => {
+    const kept = validateJudge(judgeOf({ op: 'contains', arg: 'pnpm', because: 'we use pnpm here' }));
+    expect(kept.errors).toEqual([]);
+    expect(kept.checks).toEqual([{ op: 'contains', arg: 'pnpm', because: 'we use pnpm here' }]);
+    const refused = validateJudge(judgeOf({ op: 'contains', arg: 'pnpm', because: 5 }));
+    expect(refused.errors).toEqual(['check #0 "because" must be a string, got number']);
+    expect(refused.checks).toEqual([]);
+  });
+
   it('rejects a check that is not an object, or has a missing or non-string op', () => {
     expect(validateJudge(judgeOf('contains')).errors).toEqual(['check #0 is not an object (got string)']);
     expect(validateJudge(judgeOf({ arg: 'x' })).errors).toEqual(['check #0 has no "op"']);

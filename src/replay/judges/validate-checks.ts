@@ -1,7 +1,8 @@
 /**
  * Validates a rule judge as found in a tasks file. An error means a check can never behave as
  * written (a regex that does not compile scores 0 forever, indistinguishable from a model that never
- * complies); a warning means the check is accepted but toothless.
+ * complies); a warning means the check is accepted but toothless. A check's `because` (the user's
+ * sentence it came from) is kept as it is.
  */
 import type { Check } from '../../core/task.js';
 import {
@@ -43,7 +44,12 @@ export function validateJudge(judge: unknown): JudgeValidation {
       errors.push(outcome.error);
       return;
     }
-    checks.push(outcome.check);
+    const because = isPlainObject(raw) ? raw['because'] : undefined;
+    if (because !== undefined && typeof because !== 'string') {
+      errors.push(`check #${index} "because" must be a string, got ${describeType(because)}`);
+      return;
+    }
+    checks.push(because === undefined || because === '' ? outcome.check : { ...outcome.check, because });
     if (outcome.warning) warnings.push(outcome.warning);
   });
   if (errors.length === 0 && isShapeOnly(checks)) {
