@@ -115,9 +115,10 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
   });
   built.sort((a, b) => compareClusters(a.cluster, b.cluster));
   const kept = built.slice(0, Math.max(0, opts.maxTasks));
-  const tasks = kept.flatMap(({ cluster, members, rules }) =>
-    members.map((member) => toTask(opts.project, cluster, member, rules)),
-  );
+  const tasks = kept.flatMap(({ cluster, members, rules }) => {
+    const checks = withProvenance(cluster.checks, cluster.checkSources);
+    return members.map((member) => toTask(opts.project, cluster, member, rules, checks));
+  });
   return { clusters: kept.map((k) => k.cluster), tasks, dropped };
 }
 
@@ -264,12 +265,18 @@ export function clusterId(project: string, normalizedIntent: string): string {
 /** Longest user sentence a check carries as its `because` (a correction, not a pasted log). */
 const MAX_BECAUSE_CHARS = 240;
 
-/** The check with the first user sentence it was learned from, as one line. */
-function withProvenance(check: Check, sources: Cluster['checkSources']): Check {
-  const key = checkKey(check);
-  const sentence = sources.find((s) => s.sentence !== '' && checkKey(s.check) === key)?.sentence;
-  const because = sentence === undefined ? '' : [...oneLine(sentence)].slice(0, MAX_BECAUSE_CHARS).join('');
-  return because === '' ? { ...check } : { ...check, because };
+/** The checks, each with the first user sentence it was learned from, as one line. */
+function withProvenance(checks: readonly Check[], sources: Cluster['checkSources']): Check[] {
+  const said = new Map<string, string>();
+  for (const source of sources) {
+    const key = checkKey(source.check);
+    if (source.sentence !== '' && !said.has(key)) said.set(key, source.sentence);
+  }
+  return checks.map((check) => {
+    const sentence = said.get(checkKey(check));
+    const because = sentence === undefined ? '' : [...oneLine(sentence)].slice(0, MAX_BECAUSE_CHARS).join('');
+    return because === '' ? { ...check } : { ...check, because };
+  });
 }
 
 /** One replayable instance per session; session keys are unique across projects. */
@@ -277,9 +284,15 @@ export function instanceId(sessionKey: string): string {
   return `inst_${sha256Hex(sessionKey).slice(0, 12)}`;
 }
 
-function toTask(project: string, cluster: Cluster, member: Observation, rules: KindRules): TaskRecord {
+function toTask(
+  project: string,
+  cluster: Cluster,
+  member: Observation,
+  rules: KindRules,
+  clusterChecks: readonly Check[],
+): TaskRecord {
   const { session } = member;
-  const checks: Check[] = cluster.checks.map((check) => withProvenance(check, cluster.checkSources));
+  const checks: Check[] = clusterChecks.map((check) => ({ ...check }));
   const tools = session.toolsUsed.slice(0, MAX_TOOL_TAGS);
   const skills = unique(session.skillsUsed);
   const kind: TaskRecord['reference_kind'] =

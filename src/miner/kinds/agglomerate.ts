@@ -23,11 +23,12 @@
  * Candidates: each session's `neighbours` most similar sessions, found through an inverted index of
  * its features (a feature many sessions share is read only in a window of sessions near this one;
  * every feature still counts in every score). Merges go best-first from a heap; a merged cluster inherits its
- * parts' candidates. Deterministic: ties break by the lower index.
+ * parts' candidates. Each partition is clustered on its own. Deterministic: ties break by the lower index.
  */
 import { candidateNeighbours } from './candidates.js';
+import { ClusterSums, DensePool } from './cluster-sums.js';
 import { PairHeap, type PairEntry } from './pair-heap.js';
-import { addInto, dot, type Vector } from './vectors.js';
+import type { Vector } from './vectors.js';
 
 export interface AgglomerateOptions {
   /** Stop when the best average similarity is below this. */
@@ -61,12 +62,8 @@ export const DEFAULT_AGGLOMERATE: AgglomerateOptions = {
 
 interface ClusterState {
   members: number[];
-  text: Vector;
-  action: Vector;
-  /** `text` and `action` are this cluster's own sums (not an input's vectors) and may be added to. */
-  owned: boolean;
-  /** While the cluster is one input: its vectors as sorted arrays (a dot of two is a merge join). */
-  sparse: { text: Sparse; action: Sparse } | null;
+  text: ClusterSums;
+  action: ClusterSums;
   stamp: number;
   alive: boolean;
   /**
@@ -79,6 +76,11 @@ interface ClusterState {
 interface Link {
   text: number;
   action: number;
+}
+
+interface Pools {
+  text: DensePool;
+  action: DensePool;
 }
 
 /**
@@ -95,21 +97,53 @@ export function agglomerate(
   const n = text.length;
   const withActions = action.filter((vector) => vector.size > 0).length;
   const textOnly = n > 0 && withActions < opts.minActionShare * n;
+  const byPartition = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    const key = partition[i] ?? '';
+    const indices = byPartition.get(key);
+    if (indices === undefined) byPartition.set(key, [i]);
+    else indices.push(i);
+  }
+  const groups: number[][] = [];
+  for (const indices of byPartition.values()) {
+    const local = clusterPartition(
+      indices.map((i) => text[i] ?? new Map<number, number>()),
+      indices.map((i) => action[i] ?? new Map<number, number>()),
+      opts,
+      textOnly,
+    );
+    for (const group of local) groups.push(group.map((l) => indices[l] as number));
+  }
+  return groups.map((g) => g.sort((x, y) => x - y)).sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
+}
+
+/** Average linkage over one partition's items (local indices). */
+function clusterPartition(
+  text: readonly Vector[],
+  action: readonly Vector[],
+  opts: AgglomerateOptions,
+  textOnly: boolean,
+): number[][] {
+  const n = text.length;
+  const textIds = new Map<number, number>();
+  const actionIds = new Map<number, number>();
   const clusters: ClusterState[] = text.map((vector, i) => ({
     members: [i],
-    // The input vectors themselves until the cluster first grows (copy on write: most never do).
-    text: vector,
-    action: action[i] ?? new Map<number, number>(),
-    owned: false,
-    sparse: { text: sparseOf(vector), action: sparseOf(action[i] ?? new Map<number, number>()) },
+    text: new ClusterSums(vector, textIds),
+    action: new ClusterSums(action[i] ?? new Map<number, number>(), actionIds),
     stamp: 0,
     alive: true,
     links: new Map<number, Link>(),
   }));
+  const pools: Pools = { text: new DensePool(textIds.size), action: new DensePool(actionIds.size) };
   const heap = new PairHeap();
 
-  const neighbours = candidateNeighbours(text, action, partition, opts.neighbours);
-  const scratch = { text: new Float64Array(maxId(text) + 1), action: new Float64Array(maxId(action) + 1) };
+  const neighbours = candidateNeighbours(
+    text,
+    action,
+    text.map(() => ''),
+    opts.neighbours,
+  );
   const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
   const push = (i: number, j: number, link: Link): void => {
     const lo = i < j ? i : j;
@@ -125,7 +159,7 @@ export function agglomerate(
       const b = clusters[j] as ClusterState;
       let link = a.links.get(j);
       if (link === undefined) {
-        link = { text: viewDot(a, b, 'text'), action: viewDot(a, b, 'action') };
+        link = linkOf(a, b);
         a.links.set(j, link);
         b.links.set(i, link);
       }
@@ -144,46 +178,50 @@ export function agglomerate(
       a.members.length > b.members.length || (a.members.length === b.members.length && top.a < top.b)
         ? [top.a, top.b]
         : [top.b, top.a];
-    mergeLinks(clusters, keepIndex, dropIndex, scratch);
+    mergeLinks(clusters, keepIndex, dropIndex);
     const keep = clusters[keepIndex] as ClusterState;
-    const drop = clusters[dropIndex] as ClusterState;
-    keep.members.push(...drop.members);
-    grow(keep, drop);
+    absorb(keep, clusters[dropIndex] as ClusterState, pools);
     keep.stamp += 1;
-    drop.alive = false;
     if (keep.links.size > 2 * MAX_LINKS) pruneLinks(clusters, keepIndex, opts.textWeight);
     for (const [c, link] of keep.links) push(keepIndex, c, link);
   }
-  if (!textOnly) joinSameWork(clusters, partition, opts);
-  return clusters
-    .filter((c) => c.alive)
-    .map((c) => c.members.sort((x, y) => x - y))
-    .sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
+  if (!textOnly) joinSameWork(clusters, opts, pools);
+  return clusters.filter((c) => c.alive).map((c) => c.members);
+}
+
+/** `keep` takes in `drop`'s members and sums; `drop` is gone. */
+function absorb(keep: ClusterState, drop: ClusterState, pools: Pools): void {
+  keep.members.push(...drop.members);
+  keep.text.add(drop.text, pools.text);
+  keep.action.add(drop.action, pools.action);
+  drop.text.release(pools.text);
+  drop.action.release(pools.action);
+  drop.alive = false;
+}
+
+function linkOf(a: ClusterState, b: ClusterState): Link {
+  return { text: ClusterSums.dot(a.text, b.text), action: ClusterSums.dot(a.action, b.action) };
 }
 
 /**
  * The second pass (see the top of this file): best pair first, until no pair qualifies. Every pair
  * is scored once; a merge rescores only the pairs of the group that grew.
  */
-function joinSameWork(
-  clusters: ClusterState[],
-  partition: readonly string[],
-  opts: AgglomerateOptions,
-): void {
+function joinSameWork(clusters: ClusterState[], opts: AgglomerateOptions, pools: Pools): void {
   const groups = clusters.filter((c) => c.alive && c.members.length >= 2 && c.action.size > 0);
-  const norm = (v: Vector): number => Math.sqrt(dot(v, v)) || 1;
+  const norm = (v: ClusterSums): number => Math.sqrt(ClusterSums.dot(v, v)) || 1;
   const norms = groups.map((g) => ({ text: norm(g.text), action: norm(g.action) }));
   const stamps = groups.map(() => 0);
   const heap = new PairHeap();
   const consider = (i: number, j: number): void => {
     const a = groups[i] as ClusterState;
     const b = groups[j] as ClusterState;
-    if (!a.alive || !b.alive || partition[a.members[0] ?? 0] !== partition[b.members[0] ?? 0]) return;
+    if (!a.alive || !b.alive) return;
     const na = norms[i] as { text: number; action: number };
     const nb = norms[j] as { text: number; action: number };
-    const work = dot(a.action, b.action) / (na.action * nb.action);
+    const work = ClusterSums.dot(a.action, b.action) / (na.action * nb.action);
     if (work < opts.sameWorkCosine) return;
-    const words = dot(a.text, b.text) / (na.text * nb.text);
+    const words = ClusterSums.dot(a.text, b.text) / (na.text * nb.text);
     if (words < opts.sameWorkText) return;
     heap.push(work, i, j, stamps[i] ?? 0, stamps[j] ?? 0);
   };
@@ -195,28 +233,13 @@ function joinSameWork(
     if (!a.alive || !b.alive || stamps[top.a] !== top.stampA || stamps[top.b] !== top.stampB) continue;
     const [keepAt, dropAt] = a.members.length >= b.members.length ? [top.a, top.b] : [top.b, top.a];
     const keep = groups[keepAt] as ClusterState;
-    const drop = groups[dropAt] as ClusterState;
-    keep.members.push(...drop.members);
-    grow(keep, drop);
-    drop.alive = false;
+    absorb(keep, groups[dropAt] as ClusterState, pools);
     stamps[keepAt] = (stamps[keepAt] ?? 0) + 1;
     norms[keepAt] = { text: norm(keep.text), action: norm(keep.action) };
     for (let c = 0; c < groups.length; c++) {
       if (c !== keepAt) consider(Math.min(c, keepAt), Math.max(c, keepAt));
     }
   }
-}
-
-/** Adds `drop`'s sums to `keep`'s (copying `keep`'s input vectors first). */
-function grow(keep: ClusterState, drop: ClusterState): void {
-  if (!keep.owned) {
-    keep.text = new Map(keep.text);
-    keep.action = new Map(keep.action);
-    keep.owned = true;
-    keep.sparse = null;
-  }
-  addInto(keep.text, drop.text);
-  addInto(keep.action, drop.action);
 }
 
 /**
@@ -243,48 +266,6 @@ function pruneLinks(clusters: ClusterState[], index: number, textWeight: number)
   }
 }
 
-function maxId(vectors: readonly Vector[]): number {
-  let max = -1;
-  for (const vector of vectors) for (const id of vector.keys()) if (id > max) max = id;
-  return max;
-}
-
-interface Sparse {
-  ids: Int32Array;
-  values: Float64Array;
-}
-
-function sparseOf(vector: Vector): Sparse {
-  const entries = [...vector].sort((x, y) => x[0] - y[0]);
-  return { ids: Int32Array.from(entries, (e) => e[0]), values: Float64Array.from(entries, (e) => e[1]) };
-}
-
-/** Σ a·b of one view of two clusters' sums: a merge join when both are single inputs. */
-function viewDot(x: ClusterState, y: ClusterState, view: 'text' | 'action'): number {
-  const a = x.sparse?.[view];
-  const b = y.sparse?.[view];
-  if (a === undefined || b === undefined) {
-    const single = a ?? b;
-    if (single === undefined) return dot(x[view], y[view]);
-    const map = a === undefined ? x[view] : y[view];
-    let sum = 0;
-    for (let i = 0; i < single.ids.length; i++) {
-      const other = map.get(single.ids[i] as number);
-      if (other !== undefined) sum += (single.values[i] as number) * other;
-    }
-    return sum;
-  }
-  let sum = 0;
-  for (let i = 0, j = 0; i < a.ids.length && j < b.ids.length;) {
-    const u = a.ids[i] as number;
-    const v = b.ids[j] as number;
-    if (u === v) sum += (a.values[i++] as number) * (b.values[j++] as number);
-    else if (u < v) i += 1;
-    else j += 1;
-  }
-  return sum;
-}
-
 function similarity(
   link: Link,
   a: ClusterState,
@@ -303,25 +284,13 @@ function similarity(
 
 /**
  * `keep`'s links after it takes in `drop` (before their sums are added): a product with a cluster
- * is the sum of the two parts' products; a part with no link to it computes its own (cheap: the
- * part merged in is usually the small one).
+ * is the sum of the two parts' products; a part with no link to it computes its own.
  */
-function mergeLinks(
-  clusters: ClusterState[],
-  keepIndex: number,
-  dropIndex: number,
-  scratch: { text: Float64Array; action: Float64Array },
-): void {
+function mergeLinks(clusters: ClusterState[], keepIndex: number, dropIndex: number): void {
   const keep = clusters[keepIndex] as ClusterState;
   const drop = clusters[dropIndex] as ClusterState;
   keep.links.delete(dropIndex);
   drop.links.delete(keepIndex);
-  // A group merged in is dotted with many neighbours: spread its sums into arrays once.
-  const spread = drop.sparse === null;
-  if (spread) {
-    for (const [id, value] of drop.text) scratch.text[id] = value;
-    for (const [id, value] of drop.action) scratch.action[id] = value;
-  }
   for (const [c, link] of keep.links) {
     const other = clusters[c] as ClusterState;
     const part = drop.links.get(c);
@@ -329,41 +298,21 @@ function mergeLinks(
       link.text += part.text;
       link.action += part.action;
       other.links.delete(dropIndex);
-    } else if (spread && (other.sparse !== null || other.text.size < drop.text.size)) {
-      link.text += spreadDot(scratch.text, other, 'text');
-      link.action += spreadDot(scratch.action, other, 'action');
     } else {
-      link.text += viewDot(drop, other, 'text');
-      link.action += viewDot(drop, other, 'action');
+      link.text += ClusterSums.dot(drop.text, other.text);
+      link.action += ClusterSums.dot(drop.action, other.action);
     }
-  }
-  if (spread) {
-    for (const id of drop.text.keys()) scratch.text[id] = 0;
-    for (const id of drop.action.keys()) scratch.action[id] = 0;
   }
   for (const [c, part] of drop.links) {
     if (keep.links.has(c)) continue;
     const other = clusters[c] as ClusterState;
     const link = {
-      text: part.text + viewDot(keep, other, 'text'),
-      action: part.action + viewDot(keep, other, 'action'),
+      text: part.text + ClusterSums.dot(keep.text, other.text),
+      action: part.action + ClusterSums.dot(keep.action, other.action),
     };
     keep.links.set(c, link);
     other.links.delete(dropIndex);
     other.links.set(keepIndex, link);
   }
   drop.links.clear();
-}
-
-/** Σ a·b of a spread vector and one view of a cluster's sums. */
-function spreadDot(spread: Float64Array, cluster: ClusterState, view: 'text' | 'action'): number {
-  let sum = 0;
-  const sparse = cluster.sparse?.[view];
-  if (sparse !== undefined) {
-    for (let i = 0; i < sparse.ids.length; i++)
-      sum += (sparse.values[i] as number) * (spread[sparse.ids[i] as number] as number);
-    return sum;
-  }
-  for (const [id, value] of cluster[view]) sum += value * (spread[id] as number);
-  return sum;
 }
