@@ -155,8 +155,10 @@ export function literalChecks(
   const firstWork = workText(firstAttempt);
   // A term whose words none of the answers contains cannot give a check: skip it before any regex runs.
   const said = `${firstWork}\n${workText(rejected)}\n${workText(accepted)}`.toLowerCase();
+  const netWork = workText(acceptedNet);
   const found: LiteralCheck[] = [];
-  for (const { text: term, quoted } of sentenceTerms(sentence, common)) {
+  const terms = sentenceTerms(sentence, common);
+  for (const { text: term, quoted } of terms) {
     const words = term.toLowerCase().match(WORD) ?? [];
     if (words.length === 0 || !words.every((w) => said.includes(w))) continue;
     if (found.some((f) => mentionsWord(f.term, term))) continue;
@@ -166,18 +168,28 @@ export function literalChecks(
       const check: Check = { op: 'contains', arg: term };
       if (fails(check, firstAttempt.full) && passes(check, accepted.full))
         found.push({ check, term, sign: 'use', quoted });
-    } else if (
-      carriers.length > 0 &&
-      mentionsWord(firstWork, term) &&
-      !mentionsWord(workText(acceptedNet), term)
-    ) {
+    } else if (carriers.length > 0 && mentionsWord(firstWork, term) && !mentionsWord(netWork, term)) {
       if (!carriers.some((carrier) => reworked(carrier, accepted))) continue;
       const check = negativeWordCheck(term);
-      if (fails(check, firstAttempt.full) && passes(check, workText(acceptedNet)))
+      if (fails(check, firstAttempt.full) && passes(check, netWork))
         found.push({ check, term, sign: 'avoid', quoted });
     }
   }
-  return found;
+  // "ok now run the tests" after `vitest run <file>` and then `pnpm test`: the sentence asks for the
+  // word it would forbid. A plain word is forbidden only when it is quoted or written as code, or the
+  // sentence also names what the corrected answer used instead.
+  const acceptedWork = workText(accepted);
+  const replaced =
+    found.some((f) => f.sign === 'use') ||
+    terms.some(
+      ({ text }) => !found.some((f) => mentionsWord(text, f.term)) && mentionsWord(acceptedWork, text),
+    );
+  return found.filter((f) => f.sign === 'use' || f.quoted || !isPlainWord(f.term) || replaced);
+}
+
+/** One word written as prose (not `--run`, `dist/`, `.then`). */
+function isPlainWord(term: string): boolean {
+  return !CODE_TOKEN.test(term) && (term.match(WORD) ?? []).length === 1;
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;

@@ -36,6 +36,19 @@ describe('rules from what a correction changed', () => {
     expect(checksOf(tests)).toContainEqual(negativeWordCheck('npm'));
   });
 
+  it('never forbids the plain word a follow-up asks for, unless it names what replaced it', () => {
+    const next = [
+      ep('fix the flaky test', [run('pnpm vitest run src/a.test.ts')]),
+      ep('ok now run the whole suite', [run('pnpm test')]),
+    ];
+    expect(checksOf(next)).not.toContainEqual(negativeWordCheck('run'));
+    const instead = [
+      ep('fix the flaky test', [run('npx jest src/a.test.ts')]),
+      ep('wait: we run the tests with vitest, not jest', [run('npx vitest run src/a.test.ts')]),
+    ];
+    expect(checksOf(instead)).toContainEqual(negativeWordCheck('jest'));
+  });
+
   it('reads a correction against the last answer that did work, not a chat reply in between', () => {
     const later = [
       ep('commit message please', [run('git diff --staged')], '```\nAdd retry to client\n```'),
