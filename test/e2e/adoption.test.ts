@@ -314,6 +314,9 @@ describe('proposals show and diff', () => {
     const show = runCli(box, ['proposals', 'show', f.staged.id]);
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toContain('Untrusted red text.');
+    // The report reads as text on a terminal; report.md keeps its Markdown escapes.
+    expect(show.stdout).toContain('- [skill/add] Match inst_1 with [\\s\\S]\n');
+    expect(readFileSync(path.join(f.staged.dir, 'report.md'), 'utf8')).toContain('inst\\_1');
     // eslint-disable-next-line no-control-regex
     expect(show.stdout).not.toMatch(/\u001b/);
     const diff = runCli(box, ['proposals', 'diff', f.staged.id]);
