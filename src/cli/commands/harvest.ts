@@ -84,7 +84,7 @@ function clusterSummaries(clusters: Cluster[], tasks: TaskRecord[]) {
 }
 
 export const harvestCommand = (): Command =>
-  addNightOptions(addCommonOptions(new Command('harvest')), HARVEST_KEYS)
+  addNightOptions(addCommonOptions(new Command('harvest'), 'progress'), HARVEST_KEYS)
     .description(
       'Read new agent transcripts into the local store (secrets redacted) and list the tasks a night would mine for this project. With --output, write them as a tasks file to review (marked "reviewed": false).',
     )
