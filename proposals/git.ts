@@ -22,14 +22,18 @@ export type GitPlan =
     };
 
 /** Where the project's repository is and which touched paths it will commit; refuses dirty targets. */
-export async function gitPrecheck(project: string, writePaths: readonly string[]): Promise<GitPlan> {
+export async function gitPrecheck(
+  project: string,
+  writePaths: readonly string[],
+  verb: 'adopt' | 'revert' = 'adopt',
+): Promise<GitPlan> {
   const git = simpleGit({ baseDir: project });
   let root: string;
   try {
-    if (!(await git.checkIsRepo())) return notARepo(project);
+    if (!(await git.checkIsRepo())) return notARepo(project, verb);
     root = await realpath((await git.revparse(['--show-toplevel'])).trim());
   } catch {
-    return notARepo(project);
+    return notARepo(project, verb);
   }
   const inside = writePaths.filter((p) => isInsideDir(p, root));
   const leftOut = writePaths.filter((p) => !isInsideDir(p, root)).map((p) => `${p} (outside ${root})`);
@@ -40,15 +44,16 @@ export async function gitPrecheck(project: string, writePaths: readonly string[]
   const dirty = paths.length > 0 ? await dirtyPaths(git, paths) : [];
   if (dirty.length > 0) {
     throw new AdoptRefusedError(
-      `cannot commit the adoption: ${dirty.join(', ')} ${dirty.length === 1 ? 'has' : 'have'} uncommitted changes; commit or stash them first, or adopt without --commit`,
+      `cannot commit the ${verb === 'adopt' ? 'adoption' : 'revert'}: ${dirty.join(', ')} ${dirty.length === 1 ? 'has' : 'have'} uncommitted changes; commit or stash them first, or ${verb} without --commit`,
       'uncommitted_changes',
     );
   }
   return { repo: true, root, paths, leftOut };
 }
 
-function notARepo(project: string): GitPlan {
-  return { repo: false, message: `${project} is not inside a git repository; adopted without committing` };
+function notARepo(project: string, verb: 'adopt' | 'revert'): GitPlan {
+  const done = verb === 'adopt' ? 'adopted' : 'reverted';
+  return { repo: false, message: `${project} is not inside a git repository; ${done} without committing` };
 }
 
 /** Touched paths that differ from HEAD (staged or not) or exist untracked. */
@@ -97,7 +102,7 @@ export async function commitAdoption(
   } catch (err) {
     return {
       status: 'failed',
-      message: `adopted, but git commit failed: ${errorMessage(err).trim()}`,
+      message: `the files were written but not committed: git commit failed: ${errorMessage(err).trim()}`,
       paths: plan.paths,
     };
   }

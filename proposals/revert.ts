@@ -69,6 +69,7 @@ export async function revertProposal(options: RevertOptions): Promise<RevertRece
         ? await gitPrecheck(
             project,
             active.map((p) => p.writePath),
+            'revert',
           )
         : null;
     for (const p of active) {

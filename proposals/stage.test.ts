@@ -207,6 +207,20 @@ describe('formatProposalId', () => {
 });
 
 describe('stageProposal', () => {
+  it("keeps the project's .skillopt-sleep folder out of git", async () => {
+    const project = tempProject();
+    const env = { PATH: process.env.PATH ?? '', HOME: project, GIT_CONFIG_NOSYSTEM: '1' };
+    execFileSync('git', ['init', '-q'], { cwd: project, env });
+    const staged = await stageProposal(stageOptions(project));
+    const untracked = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+      cwd: project,
+      env,
+      encoding: 'utf8',
+    });
+    expect(untracked).toBe('');
+    expect(path.relative(project, staged.dir)).toMatch(/^\.skillopt-sleep/);
+  });
+
   it('writes the proposal folder with the manifest last and correct hashes', async () => {
     const project = tempProject();
     const staged = await stageProposal(stageOptions(project));

@@ -6,6 +6,7 @@ import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
+import { ensureProjectStateDir } from '../src/core/io/project-state-dir.js';
 import { errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
 import {
   DIFF_FILE,
@@ -46,7 +47,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   const diff = targets.map((t) => diffForTarget(t)).join('');
 
   const root = proposalsRootOf(project);
-  await ensureProposalsRoot(root);
+  await ensureProposalsRoot(project, root);
   const { id, dir } = await createProposalDir(root, baseId);
   const manifest: ProposalManifest = {
     schema: MANIFEST_SCHEMA,
@@ -220,10 +221,11 @@ function toManifestTarget(target: PlannedTarget): ManifestTarget {
   };
 }
 
-async function ensureProposalsRoot(root: string): Promise<void> {
+async function ensureProposalsRoot(project: string, root: string): Promise<void> {
   // Check before mkdir too: mkdir -p would happily follow a symlinked root.
   if (await checkProposalsRoot(root)) return;
   try {
+    ensureProjectStateDir(project);
     await mkdir(root, { recursive: true });
   } catch (err) {
     throw new IoError(`cannot create ${root}: ${errorMessage(err)}`);

@@ -20,12 +20,17 @@ const fractionArg =
     return n;
   };
 
-export function addCommonOptions(cmd: Command): Command {
-  return cmd
-    .option('--project <dir>', 'project folder (default: the current folder)')
-    .addOption(new Option('--backend <name>', 'model backend').choices([...BACKENDS]))
-    .option('--json', 'print one JSON object on stdout (logs stay on stderr)')
-    .option('--progress', 'print phase lines on stderr');
+/**
+ * `--project` and `--json`, and `--backend`/`--progress` only for commands where a model runs or phases
+ * are printed (the README's table of common flags is checked against these).
+ */
+export function addCommonOptions(cmd: Command, ...extra: Array<'backend' | 'progress'>): Command {
+  cmd.option('--project <dir>', 'project folder (default: the current folder)');
+  if (extra.includes('backend'))
+    cmd.addOption(new Option('--backend <name>', 'model backend').choices([...BACKENDS]));
+  cmd.option('--json', 'print one JSON object on stdout (logs stay on stderr)');
+  if (extra.includes('progress')) cmd.option('--progress', 'print phase lines on stderr');
+  return cmd;
 }
 
 /** Each night option: its flag, the config key it sets, and how to parse it. */

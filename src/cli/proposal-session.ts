@@ -2,7 +2,15 @@
  * What every command that opens a project's proposals does first: finish or roll back an adoption
  * that was killed midway, then bring the store's mirror of proposal statuses in line with the folders.
  */
-import { listProposals, recoverProject, type Checkpoint, type RecoveryNote } from '../../proposals/index.js';
+import {
+  listProposals,
+  recoverProject,
+  type Checkpoint,
+  type GitOutcome,
+  type RecoveryNote,
+} from '../../proposals/index.js';
+import { EXIT, SkilloptError } from '../core/errors.js';
+import { displayText } from './output.js';
 import type { Db } from '../store/db.js';
 import { syncProposals } from '../store/proposals-repo.js';
 import type { Logger } from '../core/logger.js';
@@ -32,4 +40,21 @@ export function testCrashHook(env: Readonly<Record<string, string | undefined>>)
   return (step) => {
     if (step === at) process.kill(process.pid, 'SIGKILL');
   };
+}
+
+/**
+ * `adopt`/`revert --commit` whose commit failed after the files were written: not a success (exit 1),
+ * and the message says what is on disk and what to do.
+ */
+export function commitFailure(verb: 'adopt' | 'revert', id: string, git: GitOutcome | undefined): void {
+  if (git?.status !== 'failed') return;
+  const undo =
+    verb === 'adopt'
+      ? `commit them yourself, or undo with \`skillopt-sleep revert ${id}\``
+      : 'commit them yourself';
+  throw new SkilloptError(
+    `${verb === 'adopt' ? 'adopted' : 'reverted'} ${id}, but ${displayText(git.message)}; ${undo}`,
+    EXIT.runtime,
+    'commit_failed',
+  );
 }

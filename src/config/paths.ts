@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { projectStateDir } from '../core/io/project-state-dir.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -35,7 +36,7 @@ export const daemonLockFile = (home: string): string => path.join(home, 'daemon.
 export const daemonStatusFile = (home: string): string => path.join(home, 'daemon-status.json');
 
 /** Per-project folder for project config and proposals. */
-export const projectStateDir = (project: string): string => path.join(project, '.skillopt-sleep');
+export { projectStateDir };
 export const projectConfigFile = (project: string): string =>
   path.join(projectStateDir(project), 'config.json');
 /** Where scheduled nights (cron or daemon) append their output. */

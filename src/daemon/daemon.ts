@@ -175,6 +175,11 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
   const watcher: TranscriptWatcher = watchTranscripts({ home: deps.userHome, env: deps.env }, runHarvest, {
     debounceMs: deps.debounceMs,
     onError: (err) => deps.logger.warn(`watcher: ${err.message}`),
+    onRootsChanged: () => {
+      status.watching = watcher.watching();
+      deps.logger.progress(`watching ${status.watching.length} transcript folder(s)`);
+      save();
+    },
   });
   status.watching = watcher.watching();
   loadSchedules();

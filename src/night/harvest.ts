@@ -58,6 +58,11 @@ export interface HarvestSummary {
   unreadable: Array<{ path: string; error: string }>;
 }
 
+/** The phase line a harvest ends with (`--progress`, the daemon's log). */
+export function harvestProgressLine(summary: HarvestSummary): string {
+  return `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`;
+}
+
 /** Commit every this many bytes of parsed input: few fsyncs, bounded transaction size. */
 const BATCH_BYTES = 32 * 1024 * 1024;
 

@@ -8,7 +8,7 @@ import type { TaskRecord } from '../core/task.js';
 import { selectedSources } from './sources.js';
 import { loadTasksFile } from '../miner/tasks-file.js';
 import type { upsertTasks } from '../store/learning-repo.js';
-import { harvest, type HarvestSummary } from './harvest.js';
+import { harvest, harvestProgressLine, type HarvestSummary } from './harvest.js';
 import {
   DEFAULT_MAX_SESSIONS,
   finishProjectTasks,
@@ -50,9 +50,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),
     ...(req.mapCwd ? { mapCwd: req.mapCwd } : {}),
   });
-  deps.logger.progress(
-    `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`,
-  );
+  deps.logger.progress(harvestProgressLine(summary));
   const offline = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
   const refined = await refineWithModel(offline, req, deps);
   const phase1 = refined.mined;

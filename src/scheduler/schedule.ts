@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { projectLogsDir, type Env } from '../config/paths.js';
 import { IoError } from '../core/errors.js';
+import { ensureProjectStateDir } from '../core/io/project-state-dir.js';
 import { parseCron, nextRun } from './cron-expr.js';
 import { parseCrontab, projectDigest, renderCrontab, withEntry, withoutEntries } from './crontab-block.js';
 import { asCrontabText, CrontabMissingError, fromCrontabText, type CrontabIo } from './crontab-io.js';
@@ -90,6 +91,7 @@ function scheduleLocked(req: ScheduleRequest): ScheduleResult {
     // Moving to the daemon: the cron line goes, or the night would run twice.
     changed = editCrontab(req.crontab, (text) => renderCrontab(withoutEntries(parseCrontab(text), digest)));
   }
+  ensureProjectStateDir(req.project);
   mkdirSync(projectLogsDir(req.project), { recursive: true });
   const entry: ScheduleEntry = {
     project: req.project,

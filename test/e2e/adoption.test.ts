@@ -259,6 +259,54 @@ describe('adopt --commit', () => {
   });
 });
 
+describe('--commit when git cannot commit', () => {
+  /** A repository whose commits fail: no identity, and git may not guess one. */
+  function repoWithoutIdentity() {
+    const box = sandbox();
+    git(box.project, 'init', '-q', '-b', 'main');
+    git(box.project, 'config', 'user.useConfigOnly', 'true');
+    git(box.project, 'config', 'commit.gpgsign', 'false');
+    return box;
+  }
+
+  it('adopt --commit writes the files, says they were not committed, and exits 1', async () => {
+    const box = repoWithoutIdentity();
+    const f = await stageFixture(box);
+    git(box.project, 'add', '-A');
+    git(box.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'base');
+    const r = runCli(box, ['adopt', '--commit']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain(`adopted ${f.staged.id}`);
+    expect(r.stderr).toContain('the files were written but not committed');
+    expect(r.stderr).not.toMatch(/\[sleep\][^\n]*\[sleep\]/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    for (const [file, text] of f.proposed) expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('adopt --commit --json fails with commit_failed', async () => {
+    const box = repoWithoutIdentity();
+    await stageFixture(box);
+    git(box.project, 'add', '-A');
+    git(box.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'base');
+    const r = runCli(box, ['adopt', '--commit', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json()).toMatchObject({ ok: false, error: 'commit_failed' });
+    expect(String(r.json().message)).toContain('the files were written but not committed');
+  });
+
+  it('revert --commit refuses uncommitted targets in revert wording', async () => {
+    const box = committedRepo();
+    await stageFixture(box);
+    commitAll(box.project);
+    expect(runCli(box, ['adopt']).code).toBe(0); // adopted, not committed: the targets are dirty
+    const r = runCli(box, ['revert', '--commit']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot commit the revert');
+    expect(r.stderr).toContain('or revert without --commit');
+    expect(r.stderr).not.toMatch(/adopt/);
+  });
+});
+
 describe('proposals show and diff', () => {
   it('prints the report and the diff without control characters', async () => {
     const box = sandbox();
@@ -266,6 +314,9 @@ describe('proposals show and diff', () => {
     const show = runCli(box, ['proposals', 'show', f.staged.id]);
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toContain('Untrusted red text.');
+    // The report reads as text on a terminal; report.md keeps its Markdown escapes.
+    expect(show.stdout).toContain('- [skill/add] Match inst_1 with [\\s\\S]\n');
+    expect(readFileSync(path.join(f.staged.dir, 'report.md'), 'utf8')).toContain('inst\\_1');
     // eslint-disable-next-line no-control-regex
     expect(show.stdout).not.toMatch(/\u001b/);
     const diff = runCli(box, ['proposals', 'diff', f.staged.id]);

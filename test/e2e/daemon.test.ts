@@ -151,6 +151,35 @@ describe('the daemon', () => {
     expect(runCli(box, ['status']).stdout).toContain('daemon: not running');
   });
 
+  it('watches an agent folder created after it started and stores its first session', async () => {
+    const box = sandbox();
+    // No transcript folder at start; the poll is far away, so only watching for new folders can help.
+    const d = startDaemon(box, { ...FAST, SKILLOPT_SLEEP_DAEMON_POLL_MS: '600000' });
+    try {
+      await until('the daemon to start', () => statusFile(box)?.state === 'running');
+      expect(statusFile(box)?.watching).toEqual([]);
+      await new Promise((r) => setTimeout(r, 500));
+      const dir = claudeProjectDir(box.home, box.project);
+      mkdirSync(dir, { recursive: true });
+      const id = 'cccccccc-0000-0000-0000-000000000003';
+      writeFileSync(
+        path.join(dir, `${id}.jsonl`),
+        `${claudeSessionLines(box.project, id, 'add zod', 'npm i zod').join('\n')}\n`,
+      );
+      await until(
+        'the first session of the new folder in the store',
+        () =>
+          existsSync(path.join(box.stateHome, 'store.sqlite')) &&
+          query<{ n: number }>(box, 'SELECT count(*) AS n FROM sessions WHERE session_id = ?', id)[0]?.n ===
+            1,
+      );
+      expect(statusFile(box)?.watching).toEqual([path.dirname(dir)]);
+    } finally {
+      d.child.kill('SIGTERM');
+    }
+    expect(await d.exited).toBe(0);
+  });
+
   it('takes over a stale lock and exits 0 on SIGINT', async () => {
     const box = sandbox();
     mkdirSync(box.stateHome, { recursive: true });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
@@ -135,6 +135,32 @@ describe('harvest from Claude Code transcripts', () => {
     const again = runCli(box, ['harvest', '--json', '--lookback-hours', '0']).json();
     expect(again.sources).toMatchObject({ claude: { files: 8, sessions: 4, new: 0, updated: 0 } });
     expect(again.n_sessions).toBe(4);
+  });
+
+  it('--progress prints the harvest and mining phases on stderr', () => {
+    const box = sandbox();
+    writeTranscripts(box, box.project);
+    const r = runCli(box, ['harvest', '--progress', '--lookback-hours', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^\[sleep\] harvest: 4 of 4 transcript files changed, 4 sessions stored/m);
+    expect(r.stderr).toMatch(/^\[sleep\] mine: 4 task instances in 1 distinct tasks from 4 sessions$/m);
+    expect(runCli(box, ['harvest', '--lookback-hours', '0']).stderr).toBe('');
+  });
+
+  it('--output refuses to replace an existing (maybe reviewed) tasks file unless --force', () => {
+    const box = sandbox();
+    writeTranscripts(box, box.project);
+    const file = path.join(box.root, 'tasks.json');
+    writeFileSync(file, '{"reviewed": true}\n');
+    const r = runCli(box, ['harvest', '--lookback-hours', '0', '--output', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `[sleep] error: ${file} already exists (a reviewed tasks file?); pass --force to overwrite it`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('{"reviewed": true}\n');
+    const forced = runCli(box, ['harvest', '--lookback-hours', '0', '--output', file, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ reviewed: false });
   });
 
   it('a night on harvested transcripts learns the correction', () => {

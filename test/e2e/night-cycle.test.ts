@@ -61,6 +61,16 @@ describe('run → status → adopt on a project', () => {
     const st = status.json();
     expect(st.n_nights).toBe(1);
     expect((st.latest_proposal as { status: string }).status).toBe('staged');
+    // Night rows are JSON, not database rows: booleans and nulls (docs/status-json.md).
+    const [row] = st.nights as Array<Record<string, unknown>>;
+    expect(row).toMatchObject({
+      status: 'completed',
+      accepted: true,
+      gate_action: 'accept_new_best',
+      stopped: null,
+      error: null,
+      proposal_id: (st.latest_proposal as { id: string }).id,
+    });
 
     const adopt = runCli(box, ['adopt', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);

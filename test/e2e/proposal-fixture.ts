@@ -81,7 +81,8 @@ export async function stageFixture(
       baseText: originals.get(livePath) ?? null,
       proposedText,
     })),
-    reportMd: '# night 1\n\nUntrusted \u001b[31mred\u001b[0m text.\n',
+    reportMd:
+      '# night 1\n\nUntrusted \u001b[31mred\u001b[0m text.\n\n- [skill/add] Match inst\\_1 with \\[\\\\s\\\\S\\]\n',
     reportJson: { schema_version: 1, night: 1, baseline: 0.25, candidate: 0.75 },
   });
   return { alpha, beta, memory, fresh, originals, proposed, staged };

@@ -6,7 +6,7 @@ import { demoProjectDir } from '../../night/demo.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
-import { recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
+import { commitFailure, recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
 
 interface AdoptFlags extends CommonFlags {
   skill?: string[];
@@ -59,6 +59,7 @@ export const adoptCommand = (): Command =>
           await syncMirror(db, project);
         }
         if (ctx.json) {
+          commitFailure('adopt', receipt.id, receipt.git);
           printJson({
             ok: true,
             proposal_id: receipt.id,
@@ -72,11 +73,8 @@ export const adoptCommand = (): Command =>
         say(`[sleep] adopted ${receipt.id}`);
         for (const t of receipt.targets)
           say(`   -> ${t.kind ?? ''} ${displayText(t.name ?? '')}: ${t.livePath}`);
-        if (receipt.git) {
-          const line = `[sleep] git: ${displayText(receipt.git.message)}`;
-          if (receipt.git.status === 'failed') ctx.logger.warn(line);
-          else say(line);
-        }
+        commitFailure('adopt', receipt.id, receipt.git);
+        if (receipt.git) say(`[sleep] git: ${displayText(receipt.git.message)}`);
       } finally {
         db.close();
       }

@@ -1,11 +1,11 @@
 /** `harvest`: read transcripts into the store and show (or write) the tasks a night would mine. */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';
-import { IoError } from '../../core/errors.js';
+import { IoError, UsageError } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
-import { harvest, type HarvestSummary } from '../../night/harvest.js';
+import { harvest, harvestProgressLine, type HarvestSummary } from '../../night/harvest.js';
 import { prepareDemo } from '../../night/demo.js';
 import { DEFAULT_MAX_SESSIONS, leftOutNote, mineProjectTasks } from '../../night/mine-project.js';
 import { recurringTaskReport } from '../../night/night-tasks.js';
@@ -84,14 +84,22 @@ function clusterSummaries(clusters: Cluster[], tasks: TaskRecord[]) {
 }
 
 export const harvestCommand = (): Command =>
-  addNightOptions(addCommonOptions(new Command('harvest')), HARVEST_KEYS)
+  addNightOptions(addCommonOptions(new Command('harvest'), 'progress'), HARVEST_KEYS)
     .description(
       'Read new agent transcripts into the local store (secrets redacted) and list the tasks a night would mine for this project. With --output, write them as a tasks file to review (marked "reviewed": false).',
     )
     .option('--output <file>', 'write the mined tasks as a skillopt_sleep.tasks.v1 file')
+    .option('--force', 'with --output: overwrite an existing file')
     .option('--demo', 'harvest the bundled demo transcripts')
-    .action(async (flags: CommonFlags & { output?: string }, command: Command) => {
+    .action(async (flags: CommonFlags & { output?: string; force?: boolean }, command: Command) => {
       const ctx = cliContext(flags);
+      // A tasks file may hold a person's review: never replace it by accident (checked before any work).
+      const output = flags.output ? path.resolve(flags.output) : '';
+      if (output && flags.force !== true && existsSync(output)) {
+        throw new UsageError(
+          `${output} already exists (a reviewed tasks file?); pass --force to overwrite it`,
+        );
+      }
       const demo = flags.demo ? prepareDemo(ctx.home, false) : null;
       const db = openStore(demo ? ':memory:' : dbFile(ctx.home));
       try {
@@ -109,6 +117,7 @@ export const harvestCommand = (): Command =>
           onFile: (done, total) => bar.update(done, total, 'transcript files'),
         });
         bar.finish();
+        ctx.logger.progress(harvestProgressLine(summary));
         const { tasks, clusters, nSessions, sessionsLeftOut } = mineProjectTasks(
           db,
           project,
@@ -124,12 +133,15 @@ export const harvestCommand = (): Command =>
           reviewed: false,
           tasks,
         });
-        let output = '';
-        if (flags.output) {
-          output = path.resolve(flags.output);
+        ctx.logger.progress(
+          `mine: ${tasks.length} task instances in ${clusters.length} distinct tasks from ${nSessions} sessions`,
+        );
+        if (output) {
           try {
-            writeFileSync(output, fileText);
+            writeFileSync(output, fileText, { flag: flags.force === true ? 'w' : 'wx' });
           } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+              throw new UsageError(`${output} already exists; pass --force to overwrite it`);
             throw new IoError(`cannot write ${output}: ${(err as Error).message}`);
           }
         }

@@ -93,12 +93,13 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
 
 function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   const cmd = new Command(name).description(description);
-  addCommonOptions(cmd);
+  addCommonOptions(cmd, 'backend', 'progress');
   addNightOptions(cmd);
   cmd
     .option('--tasks-file <file>', 'replay tasks from a JSON tasks file instead of harvesting transcripts')
-    .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)')
-    .option('--yes', 'dry-run: spend on a real backend without asking (otherwise only the plan is printed)');
+    .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)');
+  if (name === 'dry-run')
+    cmd.option('--yes', 'spend on a real backend without asking (otherwise only the plan is printed)');
   if (name === 'run')
     cmd.option(
       '--auto-adopt',

@@ -4,6 +4,7 @@ import { listProposals, readProposal, rejectProposal } from '../../../proposals/
 import { demoProjectDir } from '../../night/demo.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, resolveProject, type CliContext, type CommonFlags } from '../context.js';
+import { markdownForTerminal } from '../markdown-terminal.js';
 import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
 import { recoverAndSync, syncMirror } from '../proposal-session.js';
 import type { Db } from '../../store/db.js';
@@ -67,7 +68,9 @@ const listCommand = (): Command =>
 
 const showCommand = (): Command =>
   addCommonOptions(new Command('show'))
-    .description("Show a proposal's status, targets and report.")
+    .description(
+      "Show a proposal's status, targets and report (as plain text; the proposal folder's report.md is the Markdown).",
+    )
     .argument('<id>', 'proposal id')
     .option('--demo', 'the bundled demo project')
     .action(async (id: string, flags: CommonFlags) => {
@@ -89,7 +92,7 @@ const showCommand = (): Command =>
         for (const t of s.targets)
           say(`   ${t.adopted ? 'adopted' : 'pending'}  ${t.kind} ${displayText(t.name)}: ${t.livePath}`);
         say('');
-        write(terminalText(details.reportMd));
+        write(terminalText(markdownForTerminal(details.reportMd)));
       });
     });
 

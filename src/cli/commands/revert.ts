@@ -5,7 +5,7 @@ import { demoProjectDir } from '../../night/demo.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
-import { recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
+import { commitFailure, recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
 
 export const revertCommand = (): Command =>
   addCommonOptions(new Command('revert'))
@@ -40,6 +40,7 @@ export const revertCommand = (): Command =>
           await syncMirror(db, project);
         }
         if (ctx.json) {
+          commitFailure('revert', receipt.id, receipt.git);
           printJson({
             ok: true,
             proposal_id: receipt.id,
@@ -54,6 +55,7 @@ export const revertCommand = (): Command =>
         say(`[sleep] reverted ${receipt.id}`);
         for (const p of receipt.restoredPaths) say(`   <- ${p}`);
         for (const p of receipt.unchangedPaths) say(`   (already as before: ${p})`);
+        commitFailure('revert', receipt.id, receipt.git);
         if (receipt.git) say(`[sleep] git: ${displayText(receipt.git.message)}`);
       } finally {
         db.close();

@@ -6,6 +6,7 @@ import { demoProjectDir } from '../../night/demo.js';
 import { countNights, nightsForProject } from '../../store/nights-repo.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
+import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
 import { recoverAndSync } from '../proposal-session.js';
 
@@ -33,7 +34,7 @@ export const statusCommand = (): Command =>
             state_home: ctx.home,
             n_nights: countNights(db, project),
             latest_proposal: latest,
-            nights,
+            nights: nights.map(nightJson),
             daemon,
           });
           return;
