@@ -1,9 +1,8 @@
 /** What every command needs: the state home, the project, the effective config, the store. */
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { systemClock } from '../core/clock.js';
-import { UsageError } from '../core/errors.js';
+import { IoError, UsageError } from '../core/errors.js';
+import { folderProblem, isFolder } from '../core/io/folder-problem.js';
 import type { Logger } from '../core/logger.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
@@ -36,11 +35,27 @@ export function stderrLogger(progress: boolean): Logger {
   };
 }
 
+/**
+ * The state home, checked before any command reads its config or opens its store, so every command
+ * reports an unusable one with the same sentence and exit code.
+ */
+export function usableStateHome(env: Env): string {
+  const home = stateHome(env);
+  const problem = folderProblem(home);
+  if (problem) {
+    throw new IoError(
+      `state home ${home} cannot be used: ${problem}. Set SKILLOPT_SLEEP_HOME to a folder you can write (or move that file away)`,
+      'state_home_unusable',
+    );
+  }
+  return home;
+}
+
 export function cliContext(flags: CommonFlags): CliContext {
   const env = process.env;
   return {
     env,
-    home: stateHome(env),
+    home: usableStateHome(env),
     userHome: userHome(env),
     clock: systemClock,
     logger: stderrLogger(flags.progress === true),
@@ -48,15 +63,21 @@ export function cliContext(flags: CommonFlags): CliContext {
   };
 }
 
-/** The project folder: --project or the current folder; it must exist unless `mustExist` is false. */
+/**
+ * The project folder: --project (a leading `~` is the home folder) or the current folder; it must
+ * exist unless `mustExist` is false. An empty --project is refused rather than read as the current folder.
+ */
 export function resolveProject(flag: string | undefined, mustExist = true): string {
-  const project = normalizeProjectPath(path.resolve(flag ?? process.cwd()), {
+  if (flag !== undefined && flag.trim() === '')
+    throw new UsageError(
+      '--project is empty: give a project folder, or leave the option out for the current folder',
+    );
+  const project = normalizeProjectPath(flag ?? process.cwd(), {
     home: userHome(process.env),
     platform: process.platform,
   });
   if (!mustExist) return project;
-  const isDir = statSync(project, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  if (!isDir) throw new UsageError(`project folder ${project} does not exist or is not a folder`);
+  if (!isFolder(project)) throw new UsageError(`project folder ${project} does not exist or is not a folder`);
   return project;
 }
 

@@ -36,9 +36,19 @@ function buildProgram(): Command {
     evalCommand,
     daemonCommand,
   ]) {
-    program.addCommand(make().exitOverride());
+    program.addCommand(make());
   }
+  sameErrorHandling(program);
   return program;
+}
+
+/**
+ * Every command and subcommand throws instead of exiting (so `main` picks the exit code and the
+ * `--json` payload) and writes its option errors in the CLI's one style, `[sleep] error: …`.
+ */
+function sameErrorHandling(cmd: Command): void {
+  cmd.exitOverride().configureOutput({ outputError: (text, write) => write(`[sleep] ${text}`) });
+  for (const sub of cmd.commands) sameErrorHandling(sub);
 }
 
 function wantsJson(argv: string[]): boolean {
@@ -51,8 +61,11 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // Help and version end here too; commander already printed them.
-      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      // Help and version end here too; commander already printed them (and the error, on stderr).
+      if (err.exitCode === 0) return EXIT.ok;
+      if (wantsJson(argv))
+        printJson({ ok: false, error: 'usage', message: err.message.replace(/^error: /, '') });
+      return EXIT.usage;
     }
     if (err instanceof SkilloptError) {
       process.stderr.write(`[sleep] error: ${err.message}\n`);

@@ -2,19 +2,25 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { BACKENDS, GATE_METRICS, SCOPES, TRANSCRIPT_SOURCES, type Config } from '../config/schema.js';
 
-const intArg =
+/** A number typed as an option value; blank text is not 0 (Number('') is). */
+const typedNumber = (value: string): number => (value.trim() === '' ? NaN : Number(value));
+
+/** A whole number ≥ min written in digits (not '', '1e3' or beyond what is exactly representable). */
+export const intArg =
   (name: string, min = 0) =>
   (value: string): number => {
-    const n = Number(value);
+    const n = /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : NaN;
     if (!Number.isInteger(n) || n < min)
       throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}`);
+    if (!Number.isSafeInteger(n))
+      throw new InvalidArgumentError(`${name} must be at most ${Number.MAX_SAFE_INTEGER}`);
     return n;
   };
 
 const fractionArg =
   (name: string) =>
   (value: string): number => {
-    const n = Number(value);
+    const n = typedNumber(value);
     if (!Number.isFinite(n) || n < 0 || n > 1)
       throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
     return n;
@@ -170,7 +176,7 @@ const NIGHT_OPTIONS: Array<{
     key: 'max_cost_usd',
     help: "hard limit of this night's model cost in USD (default 5)",
     parse: (v: string): number => {
-      const n = Number(v);
+      const n = typedNumber(v);
       if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('--max-cost-usd must be a number ≥ 0');
       return n;
     },

@@ -58,7 +58,9 @@ describe('config layers', () => {
     writeFileSync(file, '{ "seed": 1,, }');
     expect(() => loadConfig(home, project, {})).toThrow(/invalid JSON/);
     writeFileSync(file, JSON.stringify({ sead: 1 }));
-    expect(() => loadConfig(home, project, {})).toThrow(/unknown key "sead"/);
+    expect(() => loadConfig(home, project, {})).toThrow(/unknown key "sead" \(did you mean "seed"\?\)/);
+    writeFileSync(file, JSON.stringify({ colour_scheme: 'dark' }));
+    expect(() => loadConfig(home, project, {})).toThrow(/unknown key "colour_scheme" \(known keys: backend,/);
     writeFileSync(file, JSON.stringify({ backend: 'gpt-magic' }));
     expect(() => loadConfig(home, project, {})).toThrow(/key "backend"/);
   });
@@ -66,7 +68,7 @@ describe('config layers', () => {
   it('checks cross-key rules', () => {
     const { home, project } = tempDirs();
     expect(() => loadConfig(home, project, { val_fraction: 0.6, test_fraction: 0.5 })).toThrow(
-      /val_fraction \+ test_fraction/,
+      /^command-line option: key "test_fraction": val_fraction \+ test_fraction/,
     );
   });
 });

@@ -3,6 +3,7 @@
  * Every problem names the file and the key; nothing is silently ignored.
  */
 import { readFileSync } from 'node:fs';
+import { didYouMean } from '../core/closest-name.js';
 import { ConfigError } from '../core/errors.js';
 import { projectConfigFile, userConfigFile } from './paths.js';
 import { CONFIG_KEYS, configSchema, crossKeyProblems, type Config } from './schema.js';
@@ -36,17 +37,24 @@ export function readConfigFile(file: string): ConfigLayer | null {
   return { source: file, values: parsed as Record<string, unknown> };
 }
 
+/** Where a value came from, for messages: a file path, or the options typed on the command line. */
+const describeSource = (source: string): string => (source === 'flag' ? 'command-line option' : source);
+
 function checkLayer(layer: ConfigLayer): void {
+  const source = describeSource(layer.source);
   for (const [key, value] of Object.entries(layer.values)) {
     if (!(CONFIG_KEYS as string[]).includes(key)) {
-      throw new ConfigError(`${layer.source}: unknown key "${key}" (known keys: ${CONFIG_KEYS.join(', ')})`);
+      const hint = didYouMean(key, CONFIG_KEYS);
+      throw new ConfigError(
+        `${source}: unknown key "${key}"${hint || ` (known keys: ${CONFIG_KEYS.join(', ')})`}`,
+      );
     }
     const field = configSchema.shape[key as keyof Config];
     const result = field.safeParse(value);
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new ConfigError(
-        `${layer.source}: key "${key}": ${issue?.message ?? 'invalid value'} (got ${JSON.stringify(value)})`,
+        `${source}: key "${key}": ${issue?.message ?? 'invalid value'} (got ${JSON.stringify(value)})`,
       );
     }
   }
@@ -65,7 +73,7 @@ export function mergeConfig(layers: ConfigLayer[]): LoadedConfig {
   }
   const config = configSchema.parse(merged);
   for (const [key, message] of crossKeyProblems(config)) {
-    throw new ConfigError(`${origins[key] ?? 'defaults'}: key "${key}": ${message}`);
+    throw new ConfigError(`${describeSource(origins[key] ?? 'defaults')}: key "${key}": ${message}`);
   }
   return { config, origins };
 }

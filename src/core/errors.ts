@@ -65,8 +65,8 @@ export class BudgetExhaustedError extends SkilloptError {
 
 /** Reading or writing files or the store failed. */
 export class IoError extends SkilloptError {
-  constructor(message: string) {
-    super(message, EXIT.runtime, 'io_failed');
+  constructor(message: string, code = 'io_failed') {
+    super(message, EXIT.runtime, code);
   }
 }
 

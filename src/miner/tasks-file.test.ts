@@ -257,6 +257,8 @@ describe('loadTasksFile: errors', () => {
     ['intent', { id: 'a' }, 'task #0 (id "a"): field "intent": required, a non-empty string'],
     ['blank id', { id: '  ', intent: 'x' }, 'task #0: field "id": must not be blank'],
     ['blank intent', { id: 'a', intent: '' }, 'field "intent": must not be blank'],
+    ['a string intent', { id: 'a', intent: 5 }, 'field "intent": must be a string, got number'],
+    ['a string id', { id: ['a'], intent: 'x' }, 'task #0: field "id": must be a string, got array'],
   ])('rejects a task without %s', (_label, raw, message) => {
     const err = loadError(writeTasks(v1([raw])));
     expect(err.message).toContain(message);

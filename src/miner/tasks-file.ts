@@ -46,7 +46,12 @@ function mapLegacySplit(value: unknown): unknown {
 }
 
 const requiredText = z
-  .string({ error: 'required, a non-empty string' })
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'required, a non-empty string'
+        : `must be a string, got ${describeType(issue.input)}`,
+  })
   .refine((text) => text.trim() !== '', { message: 'must not be blank' });
 const optionalText = z.preprocess(nullAsMissing, z.string().default(''));
 const optionalTextList = z.preprocess(nullAsMissing, z.array(z.string()).default([]));

@@ -1,8 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { IoError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { openStore, schemaVersion } from './db.js';
 import { finishNight, nightsForProject, startNight } from './nights-repo.js';
@@ -23,6 +24,24 @@ describe('store', () => {
     db.close();
     // Reopening an up-to-date store is a no-op.
     expect(schemaVersion(openStore(file))).toBe(MIGRATIONS.at(-1)?.version);
+  });
+
+  it('refuses a file that is not a database, naming it and leaving it as it was', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-db-')), 'store.sqlite');
+    writeFileSync(file, 'these are my notes, not a database\n'.repeat(200));
+    const before = readFileSync(file);
+    let caught: unknown;
+    try {
+      openStore(file);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(IoError);
+    expect(caught).toMatchObject({ code: 'store_unreadable', exitCode: 1 });
+    expect((caught as Error).message).toContain(file);
+    expect((caught as Error).message).toContain(`mv '${file}' '${file}.broken'`);
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
   it('refuses a store written by a newer version', () => {

@@ -1,5 +1,5 @@
 /** Opens the SQLite store (WAL) and brings its schema up to date. */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { IoError } from '../core/errors.js';
@@ -13,13 +13,36 @@ export function openStore(file: string): Db {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     db = new Database(file);
   } catch (err) {
+    if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
+      throw new IoError(
+        `store ${file} is a folder, not a database: move it away and run again`,
+        'store_unreadable',
+      );
     throw new IoError(`cannot open store ${file}: ${(err as Error).message}`);
   }
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw unreadableStore(file, err);
+  }
   return db;
+}
+
+/**
+ * A store SQLite cannot read is never replaced or repaired here (it may be the user's only history):
+ * the error says how to move it aside so the next command starts an empty one.
+ */
+function unreadableStore(file: string, err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return err;
+  return new IoError(
+    `store ${file} is not a readable SQLite database (${(err as Error).message}); it was left as it is. Move it aside (mv '${file}' '${file}.broken') and run again to start a new store`,
+    'store_unreadable',
+  );
 }
 
 export function schemaVersion(db: Db): number {

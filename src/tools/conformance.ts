@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
 import type { FileParse, SourceFile, SourceId } from '../../harvesters/types.js';
+import { isFolder } from '../core/io/folder-problem.js';
 import { walkFiles } from '../core/io/walk.js';
 
 interface FileReport {
@@ -78,10 +79,17 @@ async function report(root: string, relPath: string): Promise<FileReport> {
 async function main(argv: string[]): Promise<number> {
   const dir = argv.find((a) => !a.startsWith('--'));
   if (!dir) {
-    process.stderr.write('usage: npm run conformance -- <dir> [--json]\n');
+    process.stderr.write('[sleep] error: usage: npm run conformance -- <dir> [--json]\n');
     return 2;
   }
   const root = path.resolve(dir);
+  // A mistyped folder must not look like a folder without transcripts ("0 files", exit 0).
+  if (!isFolder(root)) {
+    process.stderr.write(
+      `[sleep] error: ${root} does not exist or is not a folder: give the folder of transcripts\n`,
+    );
+    return 2;
+  }
   const files = await walkFiles(root, {
     match: (rel) => TRANSCRIPT.test(rel) && !rel.endsWith('workspace.json'),
   });

@@ -121,7 +121,7 @@ export async function runTrain(
   let history: StepRecord[];
   if (resumed) {
     ({ state, history } = resumed);
-    deps.logger.progress(`train: resuming after step ${state.step}`);
+    deps.logger.progress(`resuming after step ${state.step}`);
   } else {
     const initial = readSkill(config.skill.init);
     const initialVal = batchScore(await rollouts.run(data.val, initial), metric);
@@ -170,7 +170,7 @@ export async function runTrain(
     write('history.jsonl', history.map((h) => `${JSON.stringify(h)}\n`).join(''));
     write('state.json', `${JSON.stringify(state, null, 2)}\n`);
     deps.logger.progress(
-      `train: ${record.kind} ${record.step} (epoch ${record.epoch}, lr ${record.lr}): ${record.gate}, val ${state.current_score.toFixed(3)}`,
+      `${record.kind} ${record.step} (epoch ${record.epoch}, lr ${record.lr}): ${record.gate}, val ${state.current_score.toFixed(3)}`,
     );
     if (deps.stepDelayMs) await new Promise((r) => setTimeout(r, deps.stepDelayMs));
   };

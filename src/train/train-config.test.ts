@@ -43,9 +43,9 @@ describe('loadTrainConfig', () => {
       'top.yaml': 'data: {path: d.jsonl}\nepochs: 2\n',
     });
     expect(() => loadTrainConfig(path.join(root, 'nested.yaml'))).toThrow(
-      /unknown key "trainer.learnig_rate"/,
+      /unknown key "trainer.learnig_rate" \(did you mean "trainer.learning_rate"\?\)/,
     );
-    expect(() => loadTrainConfig(path.join(root, 'top.yaml'))).toThrow(/unknown key "epochs"/);
+    expect(() => loadTrainConfig(path.join(root, 'top.yaml'))).toThrow(/unknown key "epochs"$/);
     expect(() => loadTrainConfig(path.join(root, 'top.yaml'))).toThrow(ConfigError);
   });
 

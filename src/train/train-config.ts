@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { BACKENDS, GATE_METRICS } from '../config/schema.js';
+import { closestName } from '../core/closest-name.js';
 import { ConfigError } from '../core/errors.js';
 import { sha256Hex } from '../core/hash.js';
 import { LR_SCHEDULES } from '../trainer/schedule.js';
@@ -169,11 +170,27 @@ export function applyOverride(tree: Tree, keyPath: string[], value: unknown): Tr
   return { ...tree, [head]: applyOverride(isTree(child) ? child : {}, rest, value) };
 }
 
+/** The keys an object of the schema knows at a dotted path (for "did you mean"). */
+function knownKeysAt(segments: PropertyKey[]): string[] {
+  const shapeOf = (node: unknown): Record<string, unknown> | undefined => {
+    let n = node;
+    while (n instanceof z.ZodDefault || n instanceof z.ZodPrefault || n instanceof z.ZodOptional)
+      n = n.unwrap();
+    return n instanceof z.ZodObject ? n.shape : undefined;
+  };
+  let node: unknown = trainConfigSchema;
+  for (const s of segments) node = shapeOf(node)?.[String(s)];
+  return Object.keys(shapeOf(node) ?? {});
+}
+
 function explain(issue: z.core.$ZodIssue, source: string): string {
   const at = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => (at ? `${at}.${k}` : k));
-    return `${source}: unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`;
+    const near =
+      issue.keys.length === 1 ? closestName(issue.keys[0] ?? '', knownKeysAt(issue.path)) : undefined;
+    const hint = near === undefined ? '' : ` (did you mean "${at ? `${at}.${near}` : near}"?)`;
+    return `${source}: unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}${hint}`;
   }
   return `${source}: key "${at}": ${issue.message}`;
 }

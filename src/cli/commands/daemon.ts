@@ -4,7 +4,7 @@ import { dbFile, installedCliPath } from '../../config/paths.js';
 import { acquireDaemonLock } from '../../daemon/instance-lock.js';
 import { startDaemon } from '../../daemon/daemon.js';
 import { spawnNight } from '../../daemon/night-runner.js';
-import { openStore } from '../../store/db.js';
+import { openStore, type Db } from '../../store/db.js';
 import { cliContext, stderrLogger } from '../context.js';
 import { say } from '../output.js';
 
@@ -33,7 +33,13 @@ export const daemonCommand = (): Command =>
         process.on('SIGTERM', onSignal);
       });
       const lock = acquireDaemonLock(ctx.home, ctx.clock.now());
-      const db = openStore(dbFile(ctx.home));
+      let db: Db;
+      try {
+        db = openStore(dbFile(ctx.home));
+      } catch (err) {
+        lock.release(); // a store that cannot be opened must not leave a daemon.lock behind
+        throw err;
+      }
       const cliPath = installedCliPath();
       try {
         const daemon = startDaemon({

@@ -38,8 +38,8 @@ const listCommand = (): Command =>
   addCommonOptions(new Command('list'))
     .description('List proposals, newest first: id, night, status, held-out scores, targets.')
     .option('--demo', 'the bundled demo project')
-    .action(async (flags: CommonFlags) => {
-      await withProject(flags, async (ctx, project) => {
+    .action(async (_flags: CommonFlags, cmd: Command) => {
+      await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
         const { proposals, skipped } = await listProposals(project);
         const rows = [];
         for (const p of proposals) {
@@ -73,8 +73,8 @@ const showCommand = (): Command =>
     )
     .argument('<id>', 'proposal id')
     .option('--demo', 'the bundled demo project')
-    .action(async (id: string, flags: CommonFlags) => {
-      await withProject(flags, async (ctx, project) => {
+    .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
+      await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
         const details = await readProposal(project, id);
         if (ctx.json) {
           printJson({
@@ -101,8 +101,8 @@ const diffCommand = (): Command =>
     .description("Print a proposal's unified diff (coloured on a terminal).")
     .argument('<id>', 'proposal id')
     .option('--demo', 'the bundled demo project')
-    .action(async (id: string, flags: CommonFlags) => {
-      await withProject(flags, async (ctx, project) => {
+    .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
+      await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
         const details = await readProposal(project, id);
         if (ctx.json) {
           printJson({ project, id, diff: details.diff });
@@ -126,12 +126,17 @@ function colourDiff(diff: string): string {
     .join('\n');
 }
 
+/**
+ * The common options are accepted before the subcommand too (`proposals --project P list`), and
+ * `proposals` alone lists; subcommands read them with optsWithGlobals.
+ */
 export const proposalsCommand = (): Command =>
-  new Command('proposals')
-    .description('Review staged proposals: list, show ID, diff ID.')
-    .addCommand(listCommand().exitOverride())
-    .addCommand(showCommand().exitOverride())
-    .addCommand(diffCommand().exitOverride());
+  addCommonOptions(new Command('proposals'))
+    .description('Review staged proposals: list (the default), show ID, diff ID.')
+    .option('--demo', 'the bundled demo project')
+    .addCommand(listCommand(), { isDefault: true })
+    .addCommand(showCommand())
+    .addCommand(diffCommand());
 
 export const rejectCommand = (): Command =>
   addCommonOptions(new Command('reject'))

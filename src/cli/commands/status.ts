@@ -4,7 +4,7 @@ import { latestProposal } from '../../../proposals/index.js';
 import { daemonSummary, describeDaemon } from '../../daemon/summary.js';
 import { demoProjectDir } from '../../night/demo.js';
 import { countNights, nightsForProject } from '../../store/nights-repo.js';
-import { addCommonOptions } from '../options.js';
+import { addCommonOptions, intArg } from '../options.js';
 import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
 import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
@@ -18,14 +18,14 @@ export const statusCommand = (): Command =>
   addCommonOptions(new Command('status'))
     .description("Show this project's latest staged proposal and its night history.")
     .option('--demo', 'show the bundled demo project (after `run --demo`)')
-    .option('--limit <n>', 'how many past nights to list', '10')
-    .action(async (flags: CommonFlags & { limit: string }) => {
+    .option('--limit <n>', 'how many past nights to list (at least 1)', intArg('--limit', 1), 10)
+    .action(async (flags: CommonFlags & { limit: number }) => {
       const ctx = cliContext(flags);
       const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
       const db = openDb(ctx);
       try {
         await recoverAndSync(db, project, ctx.logger);
-        const nights = nightsForProject(db, project, Math.max(1, Number(flags.limit) || 10));
+        const nights = nightsForProject(db, project, flags.limit);
         const latest = await latestProposal(project);
         const daemon = daemonSummary(ctx.home);
         if (ctx.json) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { createBackend } from '../../backends/factory.js';
 import { loadConfig } from '../../config/load.js';
-import { stateHome, templatesDir } from '../../config/paths.js';
+import { templatesDir } from '../../config/paths.js';
 import { BACKENDS, configSchema } from '../../config/schema.js';
 import { systemClock } from '../../core/clock.js';
 import { BudgetExhaustedError, UsageError } from '../../core/errors.js';
@@ -12,7 +12,8 @@ import type { Split } from '../../core/task.js';
 import { runEval, type EvalReport } from '../../train/run-eval.js';
 import { runTrain, type TrainSummary } from '../../train/run-train.js';
 import { loadTrainConfig, type LoadedTrainConfig, type TrainConfig } from '../../train/train-config.js';
-import { stderrLogger } from '../context.js';
+import { folderProblem } from '../../core/io/folder-problem.js';
+import { stderrLogger, usableStateHome } from '../context.js';
 import { printJson, say } from '../output.js';
 
 interface TrainFlags {
@@ -61,12 +62,12 @@ function loadFromFlags(flags: TrainFlags, extra: string[] = []): LoadedTrainConf
 const fmt = (x: number): string => x.toFixed(3);
 
 function renderTrain(s: TrainSummary): void {
-  say(`[train] val ${fmt(s.initial_val)} -> best ${fmt(s.best_val)} (step ${s.best_step} of ${s.steps})`);
+  say(`[sleep] val ${fmt(s.initial_val)} -> best ${fmt(s.best_val)} (step ${s.best_step} of ${s.steps})`);
   if (s.test)
-    say(`[train] test: initial ${fmt(s.test.initial)}, best ${fmt(s.test.best)}, final ${fmt(s.test.final)}`);
-  if (s.resumed_from_step > 0) say(`[train] resumed after step ${s.resumed_from_step}`);
-  say(`[train] best skill: ${s.best_skill_path}`);
-  say(`[train] history: ${s.history_path}`);
+    say(`[sleep] test: initial ${fmt(s.test.initial)}, best ${fmt(s.test.best)}, final ${fmt(s.test.final)}`);
+  if (s.resumed_from_step > 0) say(`[sleep] resumed after step ${s.resumed_from_step}`);
+  say(`[sleep] best skill: ${s.best_skill_path}`);
+  say(`[sleep] history: ${s.history_path}`);
 }
 
 /**
@@ -75,7 +76,7 @@ function renderTrain(s: TrainSummary): void {
  * the same config layers as a night: `<state home>/config.json`, then `./.skillopt-sleep/config.json`.
  */
 function trainBackend(c: TrainConfig, progress: boolean) {
-  const layered = loadConfig(stateHome(process.env), process.cwd(), {}).config;
+  const layered = loadConfig(usableStateHome(process.env), process.cwd(), {}).config;
   const config = configSchema.parse({
     ...layered,
     backend: c.backend,
@@ -108,6 +109,11 @@ export const trainCommand = (): Command =>
       if (flags.targetModel) extra.push(`target_model=${JSON.stringify(flags.targetModel)}`);
       const loaded = loadFromFlags(flags, extra);
       const out = path.resolve(flags.out ?? path.join('skillopt-runs', loaded.config.name));
+      const outProblem = folderProblem(out);
+      if (outProblem)
+        throw new UsageError(
+          `--out ${out} cannot hold the run: ${outProblem}. Give a folder (it is created when missing)`,
+        );
       const delay = Number(process.env[STEP_DELAY_ENV] ?? '0');
       let summary: TrainSummary;
       try {
@@ -123,7 +129,7 @@ export const trainCommand = (): Command =>
         if (flags.json) printJson(stopped);
         else
           say(
-            `[train] stopped: ${err.message}. Finished steps are saved in ${out}; raise ${err.limit} (config.json) and run the same command again to resume.`,
+            `[sleep] stopped: ${err.message}. Finished steps are saved in ${out}; raise ${err.limit} (config.json) and run the same command again to resume.`,
           );
         return;
       }
@@ -134,7 +140,7 @@ export const trainCommand = (): Command =>
 const SPLITS: Split[] = ['train', 'val', 'test'];
 
 const describeEval = (r: EvalReport): string =>
-  `${r.split}: ${r.n} items, hard ${fmt(r.hard)}, soft ${fmt(r.soft)}, ${r.gate_metric} ${fmt(r.score)}`;
+  `${r.n} items, hard ${fmt(r.hard)}, soft ${fmt(r.soft)}, ${r.gate_metric} ${fmt(r.score)}`;
 
 /** The skills of a finished (or interrupted) run: initial, best and final. */
 const runSkills = (out: string): Array<[string, string]> => [
@@ -155,7 +161,7 @@ export const evalCommand = (): Command =>
       if (flags.skill) {
         const report = await runEval(config, path.resolve(flags.skill), flags.split, backend);
         if (flags.json) printJson(report);
-        else say(`[eval] ${describeEval(report)}`);
+        else say(`[sleep] ${report.split}: ${describeEval(report)}`);
         return;
       }
       const out = path.resolve(flags.out ?? '');
@@ -168,5 +174,7 @@ export const evalCommand = (): Command =>
         reports[which] = await runEval(config, file, flags.split, backend);
       }
       if (flags.json) printJson(reports);
-      else for (const [which, r] of Object.entries(reports)) say(`[eval] ${which}: ${describeEval(r)}`);
+      else
+        for (const [which, r] of Object.entries(reports))
+          say(`[sleep] ${which} skill on ${r.split}: ${describeEval(r)}`);
     });
