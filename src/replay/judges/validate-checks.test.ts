@@ -112,11 +112,12 @@ describe('validateJudge: warnings', () => {
     expect(result.warnings).toEqual(['check #0 min_chars=0 always passes']);
   });
 
-  it('warns about unknown ops and keeps them', () => {
-    const result = validateJudge(judgeOf({ op: 'contains', arg: 'x' }, { op: 'sounds_good', arg: 'y' }));
-    expect(result.errors).toEqual([]);
-    expect(result.warnings).toEqual(["check #1 has unknown op 'sounds_good' — it always passes"]);
-    expect(result.checks[1]).toEqual({ op: 'sounds_good', arg: 'y' });
+  it('rejects an unknown op (it would pass every answer), naming the known ones', () => {
+    const result = validateJudge(judgeOf({ op: 'contains', arg: 'x' }, { op: 'frobnicate', arg: 'y' }));
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(/^check #1 has unknown op "frobnicate" \(known: contains, .*regex/);
+    expect(result.warnings).toEqual([]);
+    expect(result.checks).toEqual([{ op: 'contains', arg: 'x' }]);
   });
 
   it('warns about a shape-only judge', () => {

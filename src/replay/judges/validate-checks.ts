@@ -1,11 +1,13 @@
 /**
  * Validates a rule judge as found in a tasks file. An error means a check can never behave as
  * written (a regex that does not compile scores 0 forever, indistinguishable from a model that never
- * complies); a warning means the check is accepted but toothless.
+ * complies; an unknown op, often a typo, would pass every answer); a warning means the check is
+ * accepted but toothless.
  */
 import type { Check } from '../../core/task.js';
 import {
   CHAR_BOUND_OPS,
+  KNOWN_OPS,
   SHAPE_OPS,
   TEXT_ARG_OPS,
   compilePythonRegex,
@@ -64,8 +66,9 @@ function validateCheck(raw: unknown, index: number): CheckOutcome {
   if (TEXT_ARG_OPS.has(op)) return validateTextArg(where, op, arg);
   if (CHAR_BOUND_OPS.has(op)) return validateCharBound(where, op, arg);
   if (op === 'no_refusal') return { check: { op } };
-  const check: Check = typeof arg === 'string' || typeof arg === 'number' ? { op, arg } : { op };
-  return { check, warning: `${where} has unknown op '${op}' — it always passes` };
+  return {
+    error: `${where} has unknown op ${JSON.stringify(op)} (known: ${[...KNOWN_OPS].sort().join(', ')})`,
+  };
 }
 
 function validateTextArg(where: string, op: string, arg: unknown): CheckOutcome {
