@@ -3,20 +3,11 @@ import { BackendError, InputError } from '../../../core/errors.js';
 import type { Env } from '../../../config/paths.js';
 import type { BackendName, Config } from '../../../config/schema.js';
 import type { ChatProvider, ChatRole } from '../chat.js';
+import { DEFAULT_MODELS, type RealBackendName } from '../default-models.js';
 import { AnthropicProvider } from './anthropic.js';
 import { ClaudeCodeProvider } from './claude-code.js';
 import { CodexProvider } from './codex.js';
 import { OpenAiProvider } from './openai.js';
-
-export type RealBackendName = Exclude<BackendName, 'mock'>;
-
-const DEFAULT_MODELS: Record<RealBackendName, string> = {
-  openai: 'gpt-4o-mini',
-  'azure-openai': '',
-  anthropic: 'claude-sonnet-4-5',
-  'claude-code': '',
-  codex: '',
-};
 
 const DEFAULT_KEY_ENV: Partial<Record<RealBackendName, string>> = {
   openai: 'OPENAI_API_KEY',

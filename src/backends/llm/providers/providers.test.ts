@@ -2,10 +2,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeServer, type FakeServer } from '../../../../test/fakes/fake-servers.js';
 import { installFakeAgents } from '../../../../test/fakes/fake-cli.js';
 import type { ProviderFailure } from '../chat.js';
+import { DEFAULT_MODELS } from '../default-models.js';
 import { type ChatRequest } from '../chat.js';
 import { AnthropicProvider } from './anthropic.js';
 import { ClaudeCodeProvider } from './claude-code.js';
@@ -107,7 +108,7 @@ describe('OpenAiProvider (AzureOpenAI client)', () => {
 describe('AnthropicProvider (@anthropic-ai/sdk)', () => {
   const provider = () =>
     new AnthropicProvider({
-      model: 'claude-sonnet-4-5',
+      model: DEFAULT_MODELS.anthropic,
       apiKey: 'test-key',
       baseUrl: anthropic.url,
       timeoutMs: 5000,
@@ -120,10 +121,21 @@ describe('AnthropicProvider (@anthropic-ai/sdk)', () => {
     expect(reply.text).toBe('Run `npm install zod`.');
     const body = JSON.parse(anthropic.bodies[0] ?? '{}');
     expect(body).toMatchObject({
-      model: 'claude-sonnet-4-5',
+      model: DEFAULT_MODELS.anthropic,
       max_tokens: 64,
       system: 'You are a coding agent.',
     });
+  });
+
+  it('the default model is not one the SDK warns is deprecated', async () => {
+    anthropic.reset();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await provider().send(req);
+      expect(warn.mock.calls.flat().join('\n')).not.toMatch(/deprecated|end-of-life/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('classifies 429 (retry-after-ms) and 401', async () => {
