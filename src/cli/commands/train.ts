@@ -65,6 +65,10 @@ function renderTrain(s: TrainSummary): void {
   if (s.test)
     say(`[train] test: initial ${fmt(s.test.initial)}, best ${fmt(s.test.best)}, final ${fmt(s.test.final)}`);
   if (s.resumed_from_step > 0) say(`[train] resumed after step ${s.resumed_from_step}`);
+  if (s.early_stop)
+    say(
+      `[train] stopped early after epoch ${s.early_stop.after_epoch}: the skill did not change for ${s.early_stop.unchanged_epochs} epochs in a row (trainer.patience)`,
+    );
   say(`[train] best skill: ${s.best_skill_path}`);
   say(`[train] history: ${s.history_path}`);
 }
