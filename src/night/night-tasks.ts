@@ -59,8 +59,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   const llm = await mineClustersWithModel(phase1, req, deps);
   const mined = finishProjectTasks(phase1, config, llm?.tasks ?? []);
   const notes: string[] = [];
-  const modelMiningSkipped = req.planOnly && modelMiningWanted(phase1, req, deps);
-  if (modelMiningSkipped) {
+  if (req.planOnly && modelMiningWanted(phase1, req, deps)) {
     notes.push(
       `plan: the model miner (llm_mine) did not run; with --yes it first asks about ${phase1.clusters.length} recurring tasks (requests not in this estimate)`,
     );
@@ -111,10 +110,10 @@ export function recurringTaskReport(c: Cluster): RecurringTaskReport {
   };
 }
 
-/** The LLM miner, when the backend is a real model and `llm_mine` is on; null when it did not run. */
 const modelMiningWanted = (mined: MinedProject, req: NightRequest, deps: NightDeps): boolean =>
   req.config.llm_mine && canMineWithModel(deps.backend) && mined.clusters.length > 0;
 
+/** The LLM miner, when the backend is a real model and `llm_mine` is on; null when it did not run. */
 export async function mineClustersWithModel(
   mined: MinedProject,
   req: NightRequest,

@@ -71,7 +71,9 @@ describe('a model server on this machine', () => {
     const args = ['dry-run', '--tasks-file', writeTasksFile(box.root), ...local()];
     const r = await runCliAsync(box, args);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/free: the target and optimizer model runs on a server on this machine/);
+    expect(r.stdout).toMatch(
+      /free: the target and optimizer models run on a server on this machine .* they cost \$0/,
+    );
     const json = await runCliAsync(box, [...args, '--json']);
     expect(json.json()).toMatchObject({ plan: { free_roles: ['target', 'optimizer'] } });
   });

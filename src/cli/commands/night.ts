@@ -32,7 +32,7 @@ function renderPlan(r: NightReport): void {
   );
   if (p.free_roles.length > 0)
     say(
-      `[sleep] free: the ${p.free_roles.join(' and ')} model runs on a server on this machine (base_url on loopback) and has no price, so it costs $0`,
+      `[sleep] free: the ${p.free_roles.join(' and ')} ${p.free_roles.length > 1 ? 'models run' : 'model runs'} on a server on this machine (base_url on loopback) without a price, so ${p.free_roles.length > 1 ? 'they cost' : 'it costs'} $0`,
     );
   for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
   say('[sleep] nothing was sent. Add --yes to spend (or set "confirm_spend": false in the config).');
