@@ -12,6 +12,8 @@ import { AnthropicProvider } from './anthropic.js';
 import { ClaudeCodeProvider } from './claude-code.js';
 import { CodexProvider } from './codex.js';
 import { OpenAiProvider } from './openai.js';
+import { createProvider, roleSetup } from './index.js';
+import { configSchema } from '../../../config/schema.js';
 
 const req: ChatRequest = {
   role: 'target',
@@ -222,5 +224,20 @@ describe('agent CLI providers', () => {
     );
     expect(missing).toMatchObject({ kind: 'fatal' });
     expect(missing.message).toMatch(/not found.*claude_path/);
+  });
+});
+
+describe('createProvider without an API key', () => {
+  const config = configSchema.parse({ backend: 'anthropic' });
+  const setup = roleSetup(config, 'target');
+
+  it('refuses at once by default', () => {
+    expect(() => createProvider(setup, config, {})).toThrow(/ANTHROPIC_API_KEY, which is not set/);
+  });
+
+  it('for a plan, builds the provider and reports the missing key only if a request is made', async () => {
+    const provider = createProvider(setup, config, {}, { deferMissingKey: true });
+    expect(provider).toMatchObject({ name: 'anthropic', model: DEFAULT_MODELS.anthropic, kind: 'api' });
+    await expect(provider.send(req)).rejects.toThrow(/ANTHROPIC_API_KEY, which is not set/);
   });
 });
