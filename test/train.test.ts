@@ -96,4 +96,34 @@ describe('runTrain on the bundled demo with the mock backend', () => {
       runTrain(loadTrainConfig(copied), run2, { backend: new MockBackend(), logger: silentLogger }),
     ).rejects.toThrow(/different config, dataset or initial skill/);
   });
+
+  it('stops early once the skill has not changed for trainer.patience epochs, and a resume stays stopped', async () => {
+    const out = outDir();
+    const config = loadTrainConfig(DEMO, ['trainer.epochs=40']);
+    const s = await runTrain(config, out, { backend: new MockBackend(), logger: silentLogger });
+    expect(s.best_val).toBe(1);
+    expect(s.early_stop).not.toBeNull();
+    const stoppedAfter = s.early_stop?.after_epoch ?? 0;
+    expect(stoppedAfter).toBeLessThan(10);
+    expect(s.early_stop?.unchanged_epochs).toBe(2);
+    expect(s.epochs).toBe(stoppedAfter);
+    const history = readFileSync(path.join(out, 'history.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const records = history.map((l) => JSON.parse(l) as { kind: string; epoch: number; skill_hash: string });
+    expect(records.filter((r) => r.kind === 'step')).toHaveLength(s.steps);
+    // The last two epochs changed nothing: every record in them has the hash the skill ended with.
+    const last = records.filter((r) => r.epoch > stoppedAfter - 2);
+    expect(new Set(last.map((r) => r.skill_hash)).size).toBe(1);
+    const again = await runTrain(config, out, { backend: new MockBackend(), logger: silentLogger });
+    expect(again.early_stop).toEqual(s.early_stop);
+    expect(readFileSync(path.join(out, 'history.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(
+      history.length,
+    );
+  });
+
+  it('trainer.patience 0 never stops early', async () => {
+    const config = loadTrainConfig(DEMO, ['trainer.epochs=6', 'trainer.patience=0']);
+    const s = await runTrain(config, outDir(), { backend: new MockBackend(), logger: silentLogger });
+    expect(s.early_stop).toBeNull();
+    expect(s.epochs).toBe(6);
+  });
 });

@@ -15,6 +15,7 @@ import type { ChatRole } from './llm/chat.js';
 import { GuardedChat } from './llm/guarded-chat.js';
 import { Limiter } from './llm/limiter.js';
 import { LlmBackend } from './llm/llm-backend.js';
+import { FREE_PRICE, isFreeLocal } from './llm/local-server.js';
 import { priceFor } from './llm/prices.js';
 import { createProvider, roleSetup } from './llm/providers/index.js';
 import { defaultRetryPolicy, type RetryPolicy } from './llm/retry.js';
@@ -29,6 +30,13 @@ export interface BackendDeps {
   db: Db | null;
   /** Overrides of the retry policy (tests inject an instant sleep). */
   retry?: Partial<RetryPolicy>;
+  /** Nothing will be sent (a dry-run's plan): a missing API key is reported only if a request is made. */
+  planOnly?: boolean;
+}
+
+/** True when every role runs on the mock: nothing leaves the machine and nothing is spent. */
+export function isOfflineConfig(config: Config): boolean {
+  return roleSetup(config, 'target').backend === 'mock' && roleSetup(config, 'optimizer').backend === 'mock';
 }
 
 /** Attempts from one backend, reflection and judging from another (e.g. a real target, mock optimizer). */
@@ -62,11 +70,11 @@ function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBack
   const retry = defaultRetryPolicy(config.max_retries, deps.retry);
   const chat = (role: ChatRole): GuardedChat => {
     const setup = roleSetup(config, role);
-    const provider = createProvider(setup, config, deps.env);
-    const price = priceFor(provider.model, config.prices);
+    const provider = createProvider(setup, config, deps.env, { deferMissingKey: deps.planOnly === true });
+    const price = isFreeLocal(setup, config) ? FREE_PRICE : priceFor(provider.model, config.prices);
     if (provider.kind === 'api' && price === null && config.max_cost_usd !== null) {
       throw new InputError(
-        `no price is known for the model "${provider.model}", so max_cost_usd cannot be enforced: add it to the config key prices ({"${provider.model}": {"input_per_mtok": ..., "output_per_mtok": ...}}) or set max_cost_usd to null`,
+        `no price is known for the model "${provider.model}", so max_cost_usd cannot be enforced: add it to the config key prices ({"${provider.model}": {"input_per_mtok": ..., "output_per_mtok": ...}}) or set max_cost_usd to null (a server on this machine, base_url on 127.0.0.1 or localhost, is free)`,
         'bad_config',
       );
     }

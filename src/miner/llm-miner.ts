@@ -93,8 +93,8 @@ export function replyStatements(reply: unknown): unknown[] | null {
 
 /**
  * Validates one proposed statement. Any malformed check drops the statement (a model that wrote one
- * bad check is not trusted with the others); unknown ops are malformed here, unlike in tasks files,
- * because a check that always passes would make the task free.
+ * bad check is not trusted with the others); unknown ops are malformed, as in tasks files, because a
+ * check that always passes would make the task free.
  */
 export function validateStatement(raw: unknown): StatementVerdict {
   if (!isRecord(raw)) return { ok: false, reason: 'not_an_object' };

@@ -130,12 +130,12 @@ describe('loadTasksFile: formats and defaults', () => {
     expect(loaded.tasks[0]).toEqual(emptyTask({ id: 'a', intent: 'x' }));
   });
 
-  it('maps legacy split names and keeps a file with hand-made splits as given', () => {
+  it('keeps a file with hand-made splits as given', () => {
     const loaded = loadTasksFile(
       writeTasks(
         v1([
-          { id: 'persona_wrap-answer_0', intent: 'x', split: 'replay' },
-          { id: 'persona_wrap-answer_3', intent: 'y', split: 'holdout' },
+          { id: 'persona_wrap-answer_0', intent: 'x', split: 'train' },
+          { id: 'persona_wrap-answer_3', intent: 'y', split: 'val' },
         ]),
       ),
       opts,
@@ -314,6 +314,34 @@ describe('loadTasksFile: errors', () => {
     );
     expect(err.message).toContain('task #0 (id "r1"): field "judge": check #0 regex does not compile');
     expect(err.message).toContain('check #1 max_chars needs an integer arg, got true');
+  });
+
+  it.each([
+    ['holdout', 'val'],
+    ['replay', 'train'],
+  ])('rejects the old split name %s, naming the task, the field and the name to write', (old, now) => {
+    const err = loadError(writeTasks(v1([{ id: 'a', intent: 'x', split: old }])));
+    expect(err.message).toContain(
+      `task #0 (id "a"): field "split": must be "train", "val" or "test", got "${old}" (an old name: write "${now}")`,
+    );
+  });
+
+  it('rejects a judge on a task without reference_kind instead of dropping its checks', () => {
+    const judge = { kind: 'rule', checks: [{ op: 'contains', arg: 'pnpm' }] };
+    const err = loadError(writeTasks([{ id: 'j1', intent: 'x', judge }]));
+    expect(err.message).toContain(
+      'task #0 (id "j1"): field "reference_kind" is missing but the task has a "judge": set "reference_kind": "rule"',
+    );
+    expect(warnings).toEqual([]);
+    // An empty judge (what the reference writes for tasks without checks) stays valid.
+    expect(loadTasksFile(writeTasks([{ id: 'j2', intent: 'x', judge: {} }]), opts).tasks).toHaveLength(1);
+  });
+
+  it('rejects an unknown check op, which would pass every answer', () => {
+    const judge = { kind: 'rule', checks: [{ op: 'frobnicate', arg: 'x' }] };
+    const err = loadError(writeTasks([{ id: 'r1', intent: 'x', reference_kind: 'rule', judge }]));
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toContain('task #0 (id "r1"): field "judge": check #0 has unknown op "frobnicate"');
   });
 
   it('rejects a rule task without checks', () => {

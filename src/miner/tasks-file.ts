@@ -32,7 +32,10 @@ const REFERENCE_KINDS = [
 ] as const satisfies readonly ReferenceKind[];
 const SPLITS = ['train', 'val', 'test'] as const satisfies readonly Split[];
 const ORIGINS = ['real', 'dream'] as const satisfies readonly Origin[];
-/** Split names used by older versions of the reference. */
+/**
+ * Split names of older versions of the reference. They are refused, not mapped: a reader of the file
+ * (or of the docs, which name only train|val|test) cannot tell what "holdout" would be scored as.
+ */
 const LEGACY_SPLITS: Readonly<Record<string, Split>> = { replay: 'train', holdout: 'val' };
 
 /** Hand-edited files often write `null` for "not set"; treat it like a missing key. */
@@ -40,9 +43,10 @@ function nullAsMissing(value: unknown): unknown {
   return value == null ? undefined : value;
 }
 
-function mapLegacySplit(value: unknown): unknown {
-  const missing = nullAsMissing(value);
-  return typeof missing === 'string' ? (LEGACY_SPLITS[missing] ?? missing) : missing;
+function splitError(input: unknown): string {
+  const legacy = typeof input === 'string' ? LEGACY_SPLITS[input] : undefined;
+  const got = JSON.stringify(input) ?? String(input);
+  return `must be "train", "val" or "test", got ${got}${legacy ? ` (an old name: write "${legacy}")` : ''}`;
 }
 
 const requiredText = z
@@ -70,7 +74,10 @@ export const fileTaskSchema = z.object({
   judge: z.unknown().optional(),
   tags: optionalTextList,
   source_sessions: optionalTextList,
-  split: z.preprocess(mapLegacySplit, z.enum(SPLITS).default('train')),
+  split: z.preprocess(
+    nullAsMissing,
+    z.enum(SPLITS, { error: (issue) => splitError(issue.input) }).default('train'),
+  ),
   origin: z.preprocess(nullAsMissing, z.enum(ORIGINS).default('real')),
   derived_from: optionalText,
   skill_hint: optionalText,
@@ -245,6 +252,12 @@ function parseTask(path: string, raw: unknown, index: number, warn: (message: st
     throw new InputError(`${where}: ${describeIssues(parsed.error)}. Expected ${TASK_SHAPE}`);
   }
   const { judge: rawJudge, rubric_criteria: criteria, ...fields } = parsed.data;
+  // Without a reference_kind the task would be scored by its outcome and the checks silently dropped.
+  if ((raw as Record<string, unknown>)['reference_kind'] == null && isNonEmptyObject(rawJudge)) {
+    throw new InputError(
+      `${where}: field "reference_kind" is missing but the task has a "judge": set "reference_kind": "rule" to score it with the judge's checks, or remove the judge. Expected ${TASK_SHAPE}`,
+    );
+  }
   const judge = resolveJudge(where, fields.reference_kind, rawJudge, (warning) =>
     warn(`task ${fields.id}: ${warning}`),
   );

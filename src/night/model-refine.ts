@@ -26,7 +26,8 @@ export interface RefinedProject {
 }
 
 export function refineEnabled(req: NightRequest, deps: NightDeps): boolean {
-  return req.config.llm_mine && req.config.llm_refine && canAskJson(deps.backend);
+  // A plan sends nothing, so the labelling requests wait for --yes too.
+  return !req.planOnly && req.config.llm_mine && req.config.llm_refine && canAskJson(deps.backend);
 }
 
 export async function refineWithModel(

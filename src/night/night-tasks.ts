@@ -57,6 +57,11 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   const llm = await mineClustersWithModel(phase1, req, deps);
   const mined = finishProjectTasks(phase1, config, llm?.tasks ?? []);
   const notes: string[] = [];
+  if (req.planOnly && modelMiningWanted(phase1, req, deps)) {
+    notes.push(
+      `plan: the model miner (llm_mine) did not run; with --yes it first asks about ${phase1.clusters.length} recurring tasks (requests not in this estimate)`,
+    );
+  }
   if (mined.sessionsLeftOut > 0) {
     notes.push(leftOutNote(mined.sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS));
   }
@@ -103,13 +108,17 @@ export function recurringTaskReport(c: Cluster): RecurringTaskReport {
   };
 }
 
+const modelMiningWanted = (mined: MinedProject, req: NightRequest, deps: NightDeps): boolean =>
+  req.config.llm_mine && canMineWithModel(deps.backend) && mined.clusters.length > 0;
+
 /** The LLM miner, when the backend is a real model and `llm_mine` is on; null when it did not run. */
 export async function mineClustersWithModel(
   mined: MinedProject,
   req: NightRequest,
   deps: NightDeps,
 ): Promise<Awaited<ReturnType<typeof mineWithModel>> | null> {
-  if (!req.config.llm_mine || !canMineWithModel(deps.backend) || mined.clusters.length === 0) return null;
+  // A plan sends nothing: not even the miner's requests.
+  if (req.planOnly || !modelMiningWanted(mined, req, deps)) return null;
   const result = await mineWithModel({
     project: req.project,
     clusters: mined.clusters,

@@ -3,6 +3,8 @@
  * requests (a range: how many gate trials run depends on the answers) and the budget ceiling. The
  * ceiling is the guarantee; the plan is an estimate (retries and JSON repair requests come on top).
  */
+import type { ChatRole } from '../backends/llm/chat.js';
+import { freeLocalRoles } from '../backends/llm/local-server.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { partition } from '../trainer/epoch.js';
@@ -12,6 +14,8 @@ export interface SpendPlan {
   calls_min: number;
   calls_max: number;
   limits: { max_calls: number | null; max_tokens: number | null; max_cost_usd: number | null };
+  /** Roles whose model runs on a server on this machine without a price: they cost nothing. */
+  free_roles: ChatRole[];
 }
 
 /** Requests one replay of `tasks` makes: an attempt each, plus a judge request for rubric tasks. */
@@ -31,5 +35,6 @@ export function planSpend(tasks: TaskRecord[], config: Config, pendingEdits: num
     // With failures: one reflection, maybe one repair request, then the gate trials.
     calls_max: tasks.length === 0 ? 0 : base + 2 + trials * val,
     limits: { max_calls: config.max_calls, max_tokens: config.max_tokens, max_cost_usd: config.max_cost_usd },
+    free_roles: freeLocalRoles(config),
   };
 }

@@ -50,6 +50,8 @@ export interface TrainSummary {
   out_dir: string;
   history_path: string;
   calls: number;
+  /** Set when the run stopped before its last epoch because the skill stopped changing. */
+  early_stop: { after_epoch: number; unchanged_epochs: number } | null;
 }
 
 const snapshotName = (step: number, suffix = ''): string =>
@@ -85,6 +87,7 @@ function loadState(out: string, hash: string): { state: TrainState; history: Ste
   }
   const historyFile = path.join(out, 'history.jsonl');
   const lines = existsSync(historyFile) ? readFileSync(historyFile, 'utf8').split('\n').filter(Boolean) : [];
+  state.stale_epochs ??= 0;
   // Lines past history_count belong to a step that did not finish: it runs again.
   const history = lines.slice(0, state.history_count).map((l) => JSON.parse(l) as StepRecord);
   return { state, history };
@@ -140,6 +143,7 @@ export async function runTrain(
       epoch_start_skill: initial,
       rejected: [],
       pending: [],
+      stale_epochs: 0,
       meta_note: '',
       history_count: 0,
       calls: 0,
@@ -175,7 +179,17 @@ export async function runTrain(
     if (deps.stepDelayMs) await new Promise((r) => setTimeout(r, deps.stepDelayMs));
   };
 
+  const patience = config.trainer.patience;
+  let epochsRun = 0;
+  let earlyStop: TrainSummary['early_stop'] = null;
   for (let epoch = 1; epoch <= config.trainer.epochs; epoch++) {
+    // A skill that went unchanged for `patience` epochs is where the trainer rests: more epochs only
+    // repeat the same gated no-ops (and write a snapshot each).
+    if (epoch > state.boundary_epoch && patience > 0 && state.stale_epochs >= patience) {
+      earlyStop = { after_epoch: epoch - 1, unchanged_epochs: state.stale_epochs };
+      break;
+    }
+    epochsRun = epoch;
     const batches = epochPlan(data, config, epoch);
     for (const [b, batch] of batches.entries()) {
       const step = (epoch - 1) * stepsPerEpoch + b + 1;
@@ -186,8 +200,10 @@ export async function runTrain(
     }
     if (state.boundary_epoch < epoch) {
       const step = epoch * stepsPerEpoch;
+      const startSkill = state.epoch_start_skill;
       const record = await epochBoundary(ctx, state, epoch, step, learningRateAt(schedule, step));
       state.boundary_epoch = epoch;
+      state.stale_epochs = state.current_skill === startSkill ? state.stale_epochs + 1 : 0;
       await persist(record, snapshotName(step, '-slow'));
     }
   }
@@ -201,8 +217,8 @@ export async function runTrain(
     final_val: await valOf(state.current_skill),
     best_step: state.best_step,
     best_skill_path: path.join(out, 'best_skill.md'),
-    steps: totalSteps,
-    epochs: config.trainer.epochs,
+    steps: epochsRun * stepsPerEpoch,
+    epochs: epochsRun,
     resumed_from_step: resumedFrom,
     test:
       data.test.length > 0
@@ -215,6 +231,7 @@ export async function runTrain(
     out_dir: out,
     history_path: path.join(out, 'history.jsonl'),
     calls: state.calls + usage.calls,
+    early_stop: earlyStop,
   };
   write('final_skill.md', state.current_skill);
   write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);

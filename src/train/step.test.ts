@@ -64,6 +64,7 @@ function state(skill: string, score: number): TrainState {
     epoch_start_skill: skill,
     rejected: [],
     pending: [],
+    stale_epochs: 0,
     meta_note: '',
     history_count: 0,
     calls: 0,

@@ -44,6 +44,11 @@ export const trainConfigSchema = z
     trainer: z
       .object({
         epochs: int(1).default(2),
+        patience: int(0)
+          .default(2)
+          .describe(
+            'Stop after this many epochs in a row that left the skill unchanged (0 = never stop early).',
+          ),
         batch_size: int(1).default(8),
         workers: int(1).default(4).describe('Concurrent model calls.'),
         learning_rate: int(0).default(4).describe('Peak edits per step.'),

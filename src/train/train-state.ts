@@ -24,6 +24,8 @@ export interface TrainState {
   rejected: RejectedEditMemory[];
   /** Edits refused only for a tie: re-tested together with the next step's edits. */
   pending: Edit[];
+  /** Finished epochs in a row that left the skill unchanged (`trainer.patience` stops the run). */
+  stale_epochs: number;
   /** Cross-epoch note fed to reflection (meta-skill memory). */
   meta_note: string;
   /** How many history.jsonl records belong to the finished steps. */

@@ -1,6 +1,6 @@
 /** `run` and `dry-run`: one night for the project. */
 import { Command } from 'commander';
-import { createBackend } from '../../backends/factory.js';
+import { createBackend, isOfflineConfig } from '../../backends/factory.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
 import { prepareDemo } from '../../night/demo.js';
@@ -30,6 +30,11 @@ function renderPlan(r: NightReport): void {
   say(
     `[sleep] budget ceiling: max_calls ${limit(p.limits.max_calls)}, max_tokens ${limit(p.limits.max_tokens)}, max_cost_usd ${limit(p.limits.max_cost_usd, '$')}`,
   );
+  if (p.free_roles.length > 0)
+    say(
+      `[sleep] free: the ${p.free_roles.join(' and ')} ${p.free_roles.length > 1 ? 'models run' : 'model runs'} on a server on this machine (base_url on loopback) without a price, so ${p.free_roles.length > 1 ? 'they cost' : 'it costs'} $0`,
+    );
+  for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
   say('[sleep] nothing was sent. Add --yes to spend (or set "confirm_spend": false in the config).');
 }
 
@@ -116,8 +121,10 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
       try {
         // The night reads the live skill: an adoption killed midway is finished or undone first.
         if (name === 'run') await recoverAndSync(db, project, ctx.logger);
-        const backend = createBackend(config, { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db });
-        const planOnly = name === 'dry-run' && !backend.offline && config.confirm_spend && flags.yes !== true;
+        const planOnly =
+          name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
+        const deps = { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db, planOnly };
+        const backend = createBackend(config, deps);
         const report = await runNight(
           {
             project,

@@ -66,6 +66,10 @@ function renderTrain(s: TrainSummary): void {
   if (s.test)
     say(`[sleep] test: initial ${fmt(s.test.initial)}, best ${fmt(s.test.best)}, final ${fmt(s.test.final)}`);
   if (s.resumed_from_step > 0) say(`[sleep] resumed after step ${s.resumed_from_step}`);
+  if (s.early_stop)
+    say(
+      `[sleep] stopped early after epoch ${s.early_stop.after_epoch}: the skill did not change for ${s.early_stop.unchanged_epochs} epochs in a row (trainer.patience)`,
+    );
   say(`[sleep] best skill: ${s.best_skill_path}`);
   say(`[sleep] history: ${s.history_path}`);
 }

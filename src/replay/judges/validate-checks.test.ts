@@ -54,6 +54,10 @@ describe('validateJudge: checks', () => {
     const kept = validateJudge(judgeOf({ op: 'contains', arg: 'pnpm', because: 'we use pnpm here' }));
     expect(kept.errors).toEqual([]);
     expect(kept.checks).toEqual([{ op: 'contains', arg: 'pnpm', because: 'we use pnpm here' }]);
+    const cleaned = validateJudge(
+      judgeOf({ op: 'contains', arg: 'pnpm', because: 'we use\u001b[31m\npnpm\u2028' }),
+    );
+    expect(cleaned.checks[0]?.because).toBe('we use pnpm');
     const refused = validateJudge(judgeOf({ op: 'contains', arg: 'pnpm', because: 5 }));
     expect(refused.errors).toEqual(['check #0 "because" must be a string, got number']);
     expect(refused.checks).toEqual([]);
@@ -121,11 +125,12 @@ describe('validateJudge: warnings', () => {
     expect(result.warnings).toEqual(['check #0 min_chars=0 always passes']);
   });
 
-  it('warns about unknown ops and keeps them', () => {
-    const result = validateJudge(judgeOf({ op: 'contains', arg: 'x' }, { op: 'sounds_good', arg: 'y' }));
-    expect(result.errors).toEqual([]);
-    expect(result.warnings).toEqual(["check #1 has unknown op 'sounds_good' — it always passes"]);
-    expect(result.checks[1]).toEqual({ op: 'sounds_good', arg: 'y' });
+  it('rejects an unknown op (it would pass every answer), naming the known ones', () => {
+    const result = validateJudge(judgeOf({ op: 'contains', arg: 'x' }, { op: 'frobnicate', arg: 'y' }));
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(/^check #1 has unknown op "frobnicate" \(known: contains, .*regex/);
+    expect(result.warnings).toEqual([]);
+    expect(result.checks).toEqual([{ op: 'contains', arg: 'x' }]);
   });
 
   it('warns about a shape-only judge', () => {

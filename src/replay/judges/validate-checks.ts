@@ -1,12 +1,14 @@
 /**
  * Validates a rule judge as found in a tasks file. An error means a check can never behave as
  * written (a regex that does not compile scores 0 forever, indistinguishable from a model that never
- * complies); a warning means the check is accepted but toothless. A check's `because` (the user's
- * sentence it came from) is kept as it is.
+ * complies; an unknown op, often a typo, would pass every answer); a warning means the check is
+ * accepted but toothless. A check's `because` (the user's sentence it came from) is kept as it is.
  */
+import { oneLine } from '../../core/one-line.js';
 import type { Check } from '../../core/task.js';
 import {
   CHAR_BOUND_OPS,
+  KNOWN_OPS,
   SHAPE_OPS,
   TEXT_ARG_OPS,
   compilePythonRegex,
@@ -49,7 +51,9 @@ export function validateJudge(judge: unknown): JudgeValidation {
       errors.push(`check #${index} "because" must be a string, got ${describeType(because)}`);
       return;
     }
-    checks.push(because === undefined || because === '' ? outcome.check : { ...outcome.check, because });
+    // The sentence is untrusted text that verdicts quote: one line, no control characters.
+    const said = because === undefined ? '' : oneLine(because);
+    checks.push(said === '' ? outcome.check : { ...outcome.check, because: said });
     if (outcome.warning) warnings.push(outcome.warning);
   });
   if (errors.length === 0 && isShapeOnly(checks)) {
@@ -70,8 +74,9 @@ function validateCheck(raw: unknown, index: number): CheckOutcome {
   if (TEXT_ARG_OPS.has(op)) return validateTextArg(where, op, arg);
   if (CHAR_BOUND_OPS.has(op)) return validateCharBound(where, op, arg);
   if (op === 'no_refusal') return { check: { op } };
-  const check: Check = typeof arg === 'string' || typeof arg === 'number' ? { op, arg } : { op };
-  return { check, warning: `${where} has unknown op '${op}' — it always passes` };
+  return {
+    error: `${where} has unknown op ${JSON.stringify(op)} (known: ${[...KNOWN_OPS].sort().join(', ')})`,
+  };
 }
 
 function validateTextArg(where: string, op: string, arg: unknown): CheckOutcome {

@@ -2,21 +2,12 @@
 import { BackendError, InputError } from '../../../core/errors.js';
 import type { Env } from '../../../config/paths.js';
 import type { BackendName, Config } from '../../../config/schema.js';
-import type { ChatProvider, ChatRole } from '../chat.js';
+import type { ChatProvider, ChatReply, ChatRole } from '../chat.js';
+import { DEFAULT_MODELS, type RealBackendName } from '../default-models.js';
 import { AnthropicProvider } from './anthropic.js';
 import { ClaudeCodeProvider } from './claude-code.js';
 import { CodexProvider } from './codex.js';
 import { OpenAiProvider } from './openai.js';
-
-export type RealBackendName = Exclude<BackendName, 'mock'>;
-
-const DEFAULT_MODELS: Record<RealBackendName, string> = {
-  openai: 'gpt-4o-mini',
-  'azure-openai': '',
-  anthropic: 'claude-sonnet-4-5',
-  'claude-code': '',
-  codex: '',
-};
 
 const DEFAULT_KEY_ENV: Partial<Record<RealBackendName, string>> = {
   openai: 'OPENAI_API_KEY',
@@ -52,7 +43,45 @@ function apiKey(name: RealBackendName, config: Config, env: Env, baseUrl: string
   );
 }
 
-export function createProvider(setup: RoleSetup, config: Config, env: Env): ChatProvider {
+/**
+ * A provider whose key is missing, for a dry-run's plan: nothing is sent, so the key is not needed
+ * unless a request is made after all, which then fails as a missing key always does.
+ */
+class KeylessProvider implements ChatProvider {
+  readonly kind = 'api' as const;
+  readonly name: string;
+  readonly model: string;
+  private readonly missing: BackendError;
+  constructor(name: string, model: string, missing: BackendError) {
+    this.name = name;
+    this.model = model;
+    this.missing = missing;
+  }
+  send(): Promise<ChatReply> {
+    return Promise.reject(this.missing);
+  }
+}
+
+export interface ProviderOptions {
+  /** Build the provider even without its API key; the first request reports the missing key. */
+  deferMissingKey?: boolean;
+}
+
+export function createProvider(
+  setup: RoleSetup,
+  config: Config,
+  env: Env,
+  opts: ProviderOptions = {},
+): ChatProvider {
+  try {
+    return createKeyedProvider(setup, config, env);
+  } catch (err) {
+    if (!(opts.deferMissingKey && err instanceof BackendError)) throw err;
+    return new KeylessProvider(setup.backend, setup.model, err);
+  }
+}
+
+function createKeyedProvider(setup: RoleSetup, config: Config, env: Env): ChatProvider {
   const name = setup.backend;
   const timeoutMs = config.request_timeout_s * 1000;
   const cliTimeoutMs = config.cli_timeout_s * 1000;

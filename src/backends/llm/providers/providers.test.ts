@@ -2,15 +2,18 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeServer, type FakeServer } from '../../../../test/fakes/fake-servers.js';
 import { installFakeAgents } from '../../../../test/fakes/fake-cli.js';
 import type { ProviderFailure } from '../chat.js';
+import { DEFAULT_MODELS } from '../default-models.js';
 import { type ChatRequest } from '../chat.js';
 import { AnthropicProvider } from './anthropic.js';
 import { ClaudeCodeProvider } from './claude-code.js';
 import { CodexProvider } from './codex.js';
 import { OpenAiProvider } from './openai.js';
+import { createProvider, roleSetup } from './index.js';
+import { configSchema } from '../../../config/schema.js';
 
 const req: ChatRequest = {
   role: 'target',
@@ -107,7 +110,7 @@ describe('OpenAiProvider (AzureOpenAI client)', () => {
 describe('AnthropicProvider (@anthropic-ai/sdk)', () => {
   const provider = () =>
     new AnthropicProvider({
-      model: 'claude-sonnet-4-5',
+      model: DEFAULT_MODELS.anthropic,
       apiKey: 'test-key',
       baseUrl: anthropic.url,
       timeoutMs: 5000,
@@ -120,10 +123,21 @@ describe('AnthropicProvider (@anthropic-ai/sdk)', () => {
     expect(reply.text).toBe('Run `npm install zod`.');
     const body = JSON.parse(anthropic.bodies[0] ?? '{}');
     expect(body).toMatchObject({
-      model: 'claude-sonnet-4-5',
+      model: DEFAULT_MODELS.anthropic,
       max_tokens: 64,
       system: 'You are a coding agent.',
     });
+  });
+
+  it('the default model is not one the SDK warns is deprecated', async () => {
+    anthropic.reset();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await provider().send(req);
+      expect(warn.mock.calls.flat().join('\n')).not.toMatch(/deprecated|end-of-life/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('classifies 429 (retry-after-ms) and 401', async () => {
@@ -210,5 +224,20 @@ describe('agent CLI providers', () => {
     );
     expect(missing).toMatchObject({ kind: 'fatal' });
     expect(missing.message).toMatch(/not found.*claude_path/);
+  });
+});
+
+describe('createProvider without an API key', () => {
+  const config = configSchema.parse({ backend: 'anthropic' });
+  const setup = roleSetup(config, 'target');
+
+  it('refuses at once by default', () => {
+    expect(() => createProvider(setup, config, {})).toThrow(/ANTHROPIC_API_KEY, which is not set/);
+  });
+
+  it('for a plan, builds the provider and reports the missing key only if a request is made', async () => {
+    const provider = createProvider(setup, config, {}, { deferMissingKey: true });
+    expect(provider).toMatchObject({ name: 'anthropic', model: DEFAULT_MODELS.anthropic, kind: 'api' });
+    await expect(provider.send(req)).rejects.toThrow(/ANTHROPIC_API_KEY, which is not set/);
   });
 });
