@@ -44,7 +44,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   const { config } = req;
   const summary = await harvest({
     db: deps.db,
-    ctx: { home: deps.userHome, env: req.harvestEnv ?? deps.env },
+    ctx: req.harvestCtx ?? { home: deps.userHome, env: deps.env },
     clock: deps.clock,
     logger: deps.logger,
     ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),

@@ -2,6 +2,7 @@
  * One night, top to bottom: harvest → mine → split → train (replay, reflect, gate) → stage a proposal.
  * `dry-run` computes the same night but records nothing and writes nothing into the project.
  */
+import type { HarvestContext } from '../../harvesters/types.js';
 import type { Backend } from '../backends/types.js';
 import type { Clock } from '../core/clock.js';
 import { BudgetExhaustedError, InputError } from '../core/errors.js';
@@ -69,8 +70,8 @@ export interface NightRequest {
   tasksFile?: string;
   /** Ignore the lookback window (the bundled demo's transcripts are old). */
   ignoreLookback?: boolean;
-  /** Harvest settings override (the demo harvests its bundled transcripts). */
-  harvestEnv?: Env;
+  /** Where to harvest instead of the user's agents' folders (the demo harvests only its bundled transcripts). */
+  harvestCtx?: HarvestContext;
   mapCwd?: (cwd: string) => string;
   /** Compute the tasks and the spend plan, then stop before the first model request (dry-run without --yes). */
   planOnly?: boolean;

@@ -6,7 +6,7 @@ import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
 import { harvest, type HarvestSummary } from '../../night/harvest.js';
-import { prepareDemo } from '../../night/demo.js';
+import { demoConfig, prepareDemo } from '../../night/demo.js';
 import { DEFAULT_MAX_SESSIONS, leftOutNote, mineProjectTasks } from '../../night/mine-project.js';
 import { recurringTaskReport } from '../../night/night-tasks.js';
 import { selectedSources } from '../../night/run-night.js';
@@ -96,12 +96,13 @@ export const harvestCommand = (): Command =>
       const db = openStore(demo ? ':memory:' : dbFile(ctx.home));
       try {
         const project = demo ? demo.project : resolveProject(flags.project);
-        const { config } = projectConfig(ctx, project, command);
+        const loaded = projectConfig(ctx, project, command).config;
+        const config = demo ? demoConfig(loaded) : loaded;
         const bar = progressBar(!ctx.json);
         const sources = selectedSources(config);
         const summary = await harvest({
           db,
-          ctx: { home: ctx.userHome, env: demo ? { ...ctx.env, ...demo.harvestEnv } : ctx.env },
+          ctx: demo ? demo.harvestCtx : { home: ctx.userHome, env: ctx.env },
           clock: ctx.clock,
           logger: ctx.logger,
           ...(sources ? { sources } : {}),

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { createBackend } from '../../backends/factory.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
-import { prepareDemo } from '../../night/demo.js';
+import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
 import type { NightReport } from '../../night/night-report.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
@@ -109,9 +109,12 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
     const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
     try {
       const project = demo ? demo.project : resolveProject(flags.project);
-      const { config } = projectConfig(ctx, project, command);
-      // The dry-run demo uses a throwaway store so it leaves no trace in the user's history.
-      const db = openStore(demo && name === 'dry-run' ? ':memory:' : dbFile(ctx.home));
+      const loaded = projectConfig(ctx, project, command).config;
+      const config = demo ? demoConfig(loaded) : loaded;
+      // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
+      const db = openStore(
+        demo ? (name === 'dry-run' ? ':memory:' : demoStoreFile(ctx.home)) : dbFile(ctx.home),
+      );
       try {
         // The night reads the live skill: an adoption killed midway is finished or undone first.
         if (name === 'run') await recoverAndSync(db, project, ctx.logger);
@@ -127,7 +130,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
             ...(demo
               ? {
                   ignoreLookback: true,
-                  harvestEnv: { ...ctx.env, ...demo.harvestEnv },
+                  harvestCtx: demo.harvestCtx,
                   mapCwd: demo.mapCwd,
                 }
               : {}),
