@@ -36,6 +36,7 @@ import { stageProposal } from '../../proposals/index.js';
 import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
+import { assertNightTargets } from './target-check.js';
 import { loadMemoryTarget } from './memory-target.js';
 import { combineEpochs, memoryReport, stageTargets } from './passes.js';
 import { planFanout, trainGroups } from './fanout.js';
@@ -83,6 +84,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
   const lock = record ? lockProject(deps.home, req.project, started) : null;
   let nightId: number | null = null;
   try {
+    await assertNightTargets(req.project, req.config);
     const skill = loadSkillTarget(req.project, req.config);
     const set = req.tasksFile ? loadFromTasksFile(req, deps, req.tasksFile) : await harvestAndMine(req, deps);
     deps.logger.progress(
