@@ -31,8 +31,8 @@ export interface TaskSet {
   reviewed?: boolean;
   notes: string[];
   clusters: Parameters<typeof upsertTasks>[1];
-  /** Recurring tasks with where each check came from (session and sentence), for the report. */
-  taskSummaries: NightReport['recurring_tasks'];
+  /** Mined tasks with where each check came from (session and sentence), for the report. */
+  taskSummaries: RecurringTaskReport[];
   llmMiner: LlmMinerStats | null;
   /** The labelling and rules-from-triples pass (`llm_refine`); null when it did not run. */
   llmRefine: RefineStats | null;
@@ -73,13 +73,16 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     nSessions: mined.nSessions,
     sessionsLeftOut: mined.sessionsLeftOut,
     nClusters: mined.clusters.length,
-    nRecurring: mined.clusters.filter((c) => c.occurrences >= 2).length,
+    nRecurring: mined.clusters.filter(isRecurring).length,
     harvest: summary,
     notes,
     clusters: mined.clusters.map((c) => ({ ...c, project: req.project })),
     taskSummaries: mined.clusters.map(recurringTaskReport),
   };
 }
+
+/** A task recurs when two or more sessions asked for it; the others are one-offs. */
+export const isRecurring = (c: { occurrences: number }): boolean => c.occurrences >= 2;
 
 /** What a reviewer needs to trust a mined kind: its sessions, its checks and where each came from. */
 export function recurringTaskReport(c: Cluster): RecurringTaskReport {

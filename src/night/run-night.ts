@@ -33,7 +33,7 @@ import { batchScore } from '../trainer/gate.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
 import { stageProposal } from '../../proposals/index.js';
-import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport } from './night-report.js';
+import { REPORT_SCHEMA_VERSION, finiteOrNull, taskCountText, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
 import { assertNightTargets } from './target-check.js';
@@ -45,6 +45,7 @@ import { lockProject } from './lock.js';
 import { planSpend } from './spend-plan.js';
 import {
   harvestAndMine,
+  isRecurring,
   llmMinerReport,
   llmRefineReport,
   loadFromTasksFile,
@@ -87,9 +88,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     await assertNightTargets(req.project, req.config);
     const skill = loadSkillTarget(req.project, req.config);
     const set = req.tasksFile ? loadFromTasksFile(req, deps, req.tasksFile) : await harvestAndMine(req, deps);
-    deps.logger.progress(
-      `mine: ${set.tasks.length} task instances${set.nClusters ? ` in ${set.nClusters} recurring tasks` : ''}`,
-    );
+    deps.logger.progress(`mine: ${taskCountText(set.tasks.length, set.nClusters, set.nRecurring)}`);
     const nightNumber = countNights(deps.db, req.project) + 1;
     const pending = pendingEdits(deps.db, req.project);
     if (req.planOnly) {
@@ -346,7 +345,8 @@ function buildReport(
     rejected_edits: epoch.rejectedEdits,
     unmatched_edits: epoch.unmatchedEdits,
     pending_edits: epoch.pendingEdits,
-    recurring_tasks: set.taskSummaries,
+    recurring_tasks: set.taskSummaries.filter(isRecurring),
+    one_off_tasks: set.taskSummaries.filter((t) => !isRecurring(t)),
     sessions_left_out: set.sessionsLeftOut,
     llm_miner: set.llmMiner ? llmMinerReport(set.llmMiner) : null,
     ...(set.llmRefine ? llmRefineReport(set.llmRefine) : {}),

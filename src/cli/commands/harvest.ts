@@ -8,7 +8,8 @@ import { serializeTasksFile } from '../../miner/tasks-file.js';
 import { harvest, type HarvestSummary } from '../../night/harvest.js';
 import { demoConfig, prepareDemo } from '../../night/demo.js';
 import { DEFAULT_MAX_SESSIONS, leftOutNote, mineProjectTasks } from '../../night/mine-project.js';
-import { recurringTaskReport } from '../../night/night-tasks.js';
+import { isRecurring, recurringTaskReport } from '../../night/night-tasks.js';
+import { taskCountText } from '../../night/night-report.js';
 import { selectedSources } from '../../night/run-night.js';
 import { countSessionsBySource } from '../../store/sessions-repo.js';
 import { openStore } from '../../store/db.js';
@@ -56,7 +57,7 @@ function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSum
 const majority = (counts: Record<string, number>): string =>
   Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
 
-/** One entry per recurring task: what a person reviews before trusting a night. */
+/** One entry per mined task: what a person reviews before trusting a night. */
 function clusterSummaries(clusters: Cluster[], tasks: TaskRecord[]) {
   return clusters.map((c) => {
     const splits: Record<string, number> = {};
@@ -141,7 +142,11 @@ export const harvestCommand = (): Command =>
             n_sessions: nSessions,
             sessions_left_out: sessionsLeftOut,
             sources: bySource,
-            recurring_tasks: clusterSummaries(clusters, tasks),
+            recurring_tasks: clusterSummaries(clusters.filter(isRecurring), tasks),
+            one_off_tasks: clusterSummaries(
+              clusters.filter((c) => !isRecurring(c)),
+              tasks,
+            ),
             ...(output ? { output } : {}),
           });
           return;
@@ -151,7 +156,8 @@ export const harvestCommand = (): Command =>
             `[sleep] ${id}: ${s.files} files scanned, ${s.new} sessions new, ${s.updated} updated, ${s.skipped_lines} lines skipped; ${s.sessions} sessions of this project stored`,
           );
         }
-        say(`[sleep] ${nSessions} sessions -> ${tasks.length} tasks in ${clusters.length} distinct tasks`);
+        const recurring = clusters.filter(isRecurring).length;
+        say(`[sleep] ${nSessions} sessions -> ${taskCountText(tasks.length, clusters.length, recurring)}`);
         if (sessionsLeftOut > 0) {
           say(
             `[sleep] ${leftOutNote(sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS)}`,

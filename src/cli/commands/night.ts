@@ -4,7 +4,7 @@ import { createBackend } from '../../backends/factory.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
 import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
-import type { NightReport } from '../../night/night-report.js';
+import { taskCountText, type NightReport } from '../../night/night-report.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
@@ -57,9 +57,8 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
     return;
   }
   const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
-  const recurring = r.n_clusters ? ` (${r.n_clusters} distinct, ${r.n_recurring} recurring)` : '';
   say(
-    `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${r.n_tasks} tasks${recurring}; ${split}`,
+    `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)}; ${split}`,
   );
   say(
     `[sleep] held-out ${score(r.baseline)} -> ${score(r.candidate)} => ${r.gate_action} (accepted=${String(r.accepted)})`,
