@@ -1,6 +1,8 @@
 /** `run` and `dry-run`: one night for the project. */
 import { Command } from 'commander';
 import { createBackend } from '../../backends/factory.js';
+import type { Backend } from '../../backends/types.js';
+import type { Logger } from '../../core/logger.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
 import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
@@ -90,6 +92,20 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
   }
 }
 
+const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
+
+/** A backend without a spend meter (the mock) limits nothing: say so rather than ignore the flags. */
+function warnUnmeteredBudget(command: Command, backend: Backend, logger: Logger): void {
+  if (backend.spendSummary) return;
+  const typed = Object.entries(BUDGET_FLAGS)
+    .filter(([attr]) => command.getOptionValueSource(attr) === 'cli')
+    .map(([, flag]) => flag);
+  if (typed.length === 0) return;
+  logger.warn(
+    `the ${backend.name} backend is free and offline: ${typed.join(', ')} ${typed.length === 1 ? 'does' : 'do'} not apply to it (its calls are counted, never limited)`,
+  );
+}
+
 function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   const cmd = new Command(name).description(description);
   addCommonOptions(cmd);
@@ -118,6 +134,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
         // The night reads the live skill: an adoption killed midway is finished or undone first.
         if (name === 'run') await recoverAndSync(db, project, ctx.logger);
         const backend = createBackend(config, { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db });
+        warnUnmeteredBudget(command, backend, ctx.logger);
         const planOnly = name === 'dry-run' && !backend.offline && config.confirm_spend && flags.yes !== true;
         const report = await runNight(
           {
