@@ -154,3 +154,13 @@ export function taskCountText(instances: number, tasks: number, recurring: numbe
   const replayed = plural(instances, 'task instance');
   return tasks > 0 ? `${replayed} of ${plural(tasks, 'task')} (${recurring} recurring)` : replayed;
 }
+
+/** The split sizes as every output prints them; a leaked holdout says that val reuses train. */
+export function splitText(r: Pick<NightReport, 'n_train' | 'n_val' | 'n_test' | 'holdout_leaked'>): string {
+  const sizes = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
+  return r.holdout_leaked ? `${sizes} (the same tasks: none was held out)` : sizes;
+}
+
+/** Why a night without held-out tasks cannot accept anything, and what changes it. */
+export const LEAKED_HOLDOUT_TEXT =
+  'no task was held out, so the gate scored the very tasks it trained on and this night can accept nothing; it needs a task seen in two or more sessions (or more tasks) and a val fraction above 0';

@@ -6,7 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
 import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
-import { taskCountText, type NightReport } from '../../night/night-report.js';
+import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from '../../night/night-report.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
@@ -58,13 +58,14 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
     renderPlan(r);
     return;
   }
-  const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
+  const split = splitText(r);
   say(
     `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)}; ${split}`,
   );
   say(
     `[sleep] held-out ${score(r.baseline)} -> ${score(r.candidate)} => ${r.gate_action} (accepted=${String(r.accepted)})`,
   );
+  if (r.holdout_leaked) say(`[sleep] holdout leaked: ${LEAKED_HOLDOUT_TEXT}`);
   for (const e of r.edits) say(`   + [${e.target}/${e.op}] ${displayText(e.content)}`);
   if (r.rejected_edits.length > 0) {
     say('[sleep] rejected by gate:');
