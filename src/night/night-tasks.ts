@@ -11,6 +11,7 @@ import type { upsertTasks } from '../store/learning-repo.js';
 import { harvest, type HarvestSummary } from './harvest.js';
 import {
   DEFAULT_MAX_SESSIONS,
+  emptyNightNote,
   finishProjectTasks,
   leftOutNote,
   mineProjectClusters,
@@ -62,10 +63,8 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   if (mined.sessionsLeftOut > 0) {
     notes.push(leftOutNote(mined.sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS));
   }
-  if (mined.nSessions === 0) notes.push(`no sessions found for ${req.project}`);
-  else if (mined.tasks.length === 0 && mined.activeSince !== null) {
-    notes.push(`no task had new sessions since ${new Date(mined.activeSince).toISOString()}`);
-  }
+  const empty = emptyNightNote(mined, req.project, config);
+  if (empty) notes.push(empty);
   return {
     llmMiner: llm?.stats ?? null,
     llmRefine: refined.stats,

@@ -7,7 +7,12 @@ import { IoError } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
 import { harvest, type HarvestSummary } from '../../night/harvest.js';
 import { demoConfig, prepareDemo } from '../../night/demo.js';
-import { DEFAULT_MAX_SESSIONS, leftOutNote, mineProjectTasks } from '../../night/mine-project.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  emptyNightNote,
+  leftOutNote,
+  mineProjectTasks,
+} from '../../night/mine-project.js';
 import { isRecurring, recurringTaskReport } from '../../night/night-tasks.js';
 import { taskCountText } from '../../night/night-report.js';
 import { selectedSources } from '../../night/run-night.js';
@@ -111,13 +116,9 @@ export const harvestCommand = (): Command =>
           onFile: (done, total) => bar.update(done, total, 'transcript files'),
         });
         bar.finish();
-        const { tasks, clusters, nSessions, sessionsLeftOut } = mineProjectTasks(
-          db,
-          project,
-          config,
-          ctx.clock,
-          demo !== null,
-        );
+        const mined = mineProjectTasks(db, project, config, ctx.clock, demo !== null);
+        const { tasks, clusters, nSessions, sessionsLeftOut } = mined;
+        const empty = emptyNightNote(mined, project, config);
         const fileText = serializeTasksFile({
           project,
           transcriptSource: config.transcript_source,
@@ -141,6 +142,7 @@ export const harvestCommand = (): Command =>
             ...(JSON.parse(fileText) as object),
             n_sessions: nSessions,
             sessions_left_out: sessionsLeftOut,
+            ...(empty ? { note: empty } : {}),
             sources: bySource,
             recurring_tasks: clusterSummaries(clusters.filter(isRecurring), tasks),
             one_off_tasks: clusterSummaries(
@@ -163,6 +165,7 @@ export const harvestCommand = (): Command =>
             `[sleep] ${leftOutNote(sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS)}`,
           );
         }
+        if (empty) say(`[sleep] ${empty}`);
         if (output) say(`[sleep] wrote reviewed-task draft: ${output}`);
         for (const c of clusters) {
           const checks = c.checks.length ? `  checks: ${c.checks.length}` : '';

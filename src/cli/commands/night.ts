@@ -53,7 +53,28 @@ function renderAutoAdopt(a: AutoAdoptOutcome): void {
   }
 }
 
-function renderHuman(r: NightReport, autoAdopted = false): void {
+/** The end of a dry-run: what the same `run` would stage or keep, with the command that does it. */
+function whatRunWouldDo(r: NightReport, demo: boolean): string {
+  const run = demo
+    ? '`skillopt-sleep run --demo`'
+    : `\`skillopt-sleep run --project ${JSON.stringify(r.project)}\``;
+  const staged = r.stopped === '' && (r.accepted || (r.skill_groups ?? []).some((g) => g.accepted));
+  if (staged) return `${run} stages this as a proposal`;
+  const pending = r.pending_edits.length;
+  const keeps =
+    pending > 0
+      ? `, and keeps the ${pending} tied edit${pending === 1 ? '' : 's'} to re-test next night`
+      : '';
+  const why =
+    r.n_tasks === 0
+      ? 'there is no task'
+      : r.stopped === 'budget'
+        ? 'the budget ran out before the gate decided'
+        : 'the gate accepted no edit';
+  return `${run} would stage nothing (${why})${keeps}`;
+}
+
+function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
   if (r.stopped === 'plan') {
     renderPlan(r);
     return;
@@ -72,8 +93,11 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
     for (const e of r.rejected_edits)
       say(`   - [${e.target}/${e.op}] ${displayText(e.content)} (${displayText(e.reason)})`);
   }
-  for (const e of r.pending_edits)
-    say(`[sleep] pending (tied; re-tested next night): ${displayText(e.content)}`);
+  for (const e of r.pending_edits) {
+    // A dry-run records nothing: say what a run would keep rather than promise a re-test.
+    const kept = r.mode === 'dry-run' ? 'a run would keep it to re-test next night' : 're-tested next night';
+    say(`[sleep] pending (tied; ${kept}): ${displayText(e.content)}`);
+  }
   if (r.no_edits_reason) say(`[sleep] no edits: ${r.no_edits_reason}`);
   if (r.test_score !== null) say(`[sleep] test score (never gated): ${score(r.test_score)}`);
   for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
@@ -83,9 +107,7 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
   }
   renderSpend(r);
   if (r.mode === 'dry-run') {
-    say(
-      '[sleep] dry-run: nothing was written into the project; `skillopt-sleep run` stages this as a proposal.',
-    );
+    say(`[sleep] dry-run: nothing was written into the project; ${whatRunWouldDo(r, demo)}.`);
   } else if (r.staging_dir) {
     say(`[sleep] staged: ${r.staging_dir}`);
     if (!autoAdopted)
@@ -168,7 +190,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
         if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
         if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
         else {
-          renderHuman(report, adopted?.adopted === true);
+          renderHuman(report, adopted?.adopted === true, demo !== null);
           if (adopted) renderAutoAdopt(adopted);
         }
       } finally {
