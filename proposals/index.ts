@@ -3,7 +3,7 @@
  * or reject one, and recover an interrupted adoption. The folder's files are the source of truth;
  * callers mirror status into their database.
  */
-export { stageProposal, formatProposalId } from './stage.js';
+export { stageProposal, formatProposalId, isInsideDir, resolveRealPath } from './stage.js';
 export { unifiedDiff } from './diff.js';
 export type { DiffLabels } from './diff.js';
 export { adoptProposal, ADOPT_LOCK_FILE } from './adopt.js';

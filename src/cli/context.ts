@@ -1,4 +1,5 @@
 /** What every command needs: the state home, the project, the effective config, the store. */
+import { existsSync, realpathSync } from 'node:fs';
 import type { Command } from 'commander';
 import { systemClock } from '../core/clock.js';
 import { IoError, UsageError } from '../core/errors.js';
@@ -8,6 +9,7 @@ import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
 import { normalizeProjectPath } from '../core/project-path.js';
+import { demoProjectDir, demoStoreFile } from '../night/demo.js';
 import { typedConfigFlags } from './options.js';
 
 export interface CommonFlags {
@@ -85,6 +87,19 @@ export function projectConfig(ctx: CliContext, project: string, cmd: Command): L
   return loadConfig(ctx.home, project, typedConfigFlags(cmd));
 }
 
-export function openDb(ctx: CliContext): Db {
-  return openStore(dbFile(ctx.home));
+/**
+ * The project a proposal command works on: the demo's copy with --demo (made by `run --demo`),
+ * else --project or the current folder.
+ */
+export function commandProject(ctx: CliContext, flags: CommonFlags): string {
+  if (!flags.demo) return resolveProject(flags.project);
+  const demo = demoProjectDir(ctx.home);
+  if (!existsSync(demo))
+    throw new UsageError('the demo has not run yet: run `skillopt-sleep run --demo` first');
+  return resolveProject(realpathSync(demo));
+}
+
+/** The store: the demo's own with --demo (sealed from real nights), else the state home's. */
+export function openDb(ctx: CliContext, flags: CommonFlags = {}): Db {
+  return openStore(flags.demo ? demoStoreFile(ctx.home) : dbFile(ctx.home));
 }

@@ -232,6 +232,13 @@ describe('assignSplitsWithinGroups', () => {
     expect(idsIn(out, 'val')).toHaveLength(1);
   });
 
+  it('holds out nothing when the val fraction is 0', () => {
+    const none = { seed: 42, valFraction: 0, testFraction: 0 };
+    const tasks = [...ids('a', 3).map((id) => task(id, 'real', 'A')), ...ids('b', 2).map((id) => task(id))];
+    expect(idsIn(assignSplitsWithinGroups(tasks, groupOf, none), 'val')).toEqual([]);
+    expect(idsIn(assignSplits(tasks, none), 'val')).toEqual([]);
+  });
+
   it('validates fractions', () => {
     expect(() =>
       assignSplitsWithinGroups([], groupOf, { seed: 1, valFraction: 0.9, testFraction: 0.2 }),

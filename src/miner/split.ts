@@ -43,12 +43,13 @@ export function validateSplitFractions({ valFraction, testFraction }: SplitOptio
 /**
  * Assigns splits by hash bucket, then (with ≥2 real tasks) guarantees a non-empty val and train:
  * the smallest-hash train task becomes val if there is none; the smallest-hash val task becomes
- * train if that left no train. Test tasks are never promoted. Returns new task objects.
+ * train if that left no train. Test tasks are never promoted. A val fraction of 0 is taken at its
+ * word: nothing is promoted to val (the night then reports its holdout leaked). Returns new objects.
  */
 export function assignSplits<T extends SplittableTask>(tasks: readonly T[], opts: SplitOptions): T[] {
   validateSplitFractions(opts);
   const assigned = assignByBucket(tasks, opts);
-  ensureValAndTrainOverall(assigned, opts.seed);
+  ensureValAndTrainOverall(assigned, opts);
   return assigned;
 }
 
@@ -66,10 +67,10 @@ export function assignSplitsWithinGroups<T extends SplittableTask>(
   validateSplitFractions(opts);
   const assigned = assignByBucket(tasks, opts);
   for (const members of groupRealTasks(assigned, tasks, groupOf).values()) {
-    if (members.length >= 2) ensureGroupHasValAndTrain(members, opts.seed);
+    if (members.length >= 2) ensureGroupHasValAndTrain(members, opts);
   }
   // Only matters when every group is a singleton: then the global guarantees still apply.
-  ensureValAndTrainOverall(assigned, opts.seed);
+  ensureValAndTrainOverall(assigned, opts);
   return assigned;
 }
 
@@ -87,16 +88,17 @@ function bucketSplit(task: SplittableTask, seed: number, valCut: number, testCut
   return 'train';
 }
 
-function ensureValAndTrainOverall(tasks: SplittableTask[], seed: number): void {
+function ensureValAndTrainOverall(tasks: SplittableTask[], { seed, valFraction }: SplitOptions): void {
   const real = tasks.filter(isReal);
   if (real.length < 2) return;
-  if (!real.some(inSplit('val'))) promote(real.filter(inSplit('train')), 'val', seed);
+  if (valFraction > 0 && !real.some(inSplit('val'))) promote(real.filter(inSplit('train')), 'val', seed);
   // Dream tasks count as a train pool; only an entirely empty train needs a real task.
   if (!tasks.some(inSplit('train'))) promote(real.filter(inSplit('val')), 'train', seed);
 }
 
-function ensureGroupHasValAndTrain(members: SplittableTask[], seed: number): void {
-  if (!members.some(inSplit('val'))) promote(promotionSource(members, 'train'), 'val', seed);
+function ensureGroupHasValAndTrain(members: SplittableTask[], { seed, valFraction }: SplitOptions): void {
+  if (valFraction > 0 && !members.some(inSplit('val')))
+    promote(promotionSource(members, 'train'), 'val', seed);
   if (!members.some(inSplit('train'))) promote(promotionSource(members, 'val'), 'train', seed);
 }
 

@@ -10,7 +10,7 @@ import { openStore, type Db } from '../store/db.js';
 import { finishNight, setNightProposal, startNight } from '../store/nights-repo.js';
 import { markProposal, recordProposal } from '../store/proposals-repo.js';
 import { sessionWriter } from '../store/session-writer.js';
-import { mineProjectClusters, mineProjectTasks } from './mine-project.js';
+import { emptyNightNote, mineProjectClusters, mineProjectTasks } from './mine-project.js';
 import { repositoryPartitions } from './partitions.js';
 
 const PROJECT = '/work/app';
@@ -161,5 +161,40 @@ describe('repositoryPartitions', () => {
       root,
     );
     expect(parts).toEqual([path.join(root, 'a'), path.join(root, 'a'), path.join(root, 'b'), '', '']);
+  });
+});
+
+describe('why a night found no task', () => {
+  const note = (db: Db, cfg: Config): string | null =>
+    emptyNightNote(mineProjectTasks(db, PROJECT, cfg, fixedClock(NOW)), PROJECT, cfg);
+
+  it('names the lookback window and the flag that widens it', () => {
+    const db = store();
+    for (let i = 0; i < 3; i++) put(db, `s${i}`, 10 + i);
+    expect(note(db, config({ lookback_hours: 72 }))).toBe(
+      `no task had a session in the last 72 hours (lookback_hours, since ${new Date(NOW - 3 * DAY).toISOString()}), so 1 task was left out: --lookback-hours 0 replays all history, or give a larger --lookback-hours`,
+    );
+    expect(note(db, config({ lookback_hours: 0 }))).toBeNull();
+  });
+
+  it('says nothing is new since the last adopted night', () => {
+    const db = store();
+    for (let i = 0; i < 3; i++) put(db, `s${i}`, 2 + i);
+    night(db, 1, 'adopted');
+    expect(note(db, config({ lookback_hours: 24 * 30 }))).toMatch(
+      /^nothing new since the last adopted night \(.+\): no session of its 1 task came after it; --lookback-hours 0 replays/,
+    );
+  });
+
+  it('names the task cap, and the sessions and sources when there are none', () => {
+    const db = store();
+    put(db, 's0', 0);
+    put(db, 's1', 0);
+    expect(note(db, config({ max_tasks_per_night: 0 }))).toBe(
+      'max_tasks_per_night is 0, so 1 task was left out: raise it with --max-tasks',
+    );
+    expect(note(db, config({ transcript_source: 'codex' }))).toBe(
+      `no sessions of codex found for ${PROJECT} (sessions started in it or below count): --scope all mines every folder, --source all every agent`,
+    );
   });
 });

@@ -26,6 +26,18 @@ export interface ProjectTasks {
   sessionsLeftOut: number;
   /** Tasks count as active when a session of theirs ended at or after this time (null = all). */
   activeSince: number | null;
+  /** How many tasks each filter left, for an empty night's explanation. */
+  funnel: MiningFunnel;
+}
+
+/** What narrowed the night's tasks: the active window (and where it came from), then the task cap. */
+export interface MiningFunnel {
+  /** Where `activeSince` came from: the last adopted night, the lookback window, or none (all history). */
+  window: 'adopted_night' | 'lookback' | null;
+  /** Tasks mined from the sessions, before any filter. */
+  mined: number;
+  /** Of those, tasks with a session in the active window (before `max_tasks_per_night`). */
+  active: number;
 }
 
 /** Instances of one recurring task share its cluster id, so the split puts some in train and some in val. */
@@ -44,8 +56,20 @@ export function activeSince(
   clock: Clock,
   ignoreLookback: boolean,
 ): number | null {
-  if (ignoreLookback || config.lookback_hours === 0) return null;
-  return lastAdoptedNightStart(db, project) ?? clock.now() - config.lookback_hours * 3_600_000;
+  return activeWindow(db, project, config, clock, ignoreLookback).since;
+}
+
+function activeWindow(
+  db: Db,
+  project: string,
+  config: Config,
+  clock: Clock,
+  ignoreLookback: boolean,
+): { since: number | null; window: MiningFunnel['window'] } {
+  if (ignoreLookback || config.lookback_hours === 0) return { since: null, window: null };
+  const adopted = lastAdoptedNightStart(db, project);
+  if (adopted !== null) return { since: adopted, window: 'adopted_night' };
+  return { since: clock.now() - config.lookback_hours * 3_600_000, window: 'lookback' };
 }
 
 /** The config's extra correction patterns, compiled; a bad one is a config error naming the key. */
@@ -67,6 +91,7 @@ export interface MinedProject {
   nSessions: number;
   sessionsLeftOut: number;
   activeSince: number | null;
+  funnel: MiningFunnel;
   /** The sessions mined (with their partition), for a model pass that reads them again. */
   sessions: MinerSession[];
 }
@@ -78,7 +103,7 @@ export function mineProjectClusters(
   clock: Clock,
   ignoreLookback = false,
 ): MinedProject {
-  const since = activeSince(db, project, config, clock, ignoreLookback);
+  const { since, window } = activeWindow(db, project, config, clock, ignoreLookback);
   const limit = config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS;
   const sources = selectedSources(config);
   const query = { project, scope: config.scope, sinceMs: null, ...(sources ? { sources } : {}) };
@@ -94,9 +119,8 @@ export function mineProjectClusters(
     maxTasks: Number.MAX_SAFE_INTEGER,
     correctionPatterns: configPatterns(config),
   });
-  const clusters = mined.clusters
-    .filter((c) => since === null || (c.lastSeen ?? 0) >= since)
-    .slice(0, config.max_tasks_per_night);
+  const active = mined.clusters.filter((c) => since === null || (c.lastSeen ?? 0) >= since);
+  const clusters = active.slice(0, config.max_tasks_per_night);
   const kept = new Set(clusters.map((c) => c.id));
   return {
     clusters,
@@ -105,6 +129,7 @@ export function mineProjectClusters(
     nSessions: sessions.length,
     sessionsLeftOut: Math.max(0, total - sessions.length),
     activeSince: since,
+    funnel: { window, mined: mined.clusters.length, active: active.length },
     sessions: partitioned,
   };
 }
@@ -129,6 +154,7 @@ export function finishProjectTasks(
     nSessions: mined.nSessions,
     sessionsLeftOut: mined.sessionsLeftOut,
     activeSince: mined.activeSince,
+    funnel: mined.funnel,
   };
 }
 
@@ -145,4 +171,35 @@ export function mineProjectTasks(
 /** The note a report carries when the session cap left history out. */
 export function leftOutNote(leftOut: number, limit: number): string {
   return `${leftOut} older sessions were not mined (max_sessions_per_night is ${limit}); raise it with --max-sessions to mine them`;
+}
+
+/**
+ * Why a night found no task, and the flag that changes it; null when it found some. Sessions, then
+ * tasks mined, then the active window, then the task cap: the first filter that left nothing is named.
+ */
+export function emptyNightNote(
+  mined: Pick<ProjectTasks, 'tasks' | 'nSessions' | 'sessionsLeftOut' | 'activeSince' | 'funnel'>,
+  project: string,
+  config: Config,
+): string | null {
+  if (mined.tasks.length > 0) return null;
+  const { funnel } = mined;
+  if (mined.nSessions === 0 && mined.sessionsLeftOut > 0) return null; // the session cap's note says it
+  if (mined.nSessions === 0) {
+    const agent = config.transcript_source === 'all' ? '' : ` of ${config.transcript_source}`;
+    return `no sessions${agent} found for ${project} (sessions started in it or below count): --scope all mines every folder${agent ? ', --source all every agent' : ''}`;
+  }
+  if (funnel.mined === 0) {
+    return `none of the ${mined.nSessions} sessions asked for a task that can be replayed (sessions without a request, and our own replays, are skipped)`;
+  }
+  const since = mined.activeSince === null ? '' : new Date(mined.activeSince).toISOString();
+  const tasks = (n: number): string => `${n} task${n === 1 ? '' : 's'}`;
+  const leftOut = (n: number): string => `${tasks(n)} ${n === 1 ? 'was' : 'were'} left out`;
+  if (funnel.active === 0 && funnel.window === 'adopted_night') {
+    return `nothing new since the last adopted night (${since}): no session of its ${tasks(funnel.mined)} came after it; --lookback-hours 0 replays every task of the whole history`;
+  }
+  if (funnel.active === 0) {
+    return `no task had a session in the last ${config.lookback_hours} hours (lookback_hours, since ${since}), so ${leftOut(funnel.mined)}: --lookback-hours 0 replays all history, or give a larger --lookback-hours`;
+  }
+  return `max_tasks_per_night is ${config.max_tasks_per_night}, so ${leftOut(funnel.active)}: raise it with --max-tasks`;
 }

@@ -15,7 +15,7 @@ export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
  * Version of report.json's shape (docs/report-schema.md). Adding a field keeps the version; renaming,
  * removing or changing the meaning of one bumps it.
  */
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 
 export interface NightReport {
   schema_version: typeof REPORT_SCHEMA_VERSION;
@@ -49,10 +49,12 @@ export interface NightReport {
   /** Edits that tied (no gain, no harm); the next night re-tests them together with its new edits. */
   pending_edits: Edit[];
   /**
-   * Mined task kinds: a readable label, their sessions, each check with the session and sentence it was
-   * read from, the rubric criteria, and every correction with what it became (and why).
+   * Mined tasks seen in two or more sessions: a readable label, their sessions, each check with the
+   * session and sentence it was read from, the rubric criteria, and every correction with what it
+   * became (and why). `one_off_tasks` holds the tasks seen once, in the same shape.
    */
   recurring_tasks: RecurringTaskReport[];
+  one_off_tasks: RecurringTaskReport[];
   /** Older sessions the session cap left out of mining (0 when none). */
   sessions_left_out: number;
   /** What the LLM miner did (null when it did not run: offline backend, tasks file or `llm_mine: false`). */
@@ -142,3 +144,23 @@ export interface MemoryPassReport {
 
 /** JSON cannot carry NaN or Infinity: they become null. */
 export const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/**
+ * The one way every output counts what a night mined: task instances (one per session replayed) of
+ * tasks (distinct kinds), of which `recurring` were seen in two or more sessions.
+ */
+export function taskCountText(instances: number, tasks: number, recurring: number): string {
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const replayed = plural(instances, 'task instance');
+  return tasks > 0 ? `${replayed} of ${plural(tasks, 'task')} (${recurring} recurring)` : replayed;
+}
+
+/** The split sizes as every output prints them; a leaked holdout says that val reuses train. */
+export function splitText(r: Pick<NightReport, 'n_train' | 'n_val' | 'n_test' | 'holdout_leaked'>): string {
+  const sizes = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
+  return r.holdout_leaked ? `${sizes} (the same tasks: none was held out)` : sizes;
+}
+
+/** Why a night without held-out tasks cannot accept anything, and what changes it. */
+export const LEAKED_HOLDOUT_TEXT =
+  'no task was held out, so the gate scored the very tasks it trained on and this night can accept nothing; it needs a task seen in two or more sessions (or more tasks) and a val fraction above 0';

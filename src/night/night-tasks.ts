@@ -11,6 +11,7 @@ import type { upsertTasks } from '../store/learning-repo.js';
 import { harvest, harvestProgressLine, type HarvestSummary } from './harvest.js';
 import {
   DEFAULT_MAX_SESSIONS,
+  emptyNightNote,
   finishProjectTasks,
   leftOutNote,
   mineProjectClusters,
@@ -31,8 +32,8 @@ export interface TaskSet {
   reviewed?: boolean;
   notes: string[];
   clusters: Parameters<typeof upsertTasks>[1];
-  /** Recurring tasks with where each check came from (session and sentence), for the report. */
-  taskSummaries: NightReport['recurring_tasks'];
+  /** Mined tasks with where each check came from (session and sentence), for the report. */
+  taskSummaries: RecurringTaskReport[];
   llmMiner: LlmMinerStats | null;
   /** The labelling and rules-from-triples pass (`llm_refine`); null when it did not run. */
   llmRefine: RefineStats | null;
@@ -44,7 +45,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   const { config } = req;
   const summary = await harvest({
     db: deps.db,
-    ctx: { home: deps.userHome, env: req.harvestEnv ?? deps.env },
+    ctx: req.harvestCtx ?? { home: deps.userHome, env: deps.env },
     clock: deps.clock,
     logger: deps.logger,
     ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),
@@ -65,10 +66,8 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   if (mined.sessionsLeftOut > 0) {
     notes.push(leftOutNote(mined.sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS));
   }
-  if (mined.nSessions === 0) notes.push(`no sessions found for ${req.project}`);
-  else if (mined.tasks.length === 0 && mined.activeSince !== null) {
-    notes.push(`no task had new sessions since ${new Date(mined.activeSince).toISOString()}`);
-  }
+  const empty = emptyNightNote(mined, req.project, config);
+  if (empty) notes.push(empty);
   return {
     llmMiner: llm?.stats ?? null,
     llmRefine: refined.stats,
@@ -76,13 +75,16 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     nSessions: mined.nSessions,
     sessionsLeftOut: mined.sessionsLeftOut,
     nClusters: mined.clusters.length,
-    nRecurring: mined.clusters.filter((c) => c.occurrences >= 2).length,
+    nRecurring: mined.clusters.filter(isRecurring).length,
     harvest: summary,
     notes,
     clusters: mined.clusters.map((c) => ({ ...c, project: req.project })),
     taskSummaries: mined.clusters.map(recurringTaskReport),
   };
 }
+
+/** A task recurs when two or more sessions asked for it; the others are one-offs. */
+export const isRecurring = (c: { occurrences: number }): boolean => c.occurrences >= 2;
 
 /** What a reviewer needs to trust a mined kind: its sessions, its checks and where each came from. */
 export function recurringTaskReport(c: Cluster): RecurringTaskReport {

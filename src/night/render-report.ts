@@ -1,5 +1,5 @@
 /** The human report staged with a proposal (report.md). */
-import type { NightReport } from './night-report.js';
+import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from './night-report.js';
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 /** Untrusted text (rules, intents) must not break the Markdown around it. */
@@ -17,7 +17,7 @@ export function renderReportMd(r: NightReport): string {
     '',
     `- project: \`${r.project}\``,
     `- backend: ${r.backend}`,
-    `- sessions harvested for this project: ${r.n_sessions}; tasks replayed: ${r.n_tasks} (${r.n_clusters} distinct, ${r.n_recurring} recurring) — train ${r.n_train}, val ${r.n_val}, test ${r.n_test}`,
+    `- sessions harvested for this project: ${r.n_sessions}; replayed: ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)} — ${splitText(r)}`,
     `- held-out score (${r.gate_metric}): ${score(r.baseline)} -> ${score(r.candidate)}`,
     `- gate: **${r.gate_action}** (accepted=${String(r.accepted)})${r.gate_no_regression ? ', no task may regress' : ''}`,
     `- model calls: ${r.calls}, tokens: ${r.tokens_used}`,
@@ -39,7 +39,7 @@ export function renderReportMd(r: NightReport): string {
   if (r.test_score !== null) lines.push(`- test score (never seen by the gate): ${score(r.test_score)}`);
   if (r.no_edits_reason) lines.push(`- no edits: ${r.no_edits_reason}`);
   if (r.holdout_leaked) {
-    lines.push('', '> **Not validated.** No task was held out, so the gate could not check these edits.');
+    lines.push('', `> **Not validated.** ${escapeMd(LEAKED_HOLDOUT_TEXT)}.`);
   }
   if (r.edits.length > 0) {
     lines.push('', '## Accepted edits', '');
@@ -103,11 +103,11 @@ export function renderReportMd(r: NightReport): string {
       }
     }
   }
-  const explained = r.recurring_tasks.filter(
+  const explained = [...r.recurring_tasks, ...r.one_off_tasks].filter(
     (t) => t.checks.length > 0 || t.criteria.length > 0 || t.corrections.length > 0,
   );
   if (explained.length > 0) {
-    lines.push('', '## Recurring tasks and the corrections behind their rules', '');
+    lines.push('', '## Mined tasks and the corrections behind their rules', '');
     for (const t of explained) {
       lines.push(
         `- **${escapeMd(t.label)}** (×${t.occurrences}), e.g. “${escapeMd(t.intent.slice(0, 120))}”`,

@@ -2,6 +2,7 @@
  * One night, top to bottom: harvest → mine → split → train (replay, reflect, gate) → stage a proposal.
  * `dry-run` computes the same night but records nothing and writes nothing into the project.
  */
+import type { HarvestContext } from '../../harvesters/types.js';
 import type { Backend } from '../backends/types.js';
 import type { Clock } from '../core/clock.js';
 import { BudgetExhaustedError, InputError } from '../core/errors.js';
@@ -32,9 +33,10 @@ import { batchScore } from '../trainer/gate.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
 import { stageProposal } from '../../proposals/index.js';
-import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport } from './night-report.js';
+import { REPORT_SCHEMA_VERSION, finiteOrNull, taskCountText, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
+import { assertNightTargets } from './target-check.js';
 import { loadMemoryTarget } from './memory-target.js';
 import { combineEpochs, memoryReport, stageTargets } from './passes.js';
 import { planFanout, trainGroups } from './fanout.js';
@@ -43,6 +45,7 @@ import { lockProject } from './lock.js';
 import { planSpend } from './spend-plan.js';
 import {
   harvestAndMine,
+  isRecurring,
   llmMinerReport,
   llmRefineReport,
   loadFromTasksFile,
@@ -69,8 +72,8 @@ export interface NightRequest {
   tasksFile?: string;
   /** Ignore the lookback window (the bundled demo's transcripts are old). */
   ignoreLookback?: boolean;
-  /** Harvest settings override (the demo harvests its bundled transcripts). */
-  harvestEnv?: Env;
+  /** Where to harvest instead of the user's agents' folders (the demo harvests only its bundled transcripts). */
+  harvestCtx?: HarvestContext;
   mapCwd?: (cwd: string) => string;
   /** Compute the tasks and the spend plan, then stop before the first model request (dry-run without --yes). */
   planOnly?: boolean;
@@ -82,11 +85,10 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
   const lock = record ? lockProject(deps.home, req.project, started) : null;
   let nightId: number | null = null;
   try {
+    await assertNightTargets(req.project, req.config);
     const skill = loadSkillTarget(req.project, req.config);
     const set = req.tasksFile ? loadFromTasksFile(req, deps, req.tasksFile) : await harvestAndMine(req, deps);
-    deps.logger.progress(
-      `mine: ${set.tasks.length} task instances${set.nClusters ? ` in ${set.nClusters} recurring tasks` : ''}`,
-    );
+    deps.logger.progress(`mine: ${taskCountText(set.tasks.length, set.nClusters, set.nRecurring)}`);
     const nightNumber = countNights(deps.db, req.project) + 1;
     const pending = pendingEdits(deps.db, req.project);
     if (req.planOnly) {
@@ -343,7 +345,8 @@ function buildReport(
     rejected_edits: epoch.rejectedEdits,
     unmatched_edits: epoch.unmatchedEdits,
     pending_edits: epoch.pendingEdits,
-    recurring_tasks: set.taskSummaries,
+    recurring_tasks: set.taskSummaries.filter(isRecurring),
+    one_off_tasks: set.taskSummaries.filter((t) => !isRecurring(t)),
     sessions_left_out: set.sessionsLeftOut,
     llm_miner: set.llmMiner ? llmMinerReport(set.llmMiner) : null,
     ...(set.llmRefine ? llmRefineReport(set.llmRefine) : {}),

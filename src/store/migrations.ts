@@ -198,4 +198,19 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       );
     `,
   },
+  {
+    version: 7,
+    name: 'forget the bundled demo',
+    // `run --demo` used to harvest the bundled demo's transcripts into this store, where `--scope all`
+    // nights learned its rules. The demo has its own store now; its sessions (read from the demo's
+    // recorded transcripts, whatever the install path) and their cursors leave this one.
+    sql: `
+      DELETE FROM sessions
+        WHERE source_path LIKE '%/templates/demo/claude/projects/-home-dev-acme-web/%'
+           OR source_path LIKE '%\\templates\\demo\\claude\\projects\\-home-dev-acme-web\\%';
+      DELETE FROM source_files
+        WHERE path LIKE '%/templates/demo/claude/projects/-home-dev-acme-web/%'
+           OR path LIKE '%\\templates\\demo\\claude\\projects\\-home-dev-acme-web\\%';
+    `,
+  },
 ];

@@ -21,7 +21,7 @@ describe('memory documents', () => {
     const run = runCli(box, ['run', '--json', '--tasks-file', TASKS]);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
-    expect(night).toMatchObject({ accepted: true, schema_version: 1 });
+    expect(night).toMatchObject({ accepted: true, schema_version: 2 });
     expect(night.memory).toMatchObject({ target_path: agents, chosen_by: 'codex', accepted: true });
     expect((night.edits as Array<{ target: string }>).every((e) => e.target === 'memory')).toBe(true);
     // Every field of report.json is documented in docs/report-schema.md.

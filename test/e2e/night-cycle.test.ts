@@ -29,7 +29,7 @@ describe('the bundled demo', () => {
     expect(String(out.staging_dir)).toContain(path.join(box.stateHome, 'demo'));
     // Every check in the report names the session and the sentence it came from.
     const report = readFileSync(path.join(String(out.staging_dir), 'report.md'), 'utf8');
-    expect(report).toContain('## Recurring tasks and the corrections behind their rules');
+    expect(report).toContain('## Mined tasks and the corrections behind their rules');
     expect(report).toMatch(/pnpm.*instead of.*npm.*\(claude:/i);
     const adopt = runCli(box, ['adopt', '--demo', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);

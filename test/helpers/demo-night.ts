@@ -36,7 +36,7 @@ export function demoNight(backend: Backend, config: Config): ReturnType<typeof r
       config,
       mode: 'dry-run',
       ignoreLookback: true,
-      harvestEnv: demo.harvestEnv,
+      harvestCtx: demo.harvestCtx,
       mapCwd: demo.mapCwd,
     },
     deps,

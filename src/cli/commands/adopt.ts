@@ -2,9 +2,8 @@
 import { Command } from 'commander';
 import { adoptProposal, type AdoptReceipt } from '../../../proposals/index.js';
 import { UsageError } from '../../core/errors.js';
-import { demoProjectDir } from '../../night/demo.js';
 import { addCommonOptions } from '../options.js';
-import { cliContext, openDb, projectConfig, resolveProject, type CommonFlags } from '../context.js';
+import { cliContext, openDb, projectConfig, commandProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
 import { commitFailure, recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
 
@@ -31,13 +30,13 @@ export const adoptCommand = (): Command =>
     .option('--demo', 'adopt into the bundled demo project (after `run --demo`)')
     .action(async (id: string | undefined, flags: AdoptFlags, cmd: Command) => {
       const ctx = cliContext(flags);
-      const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
+      const project = commandProject(ctx, flags);
       if (flags.skill?.some((s) => s.trim() === '')) throw new UsageError('--skill names must be non-empty');
       const typedCommit = cmd.getOptionValueSource('commit') === 'cli';
       const commit = typedCommit
         ? flags.commit === true
         : projectConfig(ctx, project, cmd).config.adopt_commit;
-      const db = openDb(ctx);
+      const db = openDb(ctx, flags);
       try {
         await recoverAndSync(db, project, ctx.logger);
         let receipt: AdoptReceipt;

@@ -6,9 +6,15 @@ import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError, UsageError } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
 import { harvest, harvestProgressLine, type HarvestSummary } from '../../night/harvest.js';
-import { prepareDemo } from '../../night/demo.js';
-import { DEFAULT_MAX_SESSIONS, leftOutNote, mineProjectTasks } from '../../night/mine-project.js';
-import { recurringTaskReport } from '../../night/night-tasks.js';
+import { demoConfig, prepareDemo } from '../../night/demo.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  emptyNightNote,
+  leftOutNote,
+  mineProjectTasks,
+} from '../../night/mine-project.js';
+import { isRecurring, recurringTaskReport } from '../../night/night-tasks.js';
+import { taskCountText } from '../../night/night-report.js';
 import { selectedSources } from '../../night/run-night.js';
 import { countSessionsBySource } from '../../store/sessions-repo.js';
 import { openStore } from '../../store/db.js';
@@ -56,7 +62,7 @@ function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSum
 const majority = (counts: Record<string, number>): string =>
   Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? '';
 
-/** One entry per recurring task: what a person reviews before trusting a night. */
+/** One entry per mined task: what a person reviews before trusting a night. */
 function clusterSummaries(clusters: Cluster[], tasks: TaskRecord[]) {
   return clusters.map((c) => {
     const splits: Record<string, number> = {};
@@ -104,12 +110,13 @@ export const harvestCommand = (): Command =>
       const db = openStore(demo ? ':memory:' : dbFile(ctx.home));
       try {
         const project = demo ? demo.project : resolveProject(flags.project);
-        const { config } = projectConfig(ctx, project, command);
+        const loaded = projectConfig(ctx, project, command).config;
+        const config = demo ? demoConfig(loaded) : loaded;
         const bar = progressBar(!ctx.json);
         const sources = selectedSources(config);
         const summary = await harvest({
           db,
-          ctx: { home: ctx.userHome, env: demo ? { ...ctx.env, ...demo.harvestEnv } : ctx.env },
+          ctx: demo ? demo.harvestCtx : { home: ctx.userHome, env: ctx.env },
           clock: ctx.clock,
           logger: ctx.logger,
           ...(sources ? { sources } : {}),
@@ -118,13 +125,9 @@ export const harvestCommand = (): Command =>
         });
         bar.finish();
         ctx.logger.progress(harvestProgressLine(summary));
-        const { tasks, clusters, nSessions, sessionsLeftOut } = mineProjectTasks(
-          db,
-          project,
-          config,
-          ctx.clock,
-          demo !== null,
-        );
+        const mined = mineProjectTasks(db, project, config, ctx.clock, demo !== null);
+        const { tasks, clusters, nSessions, sessionsLeftOut } = mined;
+        const empty = emptyNightNote(mined, project, config);
         const fileText = serializeTasksFile({
           project,
           transcriptSource: config.transcript_source,
@@ -151,8 +154,13 @@ export const harvestCommand = (): Command =>
             ...(JSON.parse(fileText) as object),
             n_sessions: nSessions,
             sessions_left_out: sessionsLeftOut,
+            ...(empty ? { note: empty } : {}),
             sources: bySource,
-            recurring_tasks: clusterSummaries(clusters, tasks),
+            recurring_tasks: clusterSummaries(clusters.filter(isRecurring), tasks),
+            one_off_tasks: clusterSummaries(
+              clusters.filter((c) => !isRecurring(c)),
+              tasks,
+            ),
             ...(output ? { output } : {}),
           });
           return;
@@ -162,12 +170,14 @@ export const harvestCommand = (): Command =>
             `[sleep] ${id}: ${s.files} files scanned, ${s.new} sessions new, ${s.updated} updated, ${s.skipped_lines} lines skipped; ${s.sessions} sessions of this project stored`,
           );
         }
-        say(`[sleep] ${nSessions} sessions -> ${tasks.length} tasks in ${clusters.length} distinct tasks`);
+        const recurring = clusters.filter(isRecurring).length;
+        say(`[sleep] ${nSessions} sessions -> ${taskCountText(tasks.length, clusters.length, recurring)}`);
         if (sessionsLeftOut > 0) {
           say(
             `[sleep] ${leftOutNote(sessionsLeftOut, config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS)}`,
           );
         }
+        if (empty) say(`[sleep] ${empty}`);
         if (output) say(`[sleep] wrote reviewed-task draft: ${output}`);
         for (const c of clusters) {
           const checks = c.checks.length ? `  checks: ${c.checks.length}` : '';

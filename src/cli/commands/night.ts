@@ -1,10 +1,12 @@
 /** `run` and `dry-run`: one night for the project. */
 import { Command } from 'commander';
 import { createBackend, isOfflineConfig } from '../../backends/factory.js';
+import type { Backend } from '../../backends/types.js';
+import type { Logger } from '../../core/logger.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
-import { prepareDemo } from '../../night/demo.js';
-import type { NightReport } from '../../night/night-report.js';
+import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
+import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from '../../night/night-report.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
@@ -56,27 +58,51 @@ function renderAutoAdopt(a: AutoAdoptOutcome): void {
   }
 }
 
-function renderHuman(r: NightReport, autoAdopted = false): void {
+/** The end of a dry-run: what the same `run` would stage or keep, with the command that does it. */
+function whatRunWouldDo(r: NightReport, demo: boolean): string {
+  const run = demo
+    ? '`skillopt-sleep run --demo`'
+    : `\`skillopt-sleep run --project ${JSON.stringify(r.project)}\``;
+  const staged = r.stopped === '' && (r.accepted || (r.skill_groups ?? []).some((g) => g.accepted));
+  if (staged) return `${run} stages this as a proposal`;
+  const pending = r.pending_edits.length;
+  const keeps =
+    pending > 0
+      ? `, and keeps the ${pending} tied edit${pending === 1 ? '' : 's'} to re-test next night`
+      : '';
+  const why =
+    r.n_tasks === 0
+      ? 'there is no task'
+      : r.stopped === 'budget'
+        ? 'the budget ran out before the gate decided'
+        : 'the gate accepted no edit';
+  return `${run} would stage nothing (${why})${keeps}`;
+}
+
+function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
   if (r.stopped === 'plan') {
     renderPlan(r);
     return;
   }
-  const split = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
-  const recurring = r.n_clusters ? ` (${r.n_clusters} distinct, ${r.n_recurring} recurring)` : '';
+  const split = splitText(r);
   say(
-    `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${r.n_tasks} tasks${recurring}; ${split}`,
+    `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)}; ${split}`,
   );
   say(
     `[sleep] held-out ${score(r.baseline)} -> ${score(r.candidate)} => ${r.gate_action} (accepted=${String(r.accepted)})`,
   );
+  if (r.holdout_leaked) say(`[sleep] holdout leaked: ${LEAKED_HOLDOUT_TEXT}`);
   for (const e of r.edits) say(`   + [${e.target}/${e.op}] ${displayText(e.content)}`);
   if (r.rejected_edits.length > 0) {
     say('[sleep] rejected by gate:');
     for (const e of r.rejected_edits)
       say(`   - [${e.target}/${e.op}] ${displayText(e.content)} (${displayText(e.reason)})`);
   }
-  for (const e of r.pending_edits)
-    say(`[sleep] pending (tied; re-tested next night): ${displayText(e.content)}`);
+  for (const e of r.pending_edits) {
+    // A dry-run records nothing: say what a run would keep rather than promise a re-test.
+    const kept = r.mode === 'dry-run' ? 'a run would keep it to re-test next night' : 're-tested next night';
+    say(`[sleep] pending (tied; ${kept}): ${displayText(e.content)}`);
+  }
   if (r.no_edits_reason) say(`[sleep] no edits: ${r.no_edits_reason}`);
   if (r.test_score !== null) say(`[sleep] test score (never gated): ${score(r.test_score)}`);
   for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
@@ -86,14 +112,26 @@ function renderHuman(r: NightReport, autoAdopted = false): void {
   }
   renderSpend(r);
   if (r.mode === 'dry-run') {
-    say(
-      '[sleep] dry-run: nothing was written into the project; `skillopt-sleep run` stages this as a proposal.',
-    );
+    say(`[sleep] dry-run: nothing was written into the project; ${whatRunWouldDo(r, demo)}.`);
   } else if (r.staging_dir) {
     say(`[sleep] staged: ${r.staging_dir}`);
     if (!autoAdopted)
       say(`[sleep] review it, then: skillopt-sleep adopt --project ${JSON.stringify(r.project)}`);
   }
+}
+
+const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
+
+/** A backend without a spend meter (the mock) limits nothing: say so rather than ignore the flags. */
+function warnUnmeteredBudget(command: Command, backend: Backend, logger: Logger): void {
+  if (backend.spendSummary) return;
+  const typed = Object.entries(BUDGET_FLAGS)
+    .filter(([attr]) => command.getOptionValueSource(attr) === 'cli')
+    .map(([, flag]) => flag);
+  if (typed.length === 0) return;
+  logger.warn(
+    `the ${backend.name} backend is free and offline: ${typed.join(', ')} ${typed.length === 1 ? 'does' : 'do'} not apply to it (its calls are counted, never limited)`,
+  );
 }
 
 function nightCommand(name: 'run' | 'dry-run', description: string): Command {
@@ -115,9 +153,12 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
     const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
     try {
       const project = demo ? demo.project : resolveProject(flags.project);
-      const { config } = projectConfig(ctx, project, command);
-      // The dry-run demo uses a throwaway store so it leaves no trace in the user's history.
-      const db = openStore(demo && name === 'dry-run' ? ':memory:' : dbFile(ctx.home));
+      const loaded = projectConfig(ctx, project, command).config;
+      const config = demo ? demoConfig(loaded) : loaded;
+      // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
+      const db = openStore(
+        demo ? (name === 'dry-run' ? ':memory:' : demoStoreFile(ctx.home)) : dbFile(ctx.home),
+      );
       try {
         // The night reads the live skill: an adoption killed midway is finished or undone first.
         if (name === 'run') await recoverAndSync(db, project, ctx.logger);
@@ -125,6 +166,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
           name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
         const deps = { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db, planOnly };
         const backend = createBackend(config, deps);
+        warnUnmeteredBudget(command, backend, ctx.logger);
         const report = await runNight(
           {
             project,
@@ -135,7 +177,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
             ...(demo
               ? {
                   ignoreLookback: true,
-                  harvestEnv: { ...ctx.env, ...demo.harvestEnv },
+                  harvestCtx: demo.harvestCtx,
                   mapCwd: demo.mapCwd,
                 }
               : {}),
@@ -156,7 +198,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
         if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
         if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
         else {
-          renderHuman(report, adopted?.adopted === true);
+          renderHuman(report, adopted?.adopted === true, demo !== null);
           if (adopted) renderAutoAdopt(adopted);
         }
       } finally {

@@ -1,9 +1,8 @@
 /** `proposals list|show|diff` and `reject`: review what the nights staged. */
 import { Command } from 'commander';
 import { listProposals, readProposal, rejectProposal } from '../../../proposals/index.js';
-import { demoProjectDir } from '../../night/demo.js';
 import { addCommonOptions } from '../options.js';
-import { cliContext, openDb, resolveProject, type CliContext, type CommonFlags } from '../context.js';
+import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
 import { markdownForTerminal } from '../markdown-terminal.js';
 import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
 import { recoverAndSync, syncMirror } from '../proposal-session.js';
@@ -18,8 +17,8 @@ async function withProject<T>(
   fn: (ctx: CliContext, project: string, db: Db) => Promise<T>,
 ): Promise<T> {
   const ctx = cliContext(flags);
-  const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
-  const db = openDb(ctx);
+  const project = commandProject(ctx, flags);
+  const db = openDb(ctx, flags);
   try {
     await recoverAndSync(db, project, ctx.logger);
     return await fn(ctx, project, db);

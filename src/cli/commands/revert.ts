@@ -1,9 +1,8 @@
 /** `revert`: undo an adoption from its receipt. */
 import { Command } from 'commander';
 import { revertProposal, type RevertReceipt } from '../../../proposals/index.js';
-import { demoProjectDir } from '../../night/demo.js';
 import { addCommonOptions } from '../options.js';
-import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
+import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
 import { commitFailure, recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
 
@@ -21,8 +20,8 @@ export const revertCommand = (): Command =>
     .option('--demo', 'revert in the bundled demo project')
     .action(async (id: string | undefined, flags: CommonFlags & { force?: boolean; commit?: boolean }) => {
       const ctx = cliContext(flags);
-      const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
-      const db = openDb(ctx);
+      const project = commandProject(ctx, flags);
+      const db = openDb(ctx, flags);
       try {
         await recoverAndSync(db, project, ctx.logger);
         let receipt: RevertReceipt;

@@ -2,10 +2,9 @@
 import { Command } from 'commander';
 import { latestProposal } from '../../../proposals/index.js';
 import { daemonSummary, describeDaemon } from '../../daemon/summary.js';
-import { demoProjectDir } from '../../night/demo.js';
 import { countNights, nightsForProject } from '../../store/nights-repo.js';
 import { addCommonOptions, intArg } from '../options.js';
-import { cliContext, openDb, resolveProject, type CommonFlags } from '../context.js';
+import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
 import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
 import { recoverAndSync } from '../proposal-session.js';
@@ -21,8 +20,8 @@ export const statusCommand = (): Command =>
     .option('--limit <n>', 'how many past nights to list (at least 1)', intArg('--limit', 1), 10)
     .action(async (flags: CommonFlags & { limit: number }) => {
       const ctx = cliContext(flags);
-      const project = resolveProject(flags.demo ? demoProjectDir(ctx.home) : flags.project);
-      const db = openDb(ctx);
+      const project = commandProject(ctx, flags);
+      const db = openDb(ctx, flags);
       try {
         await recoverAndSync(db, project, ctx.logger);
         const nights = nightsForProject(db, project, flags.limit);
