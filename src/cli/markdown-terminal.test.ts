@@ -31,6 +31,7 @@ describe('markdownForTerminal', () => {
       unmatched_edits: [],
       gate_trials: [],
       recurring_tasks: [],
+      one_off_tasks: [],
       learned_rules: [rule],
       notes: [],
       baseline: 0.5,

@@ -119,7 +119,11 @@ describe('harvest from Claude Code transcripts', () => {
       split: string;
     }>;
     expect(tasks).toHaveLength(4);
-    expect(tasks[0]?.judge.checks[0]).toEqual({ op: 'contains', arg: 'pnpm' });
+    expect(tasks[0]?.judge.checks[0]).toEqual({
+      op: 'contains',
+      arg: 'pnpm',
+      because: 'use pnpm instead of npm',
+    });
     expect(new Set(tasks.map((t) => t.split))).toEqual(new Set(['train', 'val']));
     expect(out.reviewed).toBe(false);
     const recurring = out.recurring_tasks as Array<{
