@@ -27,6 +27,7 @@
  */
 import { candidateNeighbours } from './candidates.js';
 import { ClusterSums, DensePool } from './cluster-sums.js';
+import { LinkGraph } from './link-graph.js';
 import { PairHeap, type PairEntry } from './pair-heap.js';
 import type { Vector } from './vectors.js';
 
@@ -66,16 +67,6 @@ interface ClusterState {
   action: ClusterSums;
   stamp: number;
   alive: boolean;
-  /**
-   * The clusters this one may merge with, and the dot products of their sums (one object shared by
-   * both ends): a merge adds the two parts' products instead of recomputing big × big.
-   */
-  links: Map<number, Link>;
-}
-
-interface Link {
-  text: number;
-  action: number;
 }
 
 interface Pools {
@@ -133,9 +124,9 @@ function clusterPartition(
     action: new ClusterSums(action[i] ?? new Map<number, number>(), actionIds),
     stamp: 0,
     alive: true,
-    links: new Map<number, Link>(),
   }));
   const pools: Pools = { text: new DensePool(textIds.size), action: new DensePool(actionIds.size) };
+  const graph = new LinkGraph(n);
   const heap = new PairHeap();
 
   const neighbours = candidateNeighbours(
@@ -145,25 +136,26 @@ function clusterPartition(
     opts.neighbours,
   );
   const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
-  const push = (i: number, j: number, link: Link): void => {
+  const push = (i: number, j: number, link: number): void => {
     const lo = i < j ? i : j;
     const hi = i < j ? j : i;
     const a = clusters[lo] as ClusterState;
     const b = clusters[hi] as ClusterState;
-    const sim = similarity(link, a, b, opts, textOnly);
+    const sim = similarity(graph.text[link] as number, graph.action[link] as number, a, b, opts, textOnly);
     if (sim >= limit) heap.push(sim, lo, hi, a.stamp, b.stamp);
   };
+  // One link per pair: `linked[j] === i + 1` while item i's links are made and j already has one.
+  const linked = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const a = clusters[i] as ClusterState;
+    const existing = graph.live(i).neighbours;
+    for (const j of existing) linked[j] = i + 1;
     for (const j of neighbours[i] ?? []) {
+      if (linked[j] === i + 1) continue;
+      linked[j] = i + 1;
       const b = clusters[j] as ClusterState;
-      let link = a.links.get(j);
-      if (link === undefined) {
-        link = linkOf(a, b);
-        a.links.set(j, link);
-        b.links.set(i, link);
-      }
-      if (i < j) push(i, j, link);
+      const link = graph.add(i, j, ClusterSums.dot(a.text, b.text), ClusterSums.dot(a.action, b.action));
+      push(i, j, link);
     }
   }
 
@@ -173,17 +165,30 @@ function clusterPartition(
     const b = clusters[top.b];
     if (a === undefined || b === undefined || !a.alive || !b.alive) continue;
     if (a.stamp !== top.stampA || b.stamp !== top.stampB) continue;
-    // Keep the larger cluster's state (fewer map updates); ties keep the lower index.
+    // Keep the larger cluster's state (fewer list updates); ties keep the lower index.
     const [keepIndex, dropIndex] =
       a.members.length > b.members.length || (a.members.length === b.members.length && top.a < top.b)
         ? [top.a, top.b]
         : [top.b, top.a];
-    mergeLinks(clusters, keepIndex, dropIndex);
     const keep = clusters[keepIndex] as ClusterState;
-    absorb(keep, clusters[dropIndex] as ClusterState, pools);
+    const drop = clusters[dropIndex] as ClusterState;
+    // A product with a neighbour is the sum of the two parts' products; a part with no link to it
+    // computes its own (before the sums are added).
+    graph.merge(
+      keepIndex,
+      dropIndex,
+      (c, link) => addProducts(graph, link, drop, clusters[c] as ClusterState),
+      (c, link) => addProducts(graph, link, keep, clusters[c] as ClusterState),
+    );
+    absorb(keep, drop, pools);
     keep.stamp += 1;
-    if (keep.links.size > 2 * MAX_LINKS) pruneLinks(clusters, keepIndex, opts.textWeight);
-    for (const [c, link] of keep.links) push(keepIndex, c, link);
+    let live = graph.live(keepIndex);
+    if (live.links.length > 2 * MAX_LINKS) {
+      pruneLinks(graph, clusters, keepIndex, opts.textWeight);
+      live = graph.live(keepIndex);
+    }
+    for (let k = 0; k < live.links.length; k++)
+      push(keepIndex, live.neighbours[k] as number, live.links[k] as number);
   }
   if (!textOnly) joinSameWork(clusters, opts, pools);
   return clusters.filter((c) => c.alive).map((c) => c.members);
@@ -199,8 +204,9 @@ function absorb(keep: ClusterState, drop: ClusterState, pools: Pools): void {
   drop.alive = false;
 }
 
-function linkOf(a: ClusterState, b: ClusterState): Link {
-  return { text: ClusterSums.dot(a.text, b.text), action: ClusterSums.dot(a.action, b.action) };
+function addProducts(graph: LinkGraph, link: number, part: ClusterState, other: ClusterState): void {
+  graph.text[link] = (graph.text[link] as number) + ClusterSums.dot(part.text, other.text);
+  graph.action[link] = (graph.action[link] as number) + ClusterSums.dot(part.action, other.action);
 }
 
 /**
@@ -249,70 +255,39 @@ function joinSameWork(clusters: ClusterState[], opts: AgglomerateOptions, pools:
  */
 const MAX_LINKS = 64;
 
-function pruneLinks(clusters: ClusterState[], index: number, textWeight: number): void {
+function pruneLinks(graph: LinkGraph, clusters: ClusterState[], index: number, textWeight: number): void {
   const cluster = clusters[index] as ClusterState;
-  const ranked = [...cluster.links].map(([c, link]) => {
+  const { neighbours, links } = graph.live(index);
+  const ranked = links.map((link, k) => {
+    const c = neighbours[k] as number;
     const pairs = cluster.members.length * (clusters[c] as ClusterState).members.length;
-    return { c, strength: (textWeight * link.text + (1 - textWeight) * link.action) / pairs };
+    const strength =
+      (textWeight * (graph.text[link] as number) + (1 - textWeight) * (graph.action[link] as number)) / pairs;
+    return { c, link, strength };
   });
   ranked.sort((x, y) => y.strength - x.strength || x.c - y.c);
-  for (const { c } of ranked.slice(MAX_LINKS)) {
+  for (const { c, link } of ranked.slice(MAX_LINKS)) {
     const other = clusters[c] as ClusterState;
     // A link between two groups has no session left to bring it back, and a session's last link
     // is its only way to any group: both stay.
-    if (other.members.length > 1 || other.links.size <= 1) continue;
-    cluster.links.delete(c);
-    other.links.delete(index);
+    if (other.members.length > 1 || graph.degree(c) <= 1) continue;
+    graph.cut(link);
   }
 }
 
 function similarity(
-  link: Link,
+  linkText: number,
+  linkAction: number,
   a: ClusterState,
   b: ClusterState,
   opts: AgglomerateOptions,
   textOnly: boolean,
 ): number {
   const pairs = a.members.length * b.members.length;
-  const text = link.text / pairs;
+  const text = linkText / pairs;
   if (textOnly) return text >= opts.textOnlyThreshold ? text : -1;
   if (text < opts.minText || a.action.size === 0 || b.action.size === 0) return -1;
-  const actions = link.action / pairs;
+  const actions = linkAction / pairs;
   if (actions < opts.minAction) return -1;
   return opts.textWeight * text + (1 - opts.textWeight) * actions;
-}
-
-/**
- * `keep`'s links after it takes in `drop` (before their sums are added): a product with a cluster
- * is the sum of the two parts' products; a part with no link to it computes its own.
- */
-function mergeLinks(clusters: ClusterState[], keepIndex: number, dropIndex: number): void {
-  const keep = clusters[keepIndex] as ClusterState;
-  const drop = clusters[dropIndex] as ClusterState;
-  keep.links.delete(dropIndex);
-  drop.links.delete(keepIndex);
-  for (const [c, link] of keep.links) {
-    const other = clusters[c] as ClusterState;
-    const part = drop.links.get(c);
-    if (part) {
-      link.text += part.text;
-      link.action += part.action;
-      other.links.delete(dropIndex);
-    } else {
-      link.text += ClusterSums.dot(drop.text, other.text);
-      link.action += ClusterSums.dot(drop.action, other.action);
-    }
-  }
-  for (const [c, part] of drop.links) {
-    if (keep.links.has(c)) continue;
-    const other = clusters[c] as ClusterState;
-    const link = {
-      text: part.text + ClusterSums.dot(keep.text, other.text),
-      action: part.action + ClusterSums.dot(keep.action, other.action),
-    };
-    keep.links.set(c, link);
-    other.links.delete(dropIndex);
-    other.links.set(keepIndex, link);
-  }
-  drop.links.clear();
 }

@@ -21,7 +21,7 @@ function plainSum(vectors: readonly Vector[]): Vector {
 }
 
 describe('ClusterSums', () => {
-  // One session (sorted arrays), a small group (a map), a large group (dense), in every pairing.
+  // One session (sorted arrays) and groups (dense), in every pairing.
   const shapes: Record<string, Vector[]> = {
     single: [vector(5, 20)],
     small: [vector(0, 30), vector(20, 30)],
