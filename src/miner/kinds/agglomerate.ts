@@ -136,13 +136,27 @@ function clusterPartition(
     opts.neighbours,
   );
   const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
-  const push = (i: number, j: number, link: number): void => {
-    const lo = i < j ? i : j;
-    const hi = i < j ? j : i;
-    const a = clusters[lo] as ClusterState;
-    const b = clusters[hi] as ClusterState;
-    const sim = similarity(graph.text[link] as number, graph.action[link] as number, a, b, opts, textOnly);
-    if (sim >= limit) heap.push(sim, lo, hi, a.stamp, b.stamp);
+  // The heap holds each cluster's best link, pushed when the cluster last changed. A merge changes
+  // only the pairs of the cluster that grew, and that cluster's best is pushed anew; an entry whose
+  // other end has changed since is an upper bound of nothing certain, so it is re-scored when it
+  // comes to the top. The first entry that comes up current is the best pair of all.
+  const pushBest = (i: number): void => {
+    const a = clusters[i] as ClusterState;
+    const { neighbours: ends, links } = graph.live(i);
+    let best = -1;
+    let bestSim = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < links.length; k++) {
+      const c = ends[k] as number;
+      const link = links[k] as number;
+      const b = clusters[c] as ClusterState;
+      const sim = similarity(graph.text[link] as number, graph.action[link] as number, a, b, opts, textOnly);
+      if (sim > bestSim || (sim === bestSim && c < best)) {
+        bestSim = sim;
+        best = c;
+      }
+    }
+    if (best >= 0 && bestSim >= limit)
+      heap.push(bestSim, i, best, a.stamp, (clusters[best] as ClusterState).stamp);
   };
   // One link per pair: `linked[j] === i + 1` while item i's links are made and j already has one.
   const linked = new Int32Array(n);
@@ -154,17 +168,21 @@ function clusterPartition(
       if (linked[j] === i + 1) continue;
       linked[j] = i + 1;
       const b = clusters[j] as ClusterState;
-      const link = graph.add(i, j, ClusterSums.dot(a.text, b.text), ClusterSums.dot(a.action, b.action));
-      push(i, j, link);
+      graph.add(i, j, ClusterSums.dot(a.text, b.text), ClusterSums.dot(a.action, b.action));
     }
   }
+  for (let i = 0; i < n; i++) pushBest(i);
 
   const top: PairEntry = { sim: 0, a: 0, b: 0, stampA: 0, stampB: 0 };
   while (heap.pop(top)) {
     const a = clusters[top.a];
     const b = clusters[top.b];
-    if (a === undefined || b === undefined || !a.alive || !b.alive) continue;
-    if (a.stamp !== top.stampA || b.stamp !== top.stampB) continue;
+    // A cluster that grew since has a newer entry; one whose best end changed is scored again.
+    if (a === undefined || b === undefined || !a.alive || a.stamp !== top.stampA) continue;
+    if (!b.alive || b.stamp !== top.stampB) {
+      pushBest(top.a);
+      continue;
+    }
     // Keep the larger cluster's state (fewer list updates); ties keep the lower index.
     const [keepIndex, dropIndex] =
       a.members.length > b.members.length || (a.members.length === b.members.length && top.a < top.b)
@@ -182,13 +200,9 @@ function clusterPartition(
     );
     absorb(keep, drop, pools);
     keep.stamp += 1;
-    let live = graph.live(keepIndex);
-    if (live.links.length > 2 * MAX_LINKS) {
+    if (graph.live(keepIndex).links.length > 2 * MAX_LINKS)
       pruneLinks(graph, clusters, keepIndex, opts.textWeight);
-      live = graph.live(keepIndex);
-    }
-    for (let k = 0; k < live.links.length; k++)
-      push(keepIndex, live.neighbours[k] as number, live.links[k] as number);
+    pushBest(keepIndex);
   }
   if (!textOnly) joinSameWork(clusters, opts, pools);
   return clusters.filter((c) => c.alive).map((c) => c.members);
