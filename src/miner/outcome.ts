@@ -42,8 +42,8 @@ interface PhraseMatch {
 export function feedbackSignals(text: string): string[] {
   const lower = text.toLowerCase().replace(/[‘’]/g, "'");
   const matches: PhraseMatch[] = [
-    ...phraseMatches(lower, NEGATIVE_PHRASES, 'neg'),
-    ...phraseMatches(lower, POSITIVE_PHRASES, 'pos'),
+    ...phraseMatches(lower, NEGATIVE, 'neg'),
+    ...phraseMatches(lower, POSITIVE, 'pos'),
     ...[...lower.matchAll(USE_INSTEAD)].map((m) => ({
       start: m.index,
       end: m.index + m[0].length,
@@ -53,36 +53,31 @@ export function feedbackSignals(text: string): string[] {
   return keepLongestNonOverlapping(matches).map((m) => negatePositiveAfterNot(lower, m));
 }
 
-function phraseMatches(lower: string, phrases: readonly string[], polarity: 'neg' | 'pos'): PhraseMatch[] {
-  return phrases.flatMap((phrase) =>
-    // Its first word must be there (a cheap test before the regex; spaces may match ", ").
-    !lower.includes(phrase.split(' ')[0] ?? phrase)
-      ? []
-      : [...lower.matchAll(phrasePattern(phrase))].map((m) => ({
-          start: m.index,
-          end: m.index + m[0].length,
-          signal: `${polarity}:${phrase}`,
-        })),
-  );
+interface Phrase {
+  text: string;
+  /** Its first word: a cheap `includes` before the regex (spaces may match ", "). */
+  first: string;
+  pattern: RegExp;
 }
 
-const compiledPhrases = new Map<string, RegExp>();
+/** Compiled once: mining 20,000 sessions spent seconds rebuilding these. */
+const phrasesOf = (list: readonly string[]): Phrase[] =>
+  list.map((text) => ({ text, first: text.split(' ')[0] ?? text, pattern: buildPhrasePattern(text) }));
+const NEGATIVE = phrasesOf(NEGATIVE_PHRASES);
+const POSITIVE = phrasesOf(POSITIVE_PHRASES);
 
-/**
- * Word-bounded where the phrase starts/ends with a word character; spaces also match ", ". Compiled
- * once per phrase: mining 20,000 sessions spent seconds rebuilding these.
- */
-function phrasePattern(phrase: string): RegExp {
-  const cached = compiledPhrases.get(phrase);
-  if (cached) {
-    cached.lastIndex = 0;
-    return cached;
+function phraseMatches(lower: string, phrases: readonly Phrase[], polarity: 'neg' | 'pos'): PhraseMatch[] {
+  const found: PhraseMatch[] = [];
+  for (const phrase of phrases) {
+    if (!lower.includes(phrase.first)) continue;
+    phrase.pattern.lastIndex = 0;
+    for (const m of lower.matchAll(phrase.pattern))
+      found.push({ start: m.index, end: m.index + m[0].length, signal: `${polarity}:${phrase.text}` });
   }
-  const compiled = buildPhrasePattern(phrase);
-  compiledPhrases.set(phrase, compiled);
-  return compiled;
+  return found;
 }
 
+/** Word-bounded where the phrase starts/ends with a word character; spaces also match ", ". */
 function buildPhrasePattern(phrase: string): RegExp {
   const body = phrase
     .split(' ')
