@@ -26,7 +26,7 @@
  * parts' candidates. Each partition is clustered on its own. Deterministic: ties break by the lower index.
  */
 import { candidateNeighbours } from './candidates.js';
-import { ClusterSums, DensePool } from './cluster-sums.js';
+import { ClusterSums, DensePool, SparseArena } from './cluster-sums.js';
 import { LinkGraph } from './link-graph.js';
 import { PairHeap, type PairEntry } from './pair-heap.js';
 import type { Vector } from './vectors.js';
@@ -116,16 +116,16 @@ function clusterPartition(
   textOnly: boolean,
 ): number[][] {
   const n = text.length;
-  const textIds = new Map<number, number>();
-  const actionIds = new Map<number, number>();
+  const texts = new SparseArena(text);
+  const actions = new SparseArena(action);
   const clusters: ClusterState[] = text.map((vector, i) => ({
     members: [i],
-    text: new ClusterSums(vector, textIds),
-    action: new ClusterSums(action[i] ?? new Map<number, number>(), actionIds),
+    text: new ClusterSums(vector, texts),
+    action: new ClusterSums(action[i] ?? new Map<number, number>(), actions),
     stamp: 0,
     alive: true,
   }));
-  const pools: Pools = { text: new DensePool(textIds.size), action: new DensePool(actionIds.size) };
+  const pools: Pools = { text: new DensePool(texts.width), action: new DensePool(actions.width) };
   const graph = new LinkGraph(n);
   const heap = new PairHeap();
 

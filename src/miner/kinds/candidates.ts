@@ -19,7 +19,7 @@ export function candidateNeighbours(
   // A feature many sessions share is read only near the session (items are in corpus order, newest
   // first): enough to find its kind, and the search stays linear at any corpus size.
   const group = partitionIds(partition);
-  const { offsets, items, values, itemLists, itemValues } = postingLists(text, action);
+  const { offsets, items, values, itemStart, itemLists, itemValues } = postingLists(text, action);
   const result: number[][] = [];
   const touched = new Float64Array(n);
   const seen: number[] = [];
@@ -27,11 +27,9 @@ export function candidateNeighbours(
   for (let i = 0; i < n; i++) {
     seen.length = 0;
     const own = group[i];
-    const lists = itemLists[i] as Int32Array;
-    const weights = itemValues[i] as Float64Array;
-    for (let f = 0; f < lists.length; f++) {
-      const list = lists[f] as number;
-      const value = weights[f] as number;
+    for (let f = itemStart[i] as number, last = itemStart[i + 1] as number; f < last; f++) {
+      const list = itemLists[f] as number;
+      const value = itemValues[f] as number;
       let from = offsets[list] as number;
       let to = offsets[list + 1] as number;
       if (to - from < 2) continue;
@@ -80,7 +78,8 @@ function lowerBound(sorted: Int32Array, value: number, from: number, to: number)
 
 /**
  * Both views' features as posting lists in flat arrays (list `l` holds `items[offsets[l] ..
- * offsets[l + 1])`, ascending, with their values), and each item's lists with its own values.
+ * offsets[l + 1])`, ascending, with their values), and each item's lists with its own values
+ * (item `i`'s are at `itemStart[i] .. itemStart[i + 1]`).
  */
 function postingLists(
   text: readonly Vector[],
@@ -89,57 +88,55 @@ function postingLists(
   offsets: Int32Array;
   items: Int32Array;
   values: Float64Array;
-  itemLists: Int32Array[];
-  itemValues: Float64Array[];
+  itemStart: Int32Array;
+  itemLists: Int32Array;
+  itemValues: Float64Array;
 } {
+  const n = text.length;
+  const itemStart = new Int32Array(n + 1);
+  for (let item = 0; item < n; item++)
+    itemStart[item + 1] = (itemStart[item] as number) + (text[item]?.size ?? 0) + (action[item]?.size ?? 0);
+  const total = itemStart[n] as number;
+  const itemLists = new Int32Array(total);
+  const itemValues = new Float64Array(total);
   // Text feature `id` is key 2·id, action feature `id` is 2·id + 1.
   const listOf = new Map<number, number>();
   const counts: number[] = [];
-  const itemLists: Int32Array[] = [];
-  const itemValues: Float64Array[] = [];
-  text.forEach((vector, item) => {
-    const other = action[item];
-    const size = vector.size + (other?.size ?? 0);
-    const lists = new Int32Array(size);
-    const weights = new Float64Array(size);
-    let f = 0;
-    const add = (view: 0 | 1, v: Vector | undefined): void => {
-      for (const [id, value] of v ?? []) {
-        const key = 2 * id + view;
-        let list = listOf.get(key);
-        if (list === undefined) {
-          list = counts.length;
-          listOf.set(key, list);
-          counts.push(0);
-        }
-        counts[list] = (counts[list] as number) + 1;
-        lists[f] = list;
-        weights[f] = value;
-        f += 1;
+  let f = 0;
+  const add = (view: 0 | 1, vector: Vector | undefined): void => {
+    for (const [id, value] of vector ?? []) {
+      const key = 2 * id + view;
+      let list = listOf.get(key);
+      if (list === undefined) {
+        list = counts.length;
+        listOf.set(key, list);
+        counts.push(0);
       }
-    };
-    add(0, vector);
-    add(1, other);
-    itemLists.push(lists);
-    itemValues.push(weights);
-  });
+      counts[list] = (counts[list] as number) + 1;
+      itemLists[f] = list;
+      itemValues[f] = value;
+      f += 1;
+    }
+  };
+  for (let item = 0; item < n; item++) {
+    add(0, text[item]);
+    add(1, action[item]);
+  }
   const offsets = new Int32Array(counts.length + 1);
   for (let l = 0; l < counts.length; l++) offsets[l + 1] = (offsets[l] as number) + (counts[l] as number);
-  const total = offsets[counts.length] as number;
   const items = new Int32Array(total);
   const values = new Float64Array(total);
   const fill = Int32Array.from(offsets.subarray(0, counts.length));
-  itemLists.forEach((lists, item) => {
-    const weights = itemValues[item] as Float64Array;
-    for (let f = 0; f < lists.length; f++) {
-      const list = lists[f] as number;
+  for (let item = 0; item < n; item++) {
+    for (let g = itemStart[item] as number, last = itemStart[item + 1] as number; g < last; g++) {
+      const list = itemLists[g] as number;
       const at = fill[list] as number;
       items[at] = item;
-      values[at] = weights[f] as number;
+      values[at] = itemValues[g] as number;
       fill[list] = at + 1;
     }
-  });
-  return { offsets, items, values, itemLists, itemValues };
+  }
+  return { offsets, items, values, itemStart, itemLists, itemValues };
 }
 
 /** Each item's partition as a small integer (equal strings, equal ids). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClusterSums, DensePool } from './cluster-sums.js';
+import { ClusterSums, DensePool, SparseArena } from './cluster-sums.js';
 import { dot, type Vector } from './vectors.js';
 
 /** A vector over `count` features from `first`, each feature `id` weighing 1 + id / 1000. */
@@ -7,8 +7,8 @@ function vector(first: number, count: number): Vector {
   return new Map(Array.from({ length: count }, (_, k) => [first + k, 1 + (first + k) / 1000] as const));
 }
 
-function sumOf(vectors: readonly Vector[], compact: Map<number, number>, pool: DensePool): ClusterSums {
-  const [head, ...rest] = vectors.map((v) => new ClusterSums(v, compact));
+function sumOf(vectors: readonly Vector[], arena: SparseArena, pool: DensePool): ClusterSums {
+  const [head, ...rest] = vectors.map((v) => new ClusterSums(v, arena));
   if (head === undefined) throw new Error('no vectors');
   for (const part of rest) head.add(part, pool);
   return head;
@@ -29,11 +29,12 @@ describe('ClusterSums', () => {
   };
 
   it('gives the same dot products as plain maps whatever the two representations', () => {
-    const compact = new Map<number, number>();
+    const arena = new SparseArena(Object.values(shapes).flat());
     const pool = new DensePool(1000);
     const sums = Object.fromEntries(
-      Object.entries(shapes).map(([name, vs]) => [name, sumOf(vs, compact, pool)]),
+      Object.entries(shapes).map(([name, vs]) => [name, sumOf(vs, arena, pool)]),
     );
+    const compact = arena.compact;
     // Compact ids follow first appearance; remap the plain sums the same way.
     const local = (v: Vector): Vector => new Map([...v].map(([id, x]) => [compact.get(id) ?? -1, x]));
     for (const [a, va] of Object.entries(shapes)) {
@@ -46,12 +47,13 @@ describe('ClusterSums', () => {
   });
 
   it('hands a dense array back zeroed, for the next large group', () => {
-    const compact = new Map<number, number>();
+    const later = [vector(100, 70), vector(140, 70), vector(0, 200)];
+    const arena = new SparseArena([...shapes['large']!, ...later]);
     const pool = new DensePool(400);
-    const large = sumOf(shapes['large']!, compact, pool);
+    const large = sumOf(shapes['large']!, arena, pool);
     large.release(pool);
-    const again = sumOf([vector(100, 70), vector(140, 70)], compact, pool);
-    const alone = new ClusterSums(vector(0, 200), compact);
+    const again = sumOf([vector(100, 70), vector(140, 70)], arena, pool);
+    const alone = new ClusterSums(vector(0, 200), arena);
     const expected = dot(plainSum([vector(100, 70), vector(140, 70)]), vector(0, 200));
     expect(ClusterSums.dot(again, alone)).toBeCloseTo(expected, 9);
   });

@@ -28,31 +28,72 @@ export class DensePool {
   }
 }
 
-export class ClusterSums {
-  /** One input: its sorted feature ids and values (never written). */
-  private ids: Int32Array | null;
-  private values: Float64Array | null;
-  /** A group: its sum by feature, and the features present in the order they appeared. */
-  private dense: Float64Array | null = null;
-  private present: number[] | null = null;
-  /** How many features the sum has. */
-  size: number;
+/**
+ * Every session's own vector of one view, sorted by feature, in two flat arrays (one allocation for
+ * the partition rather than two per session).
+ */
+export class SparseArena {
+  readonly ids: Int32Array;
+  readonly values: Float64Array;
+  private used = 0;
+  /** Maps feature ids to the partition's own (0 .. width − 1), in order of first appearance. */
+  readonly compact = new Map<number, number>();
 
-  /** `compact` maps the vector's feature ids to the partition's own (0 .. width − 1). */
-  constructor(vector: Vector, compact: Map<number, number>) {
-    const entries: Array<[number, number]> = [];
+  constructor(vectors: readonly Vector[]) {
+    let total = 0;
+    for (const vector of vectors) total += vector.size;
+    this.ids = new Int32Array(total);
+    this.values = new Float64Array(total);
+  }
+
+  /** The partition's width: how many features its vectors have. */
+  get width(): number {
+    return this.compact.size;
+  }
+
+  /** Stores `vector` sorted by (compact) feature id; its [start, end). */
+  put(vector: Vector): [number, number] {
+    const { ids, values, compact } = this;
+    const start = this.used;
+    let end = start;
     for (const [id, value] of vector) {
       let local = compact.get(id);
       if (local === undefined) {
         local = compact.size;
         compact.set(id, local);
       }
-      entries.push([local, value]);
+      // Insertion sort: a session has tens of features.
+      let at = end++;
+      while (at > start && (ids[at - 1] as number) > local) {
+        ids[at] = ids[at - 1] as number;
+        values[at] = values[at - 1] as number;
+        at -= 1;
+      }
+      ids[at] = local;
+      values[at] = value;
     }
-    entries.sort((x, y) => x[0] - y[0]);
-    this.size = entries.length;
-    this.ids = Int32Array.from(entries, (e) => e[0]);
-    this.values = Float64Array.from(entries, (e) => e[1]);
+    this.used = end;
+    return [start, end];
+  }
+}
+
+export class ClusterSums {
+  /** One input: its span of the arena (never written). */
+  private arena: SparseArena | null;
+  private start: number;
+  private end: number;
+  /** A group: its sum by feature, and the features present in the order they appeared. */
+  private dense: Float64Array | null = null;
+  private present: number[] | null = null;
+  /** How many features the sum has. */
+  size: number;
+
+  constructor(vector: Vector, arena: SparseArena) {
+    const [start, end] = arena.put(vector);
+    this.arena = arena;
+    this.start = start;
+    this.end = end;
+    this.size = end - start;
   }
 
   /** `this += other`; the first growth takes a dense array from `pool`. */
@@ -64,9 +105,9 @@ export class ClusterSums {
       if (dense[id] === 0) present.push(id);
       dense[id] = (dense[id] as number) + value;
     };
-    if (other.ids !== null) {
-      const values = other.values as Float64Array;
-      for (let i = 0; i < other.ids.length; i++) put(other.ids[i] as number, values[i] as number);
+    if (other.arena !== null) {
+      const { ids, values } = other.arena;
+      for (let i = other.start; i < other.end; i++) put(ids[i] as number, values[i] as number);
     } else {
       const from = other.dense as Float64Array;
       for (const id of other.present as number[]) put(id, from[id] as number);
@@ -84,10 +125,10 @@ export class ClusterSums {
   /** Σ this·dense over this sum's features. */
   private dotDense(dense: Float64Array): number {
     let sum = 0;
-    if (this.ids !== null) {
-      const values = this.values as Float64Array;
-      for (let i = 0; i < this.ids.length; i++)
-        sum += (values[i] as number) * (dense[this.ids[i] as number] as number);
+    if (this.arena !== null) {
+      const { ids, values } = this.arena;
+      for (let i = this.start; i < this.end; i++)
+        sum += (values[i] as number) * (dense[ids[i] as number] as number);
     } else {
       const own = this.dense as Float64Array;
       for (const id of this.present as number[]) sum += (own[id] as number) * (dense[id] as number);
@@ -97,13 +138,15 @@ export class ClusterSums {
 
   private densify(pool: DensePool): void {
     const dense = pool.take();
-    const ids = this.ids as Int32Array;
-    const values = this.values as Float64Array;
-    for (let i = 0; i < ids.length; i++) dense[ids[i] as number] = values[i] as number;
+    const { ids, values } = this.arena as SparseArena;
+    const present: number[] = [];
+    for (let i = this.start; i < this.end; i++) {
+      dense[ids[i] as number] = values[i] as number;
+      present.push(ids[i] as number);
+    }
     this.dense = dense;
-    this.present = Array.from(ids);
-    this.ids = null;
-    this.values = null;
+    this.present = present;
+    this.arena = null;
   }
 
   /** Σ a·b over the features both sums have. */
@@ -112,23 +155,21 @@ export class ClusterSums {
     const bDense = b.dense;
     if (aDense !== null) return bDense !== null && b.size > a.size ? a.dotDense(bDense) : b.dotDense(aDense);
     if (bDense !== null) return a.dotDense(bDense);
-    return mergeJoin(
-      a.ids as Int32Array,
-      a.values as Float64Array,
-      b.ids as Int32Array,
-      b.values as Float64Array,
-    );
+    return ClusterSums.mergeJoin(a, b);
   }
-}
 
-function mergeJoin(aIds: Int32Array, aValues: Float64Array, bIds: Int32Array, bValues: Float64Array): number {
-  let sum = 0;
-  for (let i = 0, j = 0; i < aIds.length && j < bIds.length;) {
-    const u = aIds[i] as number;
-    const v = bIds[j] as number;
-    if (u === v) sum += (aValues[i++] as number) * (bValues[j++] as number);
-    else if (u < v) i += 1;
-    else j += 1;
+  /** Σ a·b of two sessions' own vectors (both sorted). */
+  private static mergeJoin(a: ClusterSums, b: ClusterSums): number {
+    const { ids: aIds, values: aValues } = a.arena as SparseArena;
+    const { ids: bIds, values: bValues } = b.arena as SparseArena;
+    let sum = 0;
+    for (let i = a.start, j = b.start; i < a.end && j < b.end;) {
+      const u = aIds[i] as number;
+      const v = bIds[j] as number;
+      if (u === v) sum += (aValues[i++] as number) * (bValues[j++] as number);
+      else if (u < v) i += 1;
+      else j += 1;
+    }
+    return sum;
   }
-  return sum;
 }
