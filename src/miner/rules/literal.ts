@@ -155,12 +155,19 @@ export function literalChecks(
   const firstWork = workText(firstAttempt);
   // A term whose words none of the answers contains cannot give a check: skip it before any regex runs.
   const said = `${firstWork}\n${workText(rejected)}\n${workText(accepted)}`.toLowerCase();
+  // The n-grams share their words: each is looked up once.
+  const looked = new Map<string, boolean>();
+  const inAnswers = (word: string): boolean => {
+    let hit = looked.get(word);
+    if (hit === undefined) looked.set(word, (hit = said.includes(word)));
+    return hit;
+  };
   const netWork = workText(acceptedNet);
   const found: LiteralCheck[] = [];
   const terms = sentenceTerms(sentence, common);
   for (const { text: term, quoted } of terms) {
     const words = term.toLowerCase().match(WORD) ?? [];
-    if (words.length === 0 || !words.every((w) => said.includes(w))) continue;
+    if (words.length === 0 || !words.every(inAnswers)) continue;
     if (found.some((f) => mentionsWord(f.term, term))) continue;
     const carriers = carriersOf(term, rejected);
     if (carriers.length === 0 && !mentionsWord(firstWork, term)) {
@@ -178,13 +185,13 @@ export function literalChecks(
   // "ok now run the tests" after `vitest run <file>` and then `pnpm test`: the sentence asks for the
   // word it would forbid. A plain word is forbidden only when it is quoted or written as code, or the
   // sentence also names what the corrected answer used instead.
+  const bare = (f: LiteralCheck): boolean => f.sign === 'avoid' && !f.quoted && isPlainWord(f.term);
+  if (!found.some(bare) || found.some((f) => f.sign === 'use')) return found;
   const acceptedWork = workText(accepted);
-  const replaced =
-    found.some((f) => f.sign === 'use') ||
-    terms.some(
-      ({ text }) => !found.some((f) => mentionsWord(text, f.term)) && mentionsWord(acceptedWork, text),
-    );
-  return found.filter((f) => f.sign === 'use' || f.quoted || !isPlainWord(f.term) || replaced);
+  const replaced = terms.some(
+    ({ text }) => !found.some((f) => mentionsWord(text, f.term)) && mentionsWord(acceptedWork, text),
+  );
+  return replaced ? found : found.filter((f) => !bare(f));
 }
 
 /** One word written as prose (not `--run`, `dist/`, `.then`). */
