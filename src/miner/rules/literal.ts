@@ -186,12 +186,32 @@ export function literalChecks(
   // word it would forbid. A plain word is forbidden only when it is quoted or written as code, or the
   // sentence also names what the corrected answer used instead.
   const bare = (f: LiteralCheck): boolean => f.sign === 'avoid' && !f.quoted && isPlainWord(f.term);
-  if (!found.some(bare) || found.some((f) => f.sign === 'use')) return found;
+  if (!found.some(bare)) return found;
+  // "run tests via make test, not go test" after `go test -run X`: the bare "run" says nothing the
+  // longer term does not, and forbids the user's own verb. A bare word only says what no other term
+  // of the sentence already holds in the rejected answer.
+  const held = new Set(
+    found
+      .filter((f) => f.sign === 'avoid' && !bare(f))
+      .flatMap((f) => carriersOf(f.term, rejected).map(carrierKey)),
+  );
+  const redundant = (f: LiteralCheck): boolean =>
+    bare(f) && carriersOf(f.term, rejected).every((c) => held.has(carrierKey(c)));
+  const kept = found.filter((f) => !redundant(f));
+  if (!kept.some(bare) || kept.some((f) => f.sign === 'use')) return kept;
   const acceptedWork = workText(accepted);
   const replaced = terms.some(
-    ({ text }) => !found.some((f) => mentionsWord(text, f.term)) && mentionsWord(acceptedWork, text),
+    ({ text }) => !kept.some((f) => mentionsWord(text, f.term)) && mentionsWord(acceptedWork, text),
   );
-  return replaced ? found : found.filter((f) => !bare(f));
+  return replaced ? kept : kept.filter((f) => !bare(f));
+}
+
+function carrierKey(carrier: Carrier): string {
+  return carrier.kind === 'command'
+    ? `c:${carrier.line}`
+    : carrier.kind === 'file'
+      ? `f:${carrier.path}`
+      : 'b';
 }
 
 /** One word written as prose (not `--run`, `dist/`, `.then`). */

@@ -47,6 +47,14 @@ describe('rules from what a correction changed', () => {
       ep('wait: we run the tests with vitest, not jest', [run('npx vitest run src/a.test.ts')]),
     ];
     expect(checksOf(instead)).toContainEqual(negativeWordCheck('jest'));
+    // A bare word the longer forbidden term already covers says nothing more.
+    const via = [
+      ep('fix the failing parser test', [run('go test -run TestParse ./...')]),
+      ep('Please run tests via make test, not go test directly', [run('make test')]),
+    ];
+    const checks = checksOf(via);
+    expect(checks).toContainEqual(negativeWordCheck('go test'));
+    expect(checks).not.toContainEqual(negativeWordCheck('run'));
   });
 
   it('reads a correction against the last answer that did work, not a chat reply in between', () => {
