@@ -195,8 +195,13 @@ export function literalChecks(
       .filter((f) => f.sign === 'avoid' && !bare(f))
       .flatMap((f) => carriersOf(f.term, rejected).map(carrierKey)),
   );
+  // "Run `make test` instead" after `go test -run X`: the prose word is in the command only as part
+  // of a flag. A bare word must be a word of the command (its program or an argument).
   const redundant = (f: LiteralCheck): boolean =>
-    bare(f) && carriersOf(f.term, rejected).every((c) => held.has(carrierKey(c)));
+    bare(f) &&
+    carriersOf(f.term, rejected).every(
+      (c) => held.has(carrierKey(c)) || (c.kind === 'command' && !shellWordOf(c.line, f.term)),
+    );
   const kept = found.filter((f) => !redundant(f));
   if (!kept.some(bare) || kept.some((f) => f.sign === 'use')) return kept;
   const acceptedWork = workText(accepted);
@@ -204,6 +209,14 @@ export function literalChecks(
     ({ text }) => !kept.some((f) => mentionsWord(text, f.term)) && mentionsWord(acceptedWork, text),
   );
   return replaced ? kept : kept.filter((f) => !bare(f));
+}
+
+/** The command line has `word` as its program or one of its arguments (not inside a flag). */
+function shellWordOf(line: string, word: string): boolean {
+  const lower = word.toLowerCase();
+  return simpleCommands(line).some(
+    ({ program, args }) => program.toLowerCase() === lower || args.some((a) => a.toLowerCase() === lower),
+  );
 }
 
 function carrierKey(carrier: Carrier): string {

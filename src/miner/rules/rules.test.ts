@@ -55,6 +55,12 @@ describe('rules from what a correction changed', () => {
     const checks = checksOf(via);
     expect(checks).toContainEqual(negativeWordCheck('go test'));
     expect(checks).not.toContainEqual(negativeWordCheck('run'));
+    // A prose word the command has only inside a flag is not the command's word.
+    const flag = [
+      ep('fix the failing parser test', [run('go test -run TestParse ./...')]),
+      ep('Run `make test` instead, the db fixture needs it', [run('make test')]),
+    ];
+    expect(checksOf(flag)).toEqual([{ op: 'contains', arg: 'make test' }]);
   });
 
   it('reads a correction against the last answer that did work, not a chat reply in between', () => {
