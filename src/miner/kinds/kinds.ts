@@ -57,7 +57,7 @@ export function groupKinds(
   });
   // Function words stay in the request view (their idf is low, and they do shape a way of asking);
   // they never name a kind.
-  const stop = stopWords(commandWordsOf(sinks));
+  const stop = stopWords(featureCommandWords(sinks));
   inputs.forEach((input, i) => {
     const sink = sinks[i] ?? newSink();
     const text = new Map<string, number>();
@@ -85,7 +85,7 @@ export function groupKinds(
 }
 
 /** The programs and subcommand words the project's commands use (from `c:` features). */
-function commandWordsOf(sinks: ReadonlyArray<{ features: ReadonlyMap<string, number> }>): Set<string> {
+function featureCommandWords(sinks: ReadonlyArray<{ features: ReadonlyMap<string, number> }>): Set<string> {
   const words = new Set<string>();
   for (const sink of sinks) {
     for (const feature of sink.features.keys()) {
