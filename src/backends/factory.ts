@@ -21,6 +21,9 @@ import { createProvider, roleSetup } from './llm/providers/index.js';
 import { defaultRetryPolicy, type RetryPolicy } from './llm/retry.js';
 import { SpendMeter, type SpendSummary } from './llm/spend-meter.js';
 import type { Backend } from './types.js';
+import type { ExchangeWriter } from './recording/exchange-log.js';
+import { RecordingProvider } from './recording/recording-provider.js';
+import { ReplayProvider, type ReplaySource } from './recording/replay-provider.js';
 
 export interface BackendDeps {
   env: Env;
@@ -32,6 +35,10 @@ export interface BackendDeps {
   retry?: Partial<RetryPolicy>;
   /** Nothing will be sent (a dry-run's plan): a missing API key is reported only if a request is made. */
   planOnly?: boolean;
+  /** Append every exchange with a real model to this log (`--record`). */
+  record?: ExchangeWriter;
+  /** Answer the real roles from a recorded night instead of their providers (`--replay`). */
+  replay?: ReplaySource;
 }
 
 /** True when every role runs on the mock: nothing leaves the machine and nothing is spent. */
@@ -70,7 +77,10 @@ function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBack
   const retry = defaultRetryPolicy(config.max_retries, deps.retry);
   const chat = (role: ChatRole): GuardedChat => {
     const setup = roleSetup(config, role);
-    const provider = createProvider(setup, config, deps.env, { deferMissingKey: deps.planOnly === true });
+    const answering = deps.replay
+      ? new ReplayProvider(deps.replay, role, { name: setup.backend, model: setup.model })
+      : createProvider(setup, config, deps.env, { deferMissingKey: deps.planOnly === true });
+    const provider = deps.record ? new RecordingProvider(answering, deps.record) : answering;
     const price = isFreeLocal(setup, config) ? FREE_PRICE : priceFor(provider.model, config.prices);
     if (provider.kind === 'api' && price === null && config.max_cost_usd !== null) {
       throw new InputError(

@@ -29,6 +29,8 @@ export function stateHome(env: Env): string {
 export const dbFile = (home: string): string => path.join(home, 'store.sqlite');
 export const userConfigFile = (home: string): string => path.join(home, 'config.json');
 export const locksDir = (home: string): string => path.join(home, 'locks');
+/** Nights recorded with `--record` (JSONL exchange logs, private). */
+export const recordingsDir = (home: string): string => path.join(home, 'recordings');
 /** Projects scheduled with `schedule` (read by `schedule --list` and the daemon). */
 export const schedulesFile = (home: string): string => path.join(home, 'schedules.json');
 /** The daemon's single-instance lock (its pid) and its last-activity record. */

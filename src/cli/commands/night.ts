@@ -14,8 +14,9 @@ import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../
 import { displayText, printJson, say } from '../output.js';
 import { recoverAndSync } from '../proposal-session.js';
 import path from 'node:path';
+import { addRecordingOptions, recordingDeps, type RecordingFlags } from '../recording-flags.js';
 
-interface NightFlags extends CommonFlags {
+interface NightFlags extends CommonFlags, RecordingFlags {
   tasksFile?: string;
   yes?: boolean;
 }
@@ -138,6 +139,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   const cmd = new Command(name).description(description);
   addCommonOptions(cmd, 'backend', 'progress');
   addNightOptions(cmd);
+  addRecordingOptions(cmd);
   cmd
     .option('--tasks-file <file>', 'replay tasks from a JSON tasks file instead of harvesting transcripts')
     .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)');
@@ -164,7 +166,13 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
         if (name === 'run') await recoverAndSync(db, project, ctx.logger);
         const planOnly =
           name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
-        const deps = { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db, planOnly };
+        const recording = recordingDeps(flags, config, {
+          home: ctx.home,
+          project,
+          now: ctx.clock.now(),
+          logger: ctx.logger,
+        });
+        const deps = { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db, planOnly, ...recording };
         const backend = createBackend(config, deps);
         warnUnmeteredBudget(command, backend, ctx.logger);
         const report = await runNight(

@@ -1,0 +1,93 @@
+/**
+ * Replay: answers a night from an exchange log instead of a model. `order` hands out the recorded
+ * replies strictly in sequence and stops the night when a request differs from the recorded one;
+ * `hash` answers each request with the next recorded reply of the identical request (role, prompt,
+ * parameters), whatever order concurrent requests arrive in. Either way a request the log cannot
+ * answer stops the night with a clear message (nothing is ever sent anywhere).
+ */
+import {
+  ProviderFailure,
+  type ChatProvider,
+  type ChatReply,
+  type ChatRequest,
+  type ChatRole,
+} from '../llm/chat.js';
+import { exchangeHash, type Exchange } from './exchange-log.js';
+
+export const REPLAY_MATCHES = ['hash', 'order'] as const;
+export type ReplayMatch = (typeof REPLAY_MATCHES)[number];
+
+/** The recorded exchanges of one night, shared by both roles (order mode keeps one global position). */
+export class ReplaySource {
+  readonly match: ReplayMatch;
+  private readonly exchanges: Exchange[];
+  private position = 0;
+  private readonly byHash = new Map<string, Exchange[]>();
+  constructor(exchanges: Exchange[], match: ReplayMatch) {
+    this.exchanges = exchanges;
+    this.match = match;
+    for (const e of exchanges) {
+      const list = this.byHash.get(e.hash) ?? [];
+      list.push(e);
+      this.byHash.set(e.hash, list);
+    }
+  }
+
+  /** The first recorded exchange of a role: whose name, model and kind the replay stands in for. */
+  firstOf(role: ChatRole): Exchange | undefined {
+    return this.exchanges.find((e) => e.role === role);
+  }
+
+  next(req: ChatRequest): Exchange {
+    const hash = exchangeHash(req);
+    if (this.match === 'hash') {
+      const found = this.byHash.get(hash)?.shift();
+      if (!found)
+        throw new ProviderFailure(
+          `replay: the recording has no (further) reply to this ${req.role} request (hash ${hash.slice(0, 12)})`,
+          'fatal',
+        );
+      return found;
+    }
+    const found = this.exchanges[this.position];
+    if (!found)
+      throw new ProviderFailure(
+        `replay: the recording ends after ${this.position} exchanges, but the night sent another ${req.role} request`,
+        'fatal',
+      );
+    if (found.hash !== hash) {
+      throw new ProviderFailure(
+        `replay: request ${this.position + 1} (${req.role}) differs from the recorded one (${found.role}); replay with --replay-match hash if only the order changed`,
+        'fatal',
+      );
+    }
+    this.position += 1;
+    return found;
+  }
+}
+
+export class ReplayProvider implements ChatProvider {
+  readonly name: string;
+  readonly model: string;
+  readonly kind: ChatProvider['kind'];
+  private readonly source: ReplaySource;
+  constructor(source: ReplaySource, role: ChatRole, fallback: { name: string; model: string }) {
+    this.source = source;
+    const first = source.firstOf(role);
+    this.name = first?.provider ?? fallback.name;
+    this.model = first?.model ?? fallback.model;
+    this.kind = first?.kind ?? 'api';
+  }
+
+  send(req: ChatRequest): Promise<ChatReply> {
+    // Taken from the log when asked (a thrown ProviderFailure rejects the promise, as a provider's would).
+    return Promise.resolve().then(() => {
+      const e = this.source.next(req);
+      return {
+        text: e.reply.text,
+        usage: { inputTokens: e.reply.input_tokens, outputTokens: e.reply.output_tokens },
+        ...(e.reply.reported_cost_usd === undefined ? {} : { reportedCostUsd: e.reply.reported_cost_usd }),
+      };
+    });
+  }
+}
