@@ -26,7 +26,8 @@ import type {
 import { addUsage, zeroUsage } from '../types.js';
 import type { ChatMessage, ChatRole } from './chat.js';
 import type { GuardedChat } from './guarded-chat.js';
-import { extractJson } from './json-reply.js';
+import { EDITS_SHAPE, editsReplySchema } from './edit-reply.js';
+import { jsonCandidates } from './json-reply.js';
 import { renderPrompt, type PromptName } from './prompts.js';
 import type { SpendMeter, SpendSummary } from './spend-meter.js';
 
@@ -36,20 +37,6 @@ const EXCERPT = 1500;
 
 const clip = (text: string, n = EXCERPT): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
 const orNone = (text: string): string => (text.trim() === '' ? '(none)' : text);
-
-export const editsReplySchema = z.object({
-  edits: z
-    .array(
-      z.object({
-        op: z.enum(['add', 'replace', 'delete']),
-        content: z.string(),
-        anchor: z.string().default(''),
-        rationale: z.string().default(''),
-      }),
-    )
-    .max(50),
-});
-const EDITS_SHAPE = '{"edits": [{"op": "add", "content": "rule text", "anchor": "", "rationale": "why"}]}';
 
 export const scoreReplySchema = z.object({
   hard: z.union([z.literal(0), z.literal(1)]),
@@ -133,11 +120,17 @@ export class LlmBackend implements Backend {
       addUsage(usage, reply.usage);
       return reply.text;
     };
+    // The first value that passes the schema wins; the first value's problem is what repair names.
     const check = (text: string): { value: T } | { problem: string } => {
-      const found = extractJson(text);
-      if (!found) return { problem: 'it contained no JSON value' };
-      const parsed = schema.safeParse(found.value);
-      return parsed.success ? { value: parsed.data } : { problem: zodProblem(parsed.error) };
+      let problem = 'it contained no JSON value';
+      let first = true;
+      for (const candidate of jsonCandidates(text)) {
+        const parsed = schema.safeParse(candidate);
+        if (parsed.success) return { value: parsed.data };
+        if (first) problem = zodProblem(parsed.error);
+        first = false;
+      }
+      return { problem };
     };
     const first = await ask(messages);
     const firstCheck = check(first);
