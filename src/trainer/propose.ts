@@ -1,6 +1,6 @@
 /**
  * From judged trajectories to the edits a step will try: reflect on minibatches (failures always,
- * successes optionally) → drop edits that lowered the score before → aggregate similar edits (the
+ * successes optionally; they see the rejected-edit buffer) → drop edits that made held-out worse before → aggregate similar edits (the
  * backend's optional `mergeEdits`, else a deterministic de-duplication) → rank by support → keep the
  * step's learning rate worth of edits.
  */
@@ -10,6 +10,7 @@ import type { Edit } from '../core/task.js';
 import { mapPool } from '../core/pool.js';
 import { chunks, shuffled } from '../core/rng.js';
 import { normalizeEditContent } from '../store/learning-repo.js';
+import { reflectionBuffer, withoutRefused } from './rejected-buffer.js';
 
 export interface ProposeInput {
   backend: Backend;
@@ -27,7 +28,10 @@ export interface ProposeInput {
   reflectBudget: number;
   /** How many edits the step keeps after ranking (its learning rate). */
   select: number;
+  /** Every edit the gate refused before; reflection sees the buffer of it (`rejected-buffer.ts`). */
   rejected: RejectedEditMemory[];
+  /** Edits pending a re-test: not shown as refused. */
+  pending?: Edit[];
   preferences: string;
   metaNote?: string;
   workers: number;
@@ -49,14 +53,6 @@ export interface Proposal {
 
 const editKey = (e: Pick<Edit, 'op' | 'anchor' | 'content'>): string =>
   `${e.op}|${normalizeEditContent(e.anchor)}|${normalizeEditContent(e.content)}`;
-
-/** Edits whose earlier trial lowered the held-out score are never proposed again. */
-export function withoutRefused<E extends Edit>(edits: E[], rejected: RejectedEditMemory[]): E[] {
-  const refused = new Set(
-    rejected.filter((r) => r.delta < 0).map((r) => `${r.target}|${r.op}|${normalizeEditContent(r.content)}`),
-  );
-  return edits.filter((e) => !refused.has(`${e.target}|${e.op}|${normalizeEditContent(e.content)}`));
-}
 
 /**
  * Deterministic aggregation: identical edits (same op, anchor and normalised content) become one with
@@ -168,6 +164,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
       for (const mb of chunks(shuffled(input.successes, input.seed + 1), input.minibatchSize))
         calls.push({ failures: [], successes: mb, source: 'success' });
   }
+  const buffer = reflectionBuffer(input.rejected, input.pending);
   const replies = await mapPool(calls, input.workers, (call) =>
     input.backend.reflect({
       target: input.target ?? 'skill',
@@ -176,7 +173,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
       failures: call.failures,
       successes: call.successes,
       editBudget: input.reflectBudget,
-      rejected: input.rejected,
+      rejected: buffer,
       preferences: input.preferences,
       ...(input.metaNote ? { metaNote: input.metaNote } : {}),
     }),

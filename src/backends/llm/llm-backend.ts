@@ -28,6 +28,7 @@ import type { ChatMessage, ChatRole } from './chat.js';
 import type { GuardedChat } from './guarded-chat.js';
 import { EDITS_SHAPE, editsReplySchema } from './edit-reply.js';
 import { jsonCandidates } from './json-reply.js';
+import { renderRejected } from './rejected-prompt.js';
 import { renderPrompt, type PromptName } from './prompts.js';
 import type { SpendMeter, SpendSummary } from './spend-meter.js';
 
@@ -181,12 +182,7 @@ export class LlmBackend implements Backend {
         other_doc: orNone(req.otherDoc),
         failures: req.failures.map(describeTrajectory).join('\n\n'),
         successes: orNone(req.successes.slice(0, 8).map(describeTrajectory).join('\n\n')),
-        rejected: orNone(
-          req.rejected
-            .filter((r) => r.target === req.target)
-            .map((r) => `- [${r.op}] ${r.content} (score change ${r.delta.toFixed(3)})`)
-            .join('\n'),
-        ),
+        rejected: orNone(renderRejected(req.rejected.filter((r) => r.target === req.target))),
       },
       editsReplySchema,
       EDITS_SHAPE,
