@@ -5,7 +5,7 @@
  * request passes the guarded pipeline (redaction, cache, budget, retries, concurrency limit).
  */
 import { z } from 'zod';
-import type { Edit, TaskRecord } from '../../core/task.js';
+import type { Edit, Score, TaskRecord } from '../../core/task.js';
 import type {
   AttemptRequest,
   AttemptResult,
@@ -253,9 +253,7 @@ export class LlmBackend implements Backend {
     return { reply: answer.value, usage: answer.usage };
   }
 
-  async judgeRubric(
-    req: RubricRequest,
-  ): Promise<{ hard: number; soft: number; rationale: string; usage: Usage }> {
+  async judgeRubric(req: RubricRequest): Promise<Score & { usage: Usage }> {
     const answer = await this.askJson(
       'optimizer',
       'judge',
@@ -263,8 +261,12 @@ export class LlmBackend implements Backend {
       scoreReplySchema,
       SCORE_SHAPE,
     );
-    if (!answer.value)
-      return { hard: 0, soft: 0, rationale: 'judge reply was not valid JSON', usage: answer.usage };
+    if (!answer.value) {
+      // Scoring 0/0 would count the judge's failure against the candidate: the answer is left out.
+      this.meter.unjudgedAnswers += 1;
+      const rationale = 'left out: the judge gave no valid reply';
+      return { hard: 0, soft: 0, rationale, unjudged: true, usage: answer.usage };
+    }
     return { ...answer.value, usage: answer.usage };
   }
 }
