@@ -32,13 +32,20 @@ export interface Trajectory {
   score: Score;
 }
 
-/** An edit the gate refused earlier, shown to the optimizer so it does not propose it again. */
+/**
+ * An edit the gate refused earlier. Reflection sees it in one of two lists (`madeHeldOutWorse` in
+ * `src/core/rejected-edit.ts`): never again, or no measurable effect.
+ */
 export interface RejectedEditMemory {
   target: EditTarget;
   op: string;
   content: string;
   /** Gate score change the edit caused (negative = it hurt). */
   delta: number;
+  /** Why the gate refused it (e.g. "lowered the held-out score", "did not help on held-out tasks"). */
+  reason?: string;
+  /** When it was last refused (epoch ms on nights, the step in `train`): recent ones are shown first. */
+  at?: number;
 }
 
 export interface ReflectRequest {
@@ -50,6 +57,7 @@ export interface ReflectRequest {
   failures: Trajectory[];
   successes: Trajectory[];
   editBudget: number;
+  /** The rejected-edit buffer: capped, without edits pending a re-test (`src/trainer/rejected-buffer.ts`). */
   rejected: RejectedEditMemory[];
   preferences: string;
   /** Cross-epoch memory of the trainer (what helped, what did not), when it has one. */

@@ -70,6 +70,8 @@ export interface Score {
   hard: number;
   soft: number;
   rationale: string;
+  /** The judge never gave a valid reply: the answer is left out of every mean and comparison. */
+  unjudged?: boolean;
 }
 
 export function emptyTask(overrides: Partial<TaskRecord> & Pick<TaskRecord, 'id' | 'intent'>): TaskRecord {

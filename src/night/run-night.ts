@@ -317,6 +317,10 @@ function buildReport(
   const mining = miningUsage(set);
   if (spend && spend.invalid_replies > 0)
     notes.push(`${spend.invalid_replies} model replies stayed invalid JSON after a repair request`);
+  if (spend && spend.unjudged_answers > 0)
+    notes.push(
+      `${spend.unjudged_answers} answers were left out of their scores: the judge gave no valid reply`,
+    );
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     night,

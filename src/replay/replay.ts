@@ -42,6 +42,7 @@ export async function replayTasks(
         hard: score.hard,
         soft: score.soft,
         rationale: score.rationale,
+        ...(score.unjudged ? { unjudged: true } : {}),
         latencyMs: Math.round((performance.now() - started) * 10) / 10,
         tokens: attempt.usage.inputTokens + attempt.usage.outputTokens,
       };
@@ -49,7 +50,9 @@ export async function replayTasks(
   );
 }
 
-export function meanScores(results: ReplayResult[]): { hard: number; soft: number } {
+/** Means over the judged answers; an answer the judge never scored is left out, not counted as 0. */
+export function meanScores(all: ReplayResult[]): { hard: number; soft: number } {
+  const results = all.filter((r) => !r.unjudged);
   if (results.length === 0) return { hard: 0, soft: 0 };
   const hard = results.reduce((s, r) => s + r.hard, 0) / results.length;
   const soft = results.reduce((s, r) => s + r.soft, 0) / results.length;

@@ -47,6 +47,9 @@ async function scoreRuleTask(
   if (criteria.length === 0 || backend.offline) return { ...checks, usage: zeroUsage() };
   const rubric = criteria.map((c) => `- ${c}`).join('\n');
   const judged = await backend.judgeRubric({ task, response, rubric });
+  // No valid verdict on the criteria: the checks alone score the answer.
+  if (judged.unjudged)
+    return { ...checks, rationale: `${checks.rationale}; rubric left out`, usage: judged.usage };
   return {
     hard: Math.min(checks.hard, judged.hard),
     soft: (checks.soft + judged.soft) / 2,

@@ -1,4 +1,5 @@
 /** What nights learn across runs: recurring tasks and the edits the gate refused. */
+import { REGRESSION_REASON } from '../core/rejected-edit.js';
 import type { Check, Edit, EditTarget } from '../core/task.js';
 import type { Db } from './db.js';
 
@@ -48,32 +49,50 @@ export interface RejectedEditRow {
   op: string;
   content: string;
   delta: number;
+  reason: string;
+  /** When it was last refused (epoch ms). */
+  at: number;
   times: number;
 }
 
 /** Normalisation used to recognise the same edit again: case and whitespace do not matter. */
 export const normalizeEditContent = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
 
+/** An edit refused again keeps its worst delta and that refusal's reason (a harmful verdict sticks). */
 export function recordRejectedEdit(
   db: Db,
   project: string,
-  edit: { target: EditTarget; op: string; content: string },
+  edit: { target: EditTarget; op: string; content: string; reason?: string },
   delta: number,
   nightId: number | null,
   now: number,
 ): void {
   db.prepare(
-    `INSERT INTO rejected_edits (project, target, op, content_norm, content, night_id, delta, times, last_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
-     ON CONFLICT (project, target, op, content_norm) DO UPDATE SET delta = MIN(rejected_edits.delta, excluded.delta),
+    `INSERT INTO rejected_edits (project, target, op, content_norm, content, night_id, delta, reason, times, last_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+     ON CONFLICT (project, target, op, content_norm) DO UPDATE SET
+       reason = CASE WHEN excluded.delta < rejected_edits.delta OR rejected_edits.delta >= 0 AND rejected_edits.reason <> ?
+         THEN excluded.reason ELSE rejected_edits.reason END,
+       delta = MIN(rejected_edits.delta, excluded.delta),
        times = rejected_edits.times + 1, night_id = excluded.night_id, last_at = excluded.last_at`,
-  ).run(project, edit.target, edit.op, normalizeEditContent(edit.content), edit.content, nightId, delta, now);
+  ).run(
+    project,
+    edit.target,
+    edit.op,
+    normalizeEditContent(edit.content),
+    edit.content,
+    nightId,
+    delta,
+    edit.reason ?? '',
+    now,
+    REGRESSION_REASON,
+  );
 }
 
 export function rejectedEdits(db: Db, project: string): RejectedEditRow[] {
   return db
     .prepare(
-      'SELECT target, op, content, delta, times FROM rejected_edits WHERE project = ? ORDER BY last_at DESC',
+      'SELECT target, op, content, delta, reason, last_at AS at, times FROM rejected_edits WHERE project = ? ORDER BY last_at DESC',
     )
     .all(project) as RejectedEditRow[];
 }

@@ -213,4 +213,11 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
            OR path LIKE '%\\templates\\demo\\claude\\projects\\-home-dev-acme-web\\%';
     `,
   },
+  {
+    version: 8,
+    name: 'why an edit was rejected',
+    // Reflection tells edits that made held-out scores worse (never again) from those with no measurable
+    // effect (may come back); the reason says which. Rows from before keep '' and are read by their delta.
+    sql: `ALTER TABLE rejected_edits ADD COLUMN reason TEXT NOT NULL DEFAULT '';`,
+  },
 ];

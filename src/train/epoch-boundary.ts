@@ -6,6 +6,7 @@
  * cross-epoch memory (what helped, what was refused, what still fails) fed to later reflection; it never
  * enters the skill, and every edit reflected with it is gated like any other.
  */
+import { madeHeldOutWorse } from '../core/rejected-edit.js';
 import { shuffled } from '../core/rng.js';
 import type { Edit } from '../core/task.js';
 import { batchScore } from '../trainer/gate.js';
@@ -116,7 +117,7 @@ export async function epochBoundary(
 
 /** A short, deterministic cross-epoch note. */
 export function metaNote(epoch: number, cmp: Comparison, epochRules: string[], state: TrainState): string {
-  const refused = state.rejected.filter((r) => r.delta < 0).map((r) => r.content);
+  const refused = state.rejected.filter(madeHeldOutWorse).map((r) => r.content);
   const parts = [
     `After epoch ${epoch} on ${cmp.improved.length + cmp.regressed.length + cmp.persistent.length + cmp.stable.length} sampled train tasks: ${cmp.improved.length} improved, ${cmp.regressed.length} regressed, ${cmp.persistent.length} still failing.`,
     epochRules.length > 0

@@ -7,6 +7,7 @@
 import type { Backend, Usage } from '../backends/types.js';
 import { addUsage } from '../backends/types.js';
 import { sha256Hex } from '../core/hash.js';
+import { madeHeldOutWorse } from '../core/rejected-edit.js';
 import type { Edit } from '../core/task.js';
 import type { ReplayResult } from '../replay/replay.js';
 import { batchScore, judgeCandidate } from '../trainer/gate.js';
@@ -165,13 +166,18 @@ export async function gateEdits(
 
 /** Fold a gate outcome into the state: accept, remember refused edits, keep tied ones pending. */
 export function applyOutcome(state: TrainState, outcome: GateOutcome, step: number): void {
-  // One buffer entry per edit; an edit that ever lowered the score keeps its worst delta.
+  // One buffer entry per edit; an edit that ever made held-out worse keeps that verdict and its worst delta.
   for (const e of outcome.record.rejected_edits) {
     const seen = state.rejected.find(
       (r) => r.target === e.target && r.op === e.op && r.content === e.content,
     );
-    if (seen) seen.delta = Math.min(seen.delta, e.delta);
-    else state.rejected.push({ target: e.target, op: e.op, content: e.content, delta: e.delta });
+    const refusal = { delta: e.delta, reason: e.reason, at: step };
+    if (!seen) state.rejected.push({ target: e.target, op: e.op, content: e.content, ...refusal });
+    else {
+      if (e.delta < seen.delta || !madeHeldOutWorse(seen)) seen.reason = e.reason;
+      seen.delta = Math.min(seen.delta, e.delta);
+      seen.at = step;
+    }
   }
   if (outcome.accepted) {
     state.current_skill = outcome.doc;
@@ -225,6 +231,7 @@ export async function trainStep(
       reflectBudget: config.trainer.learning_rate,
       select: lr,
       rejected: state.rejected,
+      pending: state.pending,
       preferences: '',
       ...(config.trainer.meta_skill && state.meta_note ? { metaNote: state.meta_note } : {}),
       workers: config.trainer.workers,

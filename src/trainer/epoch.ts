@@ -213,6 +213,7 @@ export async function runEpoch(input: EpochInput): Promise<EpochResult> {
       reflectBudget: options.editBudget,
       select: options.editBudget,
       rejected: input.rejected,
+      pending: input.pending ?? [],
       preferences: options.preferences,
       workers: options.workers ?? 1,
       seed: 0,

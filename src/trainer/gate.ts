@@ -10,6 +10,8 @@ export interface TaskDelta {
   candidate_score: number;
   status: 'improved' | 'regressed' | 'unchanged';
   scores_are_finite: boolean;
+  /** The judge gave no valid verdict on one side: the task is left out of the comparison. */
+  unjudged?: boolean;
 }
 
 export interface GateVerdict {
@@ -41,7 +43,9 @@ export function judgeCandidate(
     const b = gateScore(before.hard, before.soft, metric);
     const c = after ? gateScore(after.hard, after.soft, metric) : Number.NaN;
     const finite = Number.isFinite(b) && Number.isFinite(c);
-    const status = !finite || c < b ? 'regressed' : c > b ? 'improved' : 'unchanged';
+    // A side the judge never scored cannot show a change (it is left out of both means too).
+    const unjudged = before.unjudged === true || after?.unjudged === true;
+    const status = unjudged ? 'unchanged' : !finite || c < b ? 'regressed' : c > b ? 'improved' : 'unchanged';
     return {
       task_id: before.task.id,
       tags: before.task.tags,
@@ -49,10 +53,19 @@ export function judgeCandidate(
       candidate_score: c,
       status,
       scores_are_finite: finite,
+      ...(unjudged ? { unjudged: true } : {}),
     };
   });
-  const baseline = batchScore(current, metric);
-  const cand = batchScore(candidate, metric);
+  // Both sides are compared on the tasks the judge scored on both.
+  const leftOut = new Set(deltas.filter((d) => d.unjudged).map((d) => d.task_id));
+  const baseline = batchScore(
+    current.filter((r) => !leftOut.has(r.task.id)),
+    metric,
+  );
+  const cand = batchScore(
+    candidate.filter((r) => !leftOut.has(r.task.id)),
+    metric,
+  );
   const finite =
     Number.isFinite(baseline) && Number.isFinite(cand) && deltas.every((d) => d.scores_are_finite);
   const blockedByRegression = noRegression && deltas.some((d) => d.status === 'regressed');

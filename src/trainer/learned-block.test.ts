@@ -35,10 +35,48 @@ describe('learned block', () => {
     expect(r.doc).toBe(doc);
   });
 
-  it('deletes rules matching the anchor', () => {
+  it('deletes the one rule matching the anchor', () => {
     const doc = `${BLOCK_START}\n- a\n- use npm\n${BLOCK_END}`;
     const r = applyEdits(doc, [{ target: 'skill', op: 'delete', content: '', anchor: 'npm', rationale: '' }]);
     expect(learnedRules(r.doc)).toEqual(['a']);
+  });
+
+  it('refuses a delete or replace whose short anchor is in several rules, and takes the one rule it names', () => {
+    const doc = `${BLOCK_START}\n- Use \`pnpm\` for installs\n- Run \`pnpm test\` before committing\n${BLOCK_END}\n`;
+    const edit = (op: Edit['op'], anchor: string, content = ''): Edit => ({
+      target: 'skill',
+      op,
+      content,
+      anchor,
+      rationale: '',
+    });
+    const ambiguous = applyEdits(doc, [edit('delete', 'pnpm'), edit('replace', 'pnpm', 'Use yarn')]);
+    expect(ambiguous.applied).toHaveLength(0);
+    expect(ambiguous.unmatched).toHaveLength(2);
+    expect(ambiguous.doc).toBe(doc);
+    const named = applyEdits(doc, [edit('delete', 'before committing')]);
+    expect(learnedRules(named.doc)).toEqual(['Use `pnpm` for installs']);
+  });
+
+  it('matches an anchor copied with its bullet or without backticks, and never renders "- - "', () => {
+    const doc = `${BLOCK_START}\n- Run \`vitest --run\`, never watch mode\n- Keep it short\n${BLOCK_END}\n`;
+    const r = applyEdits(doc, [
+      {
+        target: 'skill',
+        op: 'replace',
+        content: '- Run `vitest --run` (watch mode hangs in CI)',
+        anchor: '- Run vitest --run, never watch mode',
+        rationale: '',
+      },
+      { target: 'skill', op: 'delete', content: '', anchor: '- Keep it short', rationale: '' },
+      add('- Write commit subjects in the imperative'),
+    ]);
+    expect(r.unmatched).toHaveLength(0);
+    expect(learnedRules(r.doc)).toEqual([
+      'Run `vitest --run` (watch mode hangs in CI)',
+      'Write commit subjects in the imperative',
+    ]);
+    expect(r.doc).not.toContain('- - ');
   });
 
   it('refuses a START marker without END instead of truncating the file', () => {

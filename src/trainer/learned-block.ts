@@ -20,9 +20,29 @@ interface LocatedBlock {
   present: boolean;
 }
 
-const normalizeRule = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
-/** A rule is one line: newlines inside proposed content would break the bullet list. */
-const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
+/** A leading list bullet, as a model copies a rule from the rendered block. */
+const BULLET = /^(?:[-*•]\s+)+/;
+/** How rules and anchors are compared: case, spacing, a copied bullet and backticks do not matter. */
+const normalizeRule = (s: string): string =>
+  s.toLowerCase().replace(/`/g, '').replace(/\s+/g, ' ').trim().replace(BULLET, '').trim();
+/** A rule is one line (newlines would break the bullet list) without a bullet of its own (the block adds it). */
+const oneLine = (s: string): string =>
+  s
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .replace(BULLET, '')
+    .trim();
+
+/**
+ * The one rule an anchor names: an exact match, else the only rule containing it. An anchor found in
+ * several rules is ambiguous (a short "pnpm" must not touch every pnpm rule): -1, like no match.
+ */
+function anchoredRule(rules: string[], key: string): number {
+  const exact = rules.findIndex((r) => normalizeRule(r) === key);
+  if (exact !== -1) return exact;
+  const containing = rules.flatMap((r, i) => (normalizeRule(r).includes(key) ? [i] : []));
+  return containing.length === 1 ? (containing[0] ?? -1) : -1;
+}
 
 function locate(doc: string, where: string): LocatedBlock {
   const start = doc.indexOf(BLOCK_START);
@@ -71,7 +91,7 @@ function render(block: LocatedBlock, rules: string[]): string {
 export interface ApplyResult {
   doc: string;
   applied: Edit[];
-  /** Edits that would change nothing (duplicate add, anchor not found); never gated. */
+  /** Edits that would change nothing (duplicate add, anchor not found or in several rules); never gated. */
   unmatched: Edit[];
 }
 
@@ -86,16 +106,14 @@ function applyOne(rules: string[], edit: Edit): boolean {
     }
     case 'delete': {
       if (key === '') return false;
-      const keep = rules.filter((r) => !normalizeRule(r).includes(key));
-      if (keep.length === rules.length) return false;
-      rules.splice(0, rules.length, ...keep);
+      const index = anchoredRule(rules, key);
+      if (index === -1) return false;
+      rules.splice(index, 1);
       return true;
     }
     case 'replace': {
-      if (content === '' || edit.anchor.trim() === '') return false;
-      // Prefer an exact match, else the first rule containing the anchor: one rule changes, never several.
-      const exact = rules.findIndex((r) => normalizeRule(r) === key);
-      const index = exact !== -1 ? exact : rules.findIndex((r) => normalizeRule(r).includes(key));
+      if (content === '' || key === '' || edit.anchor.trim() === '') return false;
+      const index = anchoredRule(rules, key);
       if (index === -1 || rules[index] === content) return false;
       const duplicate = rules.some((r, i) => i !== index && normalizeRule(r) === normalizeRule(content));
       if (duplicate) rules.splice(index, 1);

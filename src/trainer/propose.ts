@@ -1,6 +1,6 @@
 /**
  * From judged trajectories to the edits a step will try: reflect on minibatches (failures always,
- * successes optionally) → drop edits that lowered the score before → aggregate similar edits (the
+ * successes optionally; they see the rejected-edit buffer) → drop edits that made held-out worse before → aggregate similar edits (the
  * backend's optional `mergeEdits`, else a deterministic de-duplication) → rank by support → keep the
  * step's learning rate worth of edits.
  */
@@ -10,6 +10,7 @@ import type { Edit } from '../core/task.js';
 import { mapPool } from '../core/pool.js';
 import { chunks, shuffled } from '../core/rng.js';
 import { normalizeEditContent } from '../store/learning-repo.js';
+import { reflectionBuffer, withoutRefused } from './rejected-buffer.js';
 
 export interface ProposeInput {
   backend: Backend;
@@ -27,7 +28,10 @@ export interface ProposeInput {
   reflectBudget: number;
   /** How many edits the step keeps after ranking (its learning rate). */
   select: number;
+  /** Every edit the gate refused before; reflection sees the buffer of it (`rejected-buffer.ts`). */
   rejected: RejectedEditMemory[];
+  /** Edits pending a re-test: not shown as refused. */
+  pending?: Edit[];
   preferences: string;
   metaNote?: string;
   workers: number;
@@ -49,14 +53,6 @@ export interface Proposal {
 
 const editKey = (e: Pick<Edit, 'op' | 'anchor' | 'content'>): string =>
   `${e.op}|${normalizeEditContent(e.anchor)}|${normalizeEditContent(e.content)}`;
-
-/** Edits whose earlier trial lowered the held-out score are never proposed again. */
-export function withoutRefused<E extends Edit>(edits: E[], rejected: RejectedEditMemory[]): E[] {
-  const refused = new Set(
-    rejected.filter((r) => r.delta < 0).map((r) => `${r.target}|${r.op}|${normalizeEditContent(r.content)}`),
-  );
-  return edits.filter((e) => !refused.has(`${e.target}|${e.op}|${normalizeEditContent(e.content)}`));
-}
 
 /**
  * Deterministic aggregation: identical edits (same op, anchor and normalised content) become one with
@@ -101,33 +97,44 @@ export function rankEdits(edits: SupportedEdit[]): SupportedEdit[] {
 
 const OPS = new Set(['add', 'replace', 'delete']);
 
-/** A merge reply is usable when every item is an edit of a known op with string fields. */
-function asEdits(reply: unknown[], fallbackTarget: Edit['target']): SupportedEdit[] | null {
+/**
+ * A merge reply is usable when every item is an edit of a known op with string fields. Support is the
+ * reply's own count, else that of the proposals it repeats unchanged, else 1: ranking by support must
+ * survive a merge.
+ */
+function asEdits(reply: unknown[], inputs: SupportedEdit[]): SupportedEdit[] | null {
+  const fallbackTarget = inputs[0]?.target ?? 'skill';
+  const inputSupport = new Map<string, number>();
+  for (const e of inputs) inputSupport.set(editKey(e), (inputSupport.get(editKey(e)) ?? 0) + e.support);
   const out: SupportedEdit[] = [];
   for (const item of reply) {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return null;
     const r = item as Record<string, unknown>;
     if (typeof r.op !== 'string' || !OPS.has(r.op) || typeof r.content !== 'string') return null;
     if (r.anchor !== undefined && typeof r.anchor !== 'string') return null;
-    out.push({
+    const edit = {
       target: r.target === 'memory' || r.target === 'skill' ? r.target : fallbackTarget,
       op: r.op as Edit['op'],
       content: r.content,
       anchor: typeof r.anchor === 'string' ? r.anchor : '',
       rationale: typeof r.rationale === 'string' ? r.rationale : 'merged',
-      support: typeof r.support === 'number' && r.support > 0 ? r.support : 1,
-      source: r.source === 'success' ? 'success' : 'failure',
-    });
+    };
+    const support =
+      typeof r.support === 'number' && r.support > 0 ? r.support : (inputSupport.get(editKey(edit)) ?? 1);
+    out.push({ ...edit, support, source: r.source === 'success' ? 'success' : 'failure' });
   }
   return out.length > 0 ? out : null;
 }
 
+/** One reflection's edits are already distinct: the model merges only what several reflections proposed. */
 async function aggregate(
   input: ProposeInput,
   edits: SupportedEdit[],
+  reflections: number,
 ): Promise<{ edits: SupportedEdit[]; merge: Proposal['merge'] }> {
   const deduped = dedupeEdits(edits);
-  if (deduped.length <= 1 || !input.backend.mergeEdits) return { edits: deduped, merge: 'none' };
+  if (deduped.length <= 1 || reflections <= 1 || !input.backend.mergeEdits)
+    return { edits: deduped, merge: 'none' };
   try {
     const reply = await input.backend.mergeEdits({
       doc: input.doc,
@@ -135,7 +142,7 @@ async function aggregate(
       ...(input.metaNote ? { metaNote: input.metaNote } : {}),
     });
     addUsage(input.usage, reply.usage);
-    const merged = Array.isArray(reply.edits) ? asEdits(reply.edits, deduped[0]?.target ?? 'skill') : null;
+    const merged = Array.isArray(reply.edits) ? asEdits(reply.edits, deduped) : null;
     // A merge may not bring back an edit the gate refused.
     if (merged) return { edits: dedupeEdits(withoutRefused(merged, input.rejected)), merge: 'backend' };
   } catch {
@@ -157,6 +164,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
       for (const mb of chunks(shuffled(input.successes, input.seed + 1), input.minibatchSize))
         calls.push({ failures: [], successes: mb, source: 'success' });
   }
+  const buffer = reflectionBuffer(input.rejected, input.pending);
   const replies = await mapPool(calls, input.workers, (call) =>
     input.backend.reflect({
       target: input.target ?? 'skill',
@@ -165,7 +173,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
       failures: call.failures,
       successes: call.successes,
       editBudget: input.reflectBudget,
-      rejected: input.rejected,
+      rejected: buffer,
       preferences: input.preferences,
       ...(input.metaNote ? { metaNote: input.metaNote } : {}),
     }),
@@ -179,7 +187,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
     for (const e of withoutRefused(edits, input.rejected))
       supported.push({ ...e, support: 1, source: calls[i]?.source ?? 'failure' });
   });
-  const { edits, merge } = await aggregate(input, supported);
+  const { edits, merge } = await aggregate(input, supported, calls.length);
   const ranked = rankEdits(edits);
   const selected = ranked
     .slice(0, Math.max(0, input.select))

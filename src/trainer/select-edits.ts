@@ -4,6 +4,7 @@
  * the rest beats the baseline strictly or no removal helps. An accepted set is then pruned of edits whose
  * removal does not hurt, so a harmful or useless edit never rides along with a useful one.
  */
+import { REGRESSION_REASON } from '../core/rejected-edit.js';
 import type { Edit, TaskRecord } from '../core/task.js';
 import type { ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
@@ -85,7 +86,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
 
   if (!accepted) {
     const blocked = trials.at(-1)?.blocked_by_regression === true;
-    const reason = blocked ? 'a held-out task regressed' : TIE_REASON;
+    const reason = blocked ? REGRESSION_REASON : TIE_REASON;
     rejected.push(...kept.map((e) => ({ ...e, delta: Math.min(0, score - baseline), reason })));
     return { accepted: false, kept: [], doc: baseDoc, score: baseline, rejected, trials };
   }

@@ -1,6 +1,7 @@
 /**
- * Tolerant extraction of the first valid JSON value in a model's reply: fenced ```json blocks first,
- * then the first `{` or `[` whose balanced span parses. Brackets inside strings are skipped, and prose
+ * Tolerant extraction of JSON values from a model's reply, thinking blocks removed: fenced ```json
+ * blocks first, then every `{` or `[` whose balanced span parses; the caller takes the first that
+ * passes its schema. Brackets inside strings are skipped, and prose
  * with brackets after the value does not matter (the reference's greedy first-`[`-to-last-`]` did).
  */
 
@@ -26,26 +27,50 @@ function closingIndex(text: string, start: number): number {
   return -1;
 }
 
-function firstValue(text: string): { value: unknown } | null {
+/** Every balanced value of `text` that parses, in order; a value's inner values are not listed again. */
+function* bareValues(text: string): Generator<unknown> {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c !== '{' && c !== '[') continue;
     const end = closingIndex(text, i);
     if (end < 0) continue;
+    let value: unknown;
     try {
-      return { value: JSON.parse(text.slice(i, end + 1)) as unknown };
+      value = JSON.parse(text.slice(i, end + 1)) as unknown;
     } catch {
-      // Not JSON (prose in brackets): keep looking.
+      continue; // Not JSON (prose in brackets): keep looking.
     }
+    yield value;
+    i = end;
   }
-  return null;
 }
 
-/** The first JSON value in `text`, or null when there is none. */
-export function extractJson(text: string): { value: unknown } | null {
-  for (const m of text.matchAll(/```[a-zA-Z]*[ \t]*\r?\n([\s\S]*?)```/g)) {
-    const found = firstValue(m[1] ?? '');
-    if (found) return found;
-  }
-  return firstValue(text);
+/**
+ * A reasoning model's thinking (`<think>…</think>`, `<thinking>…</thinking>`) is not its answer: a
+ * draft `{"edits": []}` in it must not win. A reply that starts mid-thought and only closes the tag
+ * keeps what follows the tag.
+ */
+export function withoutThinking(text: string): string {
+  const closed = text.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '');
+  const dangling = closed.match(/<\/(think|thinking|reasoning)>/i);
+  return dangling?.index === undefined ? closed : closed.slice(dangling.index + dangling[0].length);
+}
+
+/** The JSON values of a reply, best first: fenced blocks, then bare values, thinking removed. */
+export function* jsonCandidates(text: string): Generator<unknown> {
+  const answer = withoutThinking(text);
+  for (const m of answer.matchAll(/```[a-zA-Z]*[ \t]*\r?\n([\s\S]*?)```/g)) yield* bareValues(m[1] ?? '');
+  yield* bareValues(answer);
+}
+
+/**
+ * The first JSON value of `text` that `accept` takes (any value without it), or null. Prose that quotes
+ * a JSON example before the real answer does not win when the example fails `accept`.
+ */
+export function extractJson(
+  text: string,
+  accept: (value: unknown) => boolean = () => true,
+): { value: unknown } | null {
+  for (const value of jsonCandidates(text)) if (accept(value)) return { value };
+  return null;
 }

@@ -5,7 +5,7 @@
  * request passes the guarded pipeline (redaction, cache, budget, retries, concurrency limit).
  */
 import { z } from 'zod';
-import type { Edit, TaskRecord } from '../../core/task.js';
+import type { Edit, Score, TaskRecord } from '../../core/task.js';
 import type {
   AttemptRequest,
   AttemptResult,
@@ -26,7 +26,9 @@ import type {
 import { addUsage, zeroUsage } from '../types.js';
 import type { ChatMessage, ChatRole } from './chat.js';
 import type { GuardedChat } from './guarded-chat.js';
-import { extractJson } from './json-reply.js';
+import { EDITS_SHAPE, editsReplySchema } from './edit-reply.js';
+import { jsonCandidates } from './json-reply.js';
+import { renderRejected } from './rejected-prompt.js';
 import { renderPrompt, type PromptName } from './prompts.js';
 import type { SpendMeter, SpendSummary } from './spend-meter.js';
 
@@ -36,20 +38,6 @@ const EXCERPT = 1500;
 
 const clip = (text: string, n = EXCERPT): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
 const orNone = (text: string): string => (text.trim() === '' ? '(none)' : text);
-
-export const editsReplySchema = z.object({
-  edits: z
-    .array(
-      z.object({
-        op: z.enum(['add', 'replace', 'delete']),
-        content: z.string(),
-        anchor: z.string().default(''),
-        rationale: z.string().default(''),
-      }),
-    )
-    .max(50),
-});
-const EDITS_SHAPE = '{"edits": [{"op": "add", "content": "rule text", "anchor": "", "rationale": "why"}]}';
 
 export const scoreReplySchema = z.object({
   hard: z.union([z.literal(0), z.literal(1)]),
@@ -133,11 +121,17 @@ export class LlmBackend implements Backend {
       addUsage(usage, reply.usage);
       return reply.text;
     };
+    // The first value that passes the schema wins; the first value's problem is what repair names.
     const check = (text: string): { value: T } | { problem: string } => {
-      const found = extractJson(text);
-      if (!found) return { problem: 'it contained no JSON value' };
-      const parsed = schema.safeParse(found.value);
-      return parsed.success ? { value: parsed.data } : { problem: zodProblem(parsed.error) };
+      let problem = 'it contained no JSON value';
+      let first = true;
+      for (const candidate of jsonCandidates(text)) {
+        const parsed = schema.safeParse(candidate);
+        if (parsed.success) return { value: parsed.data };
+        if (first) problem = zodProblem(parsed.error);
+        first = false;
+      }
+      return { problem };
     };
     const first = await ask(messages);
     const firstCheck = check(first);
@@ -188,12 +182,7 @@ export class LlmBackend implements Backend {
         other_doc: orNone(req.otherDoc),
         failures: req.failures.map(describeTrajectory).join('\n\n'),
         successes: orNone(req.successes.slice(0, 8).map(describeTrajectory).join('\n\n')),
-        rejected: orNone(
-          req.rejected
-            .filter((r) => r.target === req.target)
-            .map((r) => `- [${r.op}] ${r.content} (score change ${r.delta.toFixed(3)})`)
-            .join('\n'),
-        ),
+        rejected: orNone(renderRejected(req.rejected.filter((r) => r.target === req.target))),
       },
       editsReplySchema,
       EDITS_SHAPE,
@@ -264,9 +253,7 @@ export class LlmBackend implements Backend {
     return { reply: answer.value, usage: answer.usage };
   }
 
-  async judgeRubric(
-    req: RubricRequest,
-  ): Promise<{ hard: number; soft: number; rationale: string; usage: Usage }> {
+  async judgeRubric(req: RubricRequest): Promise<Score & { usage: Usage }> {
     const answer = await this.askJson(
       'optimizer',
       'judge',
@@ -274,8 +261,12 @@ export class LlmBackend implements Backend {
       scoreReplySchema,
       SCORE_SHAPE,
     );
-    if (!answer.value)
-      return { hard: 0, soft: 0, rationale: 'judge reply was not valid JSON', usage: answer.usage };
+    if (!answer.value) {
+      // Scoring 0/0 would count the judge's failure against the candidate: the answer is left out.
+      this.meter.unjudgedAnswers += 1;
+      const rationale = 'left out: the judge gave no valid reply';
+      return { hard: 0, soft: 0, rationale, unjudged: true, usage: answer.usage };
+    }
     return { ...answer.value, usage: answer.usage };
   }
 }

@@ -25,6 +25,8 @@ export interface SpendSummary {
   redactions: number;
   invalid_replies: number;
   repaired_replies: number;
+  /** Answers left out of a score because the judge never gave a valid reply (not scored 0/0). */
+  unjudged_answers: number;
   /** The limit that stopped the night, or ''. */
   stopped_by: string;
   limits: { max_calls: number | null; max_tokens: number | null; max_cost_usd: number | null };
@@ -54,6 +56,7 @@ export class SpendMeter {
   redactions = 0;
   invalidReplies = 0;
   repairedReplies = 0;
+  unjudgedAnswers = 0;
   stoppedBy = '';
   /** Set after an auth or fatal failure: nothing more is sent this night. */
   haltedBy: Error | null = null;
@@ -109,6 +112,7 @@ export class SpendMeter {
       redactions: this.redactions,
       invalid_replies: this.invalidReplies,
       repaired_replies: this.repairedReplies,
+      unjudged_answers: this.unjudgedAnswers,
       stopped_by: this.stoppedBy,
       limits: {
         max_calls: this.limits.maxCalls,

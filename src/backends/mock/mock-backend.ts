@@ -7,6 +7,7 @@
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { keywordScore } from '../../replay/judges/exact.js';
 import { forbiddenPattern, forbiddenTerm } from '../../core/negative-check.js';
+import { madeHeldOutWorse } from '../../core/rejected-edit.js';
 import { ruleChecks, type Check, type Edit, type TaskRecord } from '../../core/task.js';
 import type {
   AttemptRequest,
@@ -162,7 +163,7 @@ export class MockBackend implements Backend {
 
   reflect(req: ReflectRequest): Promise<ReflectResult> {
     const ctx = `${req.doc}\n${req.otherDoc}`;
-    const refused = new Set(req.rejected.filter((r) => r.delta < 0).map((r) => normalize(r.content)));
+    const refused = new Set(req.rejected.filter(madeHeldOutWorse).map((r) => normalize(r.content)));
     const edits: Edit[] = [];
     const propose = (content: string, rationale: string): void => {
       if (edits.length >= req.editBudget) return;

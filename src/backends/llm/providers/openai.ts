@@ -18,6 +18,25 @@ export interface OpenAiOptions {
   azure?: { apiVersion: string };
 }
 
+/**
+ * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5…) refuse `max_tokens` (the SDK documents it as
+ * "not compatible with o-series models") and any `temperature` but the default; they take
+ * `max_completion_tokens`. Other models, including OpenAI-compatible servers, keep the classic pair.
+ */
+export function isReasoningModel(model: string): boolean {
+  const name = model.toLowerCase().split('/').at(-1) ?? '';
+  return /^(o\d+|gpt-5)(\b|[-._])/.test(name);
+}
+
+function samplingParams(
+  model: string,
+  req: ChatRequest,
+): { max_completion_tokens: number } | { max_tokens: number; temperature: number } {
+  return isReasoningModel(model)
+    ? { max_completion_tokens: req.maxTokens }
+    : { max_tokens: req.maxTokens, temperature: req.temperature };
+}
+
 export class OpenAiProvider implements ChatProvider {
   readonly name: string;
   readonly model: string;
@@ -61,8 +80,7 @@ export class OpenAiProvider implements ChatProvider {
           ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
           ...req.messages.map((m) => ({ role: m.role, content: m.content })),
         ],
-        max_tokens: req.maxTokens,
-        temperature: req.temperature,
+        ...samplingParams(this.model, req),
       });
       return {
         text: completion.choices[0]?.message.content ?? '',

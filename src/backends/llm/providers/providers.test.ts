@@ -62,6 +62,32 @@ describe('OpenAiProvider (openai SDK)', () => {
     expect(body.messages[0]).toEqual({ role: 'system', content: 'You are a coding agent.' });
   });
 
+  it('sends max_completion_tokens and no temperature to OpenAI reasoning models, the classic pair to others', async () => {
+    const bodyFor = async (model: string): Promise<Record<string, unknown>> => {
+      openai.reset();
+      const p = new OpenAiProvider({
+        model,
+        apiKey: 'k',
+        baseUrl: openai.url,
+        timeoutMs: 5000,
+        keyVariable: 'K',
+      });
+      await p.send(req);
+      return JSON.parse(openai.bodies[0] ?? '{}') as Record<string, unknown>;
+    };
+    for (const model of ['o1', 'o3-mini', 'o4-mini', 'gpt-5', 'gpt-5.1-codex', 'openai/gpt-5-mini']) {
+      const body = await bodyFor(model);
+      expect(body, model).toMatchObject({ max_completion_tokens: 64 });
+      expect(body, model).not.toHaveProperty('max_tokens');
+      expect(body, model).not.toHaveProperty('temperature');
+    }
+    for (const model of ['gpt-4o', 'gpt-4.1-mini', 'llama3.1:8b', 'deepseek-chat', 'omni-coder']) {
+      const body = await bodyFor(model);
+      expect(body, model).toMatchObject({ max_tokens: 64, temperature: 0 });
+      expect(body, model).not.toHaveProperty('max_completion_tokens');
+    }
+  });
+
   it('does not retry by itself, and classifies 429 with retry-after, 500 and 401', async () => {
     openai.reset();
     openai.failures.push({ status: 429, headers: { 'retry-after': '3' } }, { status: 500 });

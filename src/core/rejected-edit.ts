@@ -1,0 +1,18 @@
+/**
+ * What a refused edit means for later nights. An edit that made the held-out score worse (it lowered
+ * the score, or a held-out task regressed with it) is never proposed again; one with no measurable
+ * effect may come back when the failures it was meant for persist.
+ */
+
+/** The reason given to edits refused because a held-out task got worse (per-task no-regression). */
+export const REGRESSION_REASON = 'a held-out task regressed';
+
+export interface RefusedEditFacts {
+  /** Gate score change the edit caused (negative = it hurt). */
+  delta: number;
+  reason?: string;
+}
+
+export function madeHeldOutWorse(r: RefusedEditFacts): boolean {
+  return r.delta < 0 || r.reason === REGRESSION_REASON;
+}
