@@ -10,6 +10,7 @@ import type { Edit } from '../core/task.js';
 import { mapPool } from '../core/pool.js';
 import { chunks, shuffled } from '../core/rng.js';
 import { normalizeEditContent } from '../store/learning-repo.js';
+import { learnedBlockState } from './learned-block.js';
 
 export interface ProposeInput {
   backend: Backend;
@@ -157,6 +158,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
       for (const mb of chunks(shuffled(input.successes, input.seed + 1), input.minibatchSize))
         calls.push({ failures: [], successes: mb, source: 'success' });
   }
+  const learnedBlock = learnedBlockState(input.doc);
   const replies = await mapPool(calls, input.workers, (call) =>
     input.backend.reflect({
       target: input.target ?? 'skill',
@@ -168,6 +170,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
       rejected: input.rejected,
       preferences: input.preferences,
       ...(input.metaNote ? { metaNote: input.metaNote } : {}),
+      ...(learnedBlock ? { learnedBlock } : {}),
     }),
   );
   const proposed: Edit[] = [];

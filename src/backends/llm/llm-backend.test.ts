@@ -1,46 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { REPLAY_MARKER } from '../../core/machine-sessions.js';
-import { silentLogger } from '../../core/logger.js';
 import { emptyTask } from '../../core/task.js';
-import { memoryResponseCache } from '../../store/response-cache-repo.js';
-import type { ChatProvider, ChatReply, ChatRequest } from './chat.js';
-import { GuardedChat } from './guarded-chat.js';
-import { Limiter } from './limiter.js';
-import { LlmBackend } from './llm-backend.js';
-import { defaultRetryPolicy } from './retry.js';
-import { SpendMeter } from './spend-meter.js';
 import { z } from 'zod';
+import { scriptedLlm } from '../../../test/helpers/scripted-llm.js';
 import { labelSessions } from '../../miner/model/label-sessions.js';
 import { memorySessionLabels } from '../../store/session-labels-repo.js';
 
-class QueueProvider implements ChatProvider {
-  readonly name = 'queue';
-  readonly model = 'm';
-  readonly kind = 'api' as const;
-  sent: ChatRequest[] = [];
-  private readonly replies: string[];
-  constructor(replies: string[]) {
-    this.replies = replies;
-  }
-  send(req: ChatRequest): Promise<ChatReply> {
-    this.sent.push(req);
-    return Promise.resolve({ text: this.replies.shift() ?? '', usage: { inputTokens: 1, outputTokens: 1 } });
-  }
-}
-
-function backend(replies: string[]) {
-  const provider = new QueueProvider(replies);
-  const meter = new SpendMeter({ maxCalls: null, maxTokens: null, maxCostUsd: null });
-  const chat = new GuardedChat(provider, {
-    meter,
-    cache: memoryResponseCache(),
-    limiter: new Limiter(2),
-    retry: defaultRetryPolicy(0),
-    price: null,
-    logger: silentLogger,
-  });
-  return { provider, meter, llm: new LlmBackend({ target: chat, optimizer: chat }, meter) };
-}
+const backend = scriptedLlm;
 
 const failure = {
   task: emptyTask({ id: 't1', intent: 'Add zod' }),
