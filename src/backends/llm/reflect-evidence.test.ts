@@ -120,6 +120,8 @@ describe('the reflect request', () => {
       }),
     );
     expect(body).toContain('Expected answer:\nCanberra');
+    expect(body).toContain('The answer does not contain the expected answer (partial credit 0.00).');
+    expect(body).not.toContain('exact-match=');
     expect(body).not.toContain('Wellington');
     expect(body).not.toContain('Ottawa');
   });

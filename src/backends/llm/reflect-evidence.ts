@@ -78,6 +78,10 @@ export function describeTrajectory(t: Trajectory): string {
     lines.push(`Failed checks:\n${failed.join('\n')}`);
     if (rubric !== undefined) lines.push(`Rubric judge: ${rubric}`);
   } else if (t.task.reference_kind === 'rule' && t.score.hard === 1) lines.push('Every check passed.');
+  else if (t.task.reference_kind === 'exact' && t.score.hard === 0)
+    lines.push(
+      `The answer does not contain the expected answer (partial credit ${t.score.soft.toFixed(2)}).`,
+    );
   else lines.push(`Judge: hard ${t.score.hard}, soft ${t.score.soft.toFixed(2)} — ${t.score.rationale}`);
   return lines.join('\n');
 }
