@@ -62,7 +62,12 @@ export interface ReflectRequest {
   preferences: string;
   /** Cross-epoch memory of the trainer (what helped, what did not), when it has one. */
   metaNote?: string;
+  /** Whether the document has its learned block yet, and rules in it (the prompt says so). */
+  learnedBlock?: LearnedBlockState;
 }
+
+/** `absent`: no markers yet (the first accepted edit adds them); `empty`: markers, no rule. */
+export type LearnedBlockState = 'absent' | 'empty' | 'filled';
 
 export interface ReflectResult {
   edits: Edit[];

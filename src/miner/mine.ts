@@ -18,6 +18,7 @@ import { kindRules, sentenceKey, type KindRules } from './rules/kind-rules.js';
 import { commonPromptWords } from './rules/literal.js';
 import { commandWordsOf } from './stop-words.js';
 import { followUpFindings, type FollowUpFinding } from './rules/session-rules.js';
+import { contextBeforeFirstAnswer } from './task-context.js';
 import type {
   Cluster,
   DroppedCounts,
@@ -301,9 +302,8 @@ function toTask(
     id: instanceId(session.key),
     project,
     intent: truncateIntent(requestOf(member).prompt),
-    // The follow-ups are the user's reaction to the first answer (corrections, thanks): what the skill
-    // must make unnecessary. Shown to the target, they would hand it the lesson (the reference does).
-    context_excerpt: '',
+    // Only what the user asked before the first answer: the follow-ups react to it (see task-context.ts).
+    context_excerpt: contextBeforeFirstAnswer(member.episodes, member.request),
     system: '',
     attempted_solution: firstAttempt(member),
     outcome: member.outcome.outcome,

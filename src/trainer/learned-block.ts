@@ -4,6 +4,7 @@
  */
 import { InputError } from '../core/errors.js';
 import type { Edit } from '../core/task.js';
+import type { LearnedBlockState } from '../backends/types.js';
 
 export const BLOCK_START = '<!-- SKILLOPT-SLEEP:LEARNED START -->';
 export const BLOCK_END = '<!-- SKILLOPT-SLEEP:LEARNED END -->';
@@ -71,6 +72,16 @@ function locate(doc: string, where: string): LocatedBlock {
 
 export function learnedRules(doc: string, where = 'skill'): string[] {
   return locate(doc, where).rules;
+}
+
+/** Whether the document has its block yet (a malformed one is reported where edits are applied). */
+export function learnedBlockState(doc: string): LearnedBlockState | undefined {
+  try {
+    const block = locate(doc, 'skill');
+    return !block.present ? 'absent' : block.rules.length === 0 ? 'empty' : 'filled';
+  } catch {
+    return undefined;
+  }
 }
 
 function renderBlock(rules: string[]): string {

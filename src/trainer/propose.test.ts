@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Backend, ReflectRequest, SupportedEdit, Trajectory } from '../backends/types.js';
 import { zeroUsage } from '../backends/types.js';
 import { emptyTask, type Edit } from '../core/task.js';
+import { BLOCK_END, BLOCK_START, withRules } from './learned-block.js';
 import { dedupeEdits, proposeEdits, rankEdits, type ProposeInput } from './propose.js';
 
 const add = (content: string, rationale = ''): Edit => ({
@@ -165,5 +166,18 @@ describe('dedupeEdits and rankEdits', () => {
       sup(add('f3'), 1),
     ]);
     expect(ranked.map((e) => e.content)).toEqual(['f2', 'f1', 'f3', 's']);
+  });
+});
+
+describe('proposeEdits tells reflection whether the learned block exists yet', () => {
+  it.each([
+    ['# Skill\n', 'absent'],
+    [`# Skill\n\n${BLOCK_START}\n${BLOCK_END}\n`, 'empty'],
+    [withRules('# Skill\n', ['Use pnpm.']), 'filled'],
+  ])('case %#', async (doc, state) => {
+    const backend = scriptedBackend();
+    await proposeEdits(input(backend, { doc }));
+    expect(backend.calls.map((c) => c.learnedBlock)).toEqual(backend.calls.map(() => state));
+    expect(backend.calls.length).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,7 @@ import { mapPool } from '../core/pool.js';
 import { chunks, shuffled } from '../core/rng.js';
 import { normalizeEditContent } from '../store/learning-repo.js';
 import { reflectionBuffer, withoutRefused } from './rejected-buffer.js';
+import { learnedBlockState } from './learned-block.js';
 
 export interface ProposeInput {
   backend: Backend;
@@ -165,6 +166,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
         calls.push({ failures: [], successes: mb, source: 'success' });
   }
   const buffer = reflectionBuffer(input.rejected, input.pending);
+  const learnedBlock = learnedBlockState(input.doc);
   const replies = await mapPool(calls, input.workers, (call) =>
     input.backend.reflect({
       target: input.target ?? 'skill',
@@ -176,6 +178,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
       rejected: buffer,
       preferences: input.preferences,
       ...(input.metaNote ? { metaNote: input.metaNote } : {}),
+      ...(learnedBlock ? { learnedBlock } : {}),
     }),
   );
   const proposed: Edit[] = [];

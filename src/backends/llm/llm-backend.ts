@@ -11,6 +11,7 @@ import type {
   AttemptResult,
   Backend,
   JsonAnswer,
+  LearnedBlockState,
   MergeEditsRequest,
   MergeEditsResult,
   ProposeTasksRequest,
@@ -20,7 +21,6 @@ import type {
   RewriteRequest,
   RewriteResult,
   RubricRequest,
-  Trajectory,
   Usage,
 } from '../types.js';
 import { addUsage, zeroUsage } from '../types.js';
@@ -28,6 +28,7 @@ import type { ChatMessage, ChatRole } from './chat.js';
 import type { GuardedChat } from './guarded-chat.js';
 import { EDITS_SHAPE, editsReplySchema } from './edit-reply.js';
 import { jsonCandidates } from './json-reply.js';
+import { reflectEvidence } from './reflect-evidence.js';
 import { renderRejected } from './rejected-prompt.js';
 import { renderPrompt, type PromptName } from './prompts.js';
 import type { SpendMeter, SpendSummary } from './spend-meter.js';
@@ -38,6 +39,18 @@ const EXCERPT = 1500;
 
 const clip = (text: string, n = EXCERPT): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
 const orNone = (text: string): string => (text.trim() === '' ? '(none)' : text);
+
+/** How many passed (and unchecked) replays one reflect call shows. */
+const MAX_REFLECT_SUCCESSES = 8;
+
+/** The document heading: markers are named only once they exist. */
+const LEARNED_BLOCK_HEADINGS: Record<LearnedBlockState, string> = {
+  absent:
+    'it has no learned block yet: the first accepted edit creates it, so propose "add" edits; there is no line to replace or delete',
+  empty:
+    'the learned block is between the LEARNED START and END markers; it has no rule yet, so propose "add" edits',
+  filled: 'the learned block is between the LEARNED START and END markers',
+};
 
 export const scoreReplySchema = z.object({
   hard: z.union([z.literal(0), z.literal(1)]),
@@ -68,14 +81,6 @@ export type { JsonAnswer };
 function zodProblem(error: z.ZodError): string {
   const issue = error.issues[0];
   return issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'does not match the schema';
-}
-
-function describeTrajectory(t: Trajectory): string {
-  return [
-    `## Task ${t.task.id}: ${clip(t.task.intent, 400)}`,
-    `Answer given:\n${clip(t.response)}`,
-    `Judge: hard ${t.score.hard}, soft ${t.score.soft.toFixed(2)} — ${t.score.rationale}`,
-  ].join('\n');
 }
 
 export class LlmBackend implements Backend {
@@ -171,17 +176,22 @@ export class LlmBackend implements Backend {
   }
 
   async reflect(req: ReflectRequest): Promise<ReflectResult> {
-    if (req.failures.length === 0) return { edits: [], usage: zeroUsage() };
+    // A call with only successes is `reflect_successes`: rules that keep what made them pass.
+    if (req.failures.length === 0 && req.successes.length === 0) return { edits: [], usage: zeroUsage() };
+    const evidence = reflectEvidence(req.failures, req.successes, MAX_REFLECT_SUCCESSES);
     const answer = await this.askJson(
       'optimizer',
       'reflect',
       {
         edit_budget: String(req.editBudget),
         preferences: orNone(req.preferences),
+        learned_block: LEARNED_BLOCK_HEADINGS[req.learnedBlock ?? 'filled'],
         doc: req.doc,
+        meta_note: orNone(req.metaNote ?? ''),
         other_doc: orNone(req.otherDoc),
-        failures: req.failures.map(describeTrajectory).join('\n\n'),
-        successes: orNone(req.successes.slice(0, 8).map(describeTrajectory).join('\n\n')),
+        failures: orNone(evidence.failures),
+        successes: orNone(evidence.successes),
+        unchecked: orNone(evidence.unchecked),
         rejected: orNone(renderRejected(req.rejected.filter((r) => r.target === req.target))),
       },
       editsReplySchema,

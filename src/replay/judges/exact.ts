@@ -46,8 +46,11 @@ export function exactJudge(reference: string, response: string): Score {
   };
 }
 
+/** The rationale of {@link outcomeJudge}: how reflection tells a weak label from a judged answer. */
+export const OUTCOME_RATIONALE = 'outcome-derived';
+
 /** Weak label from the session's own outcome; it measures history, not the candidate answer. */
 export function outcomeJudge(task: Pick<TaskRecord, 'outcome'>): Score {
   const hard = task.outcome === 'success' ? 1 : 0;
-  return { hard, soft: hard, rationale: 'outcome-derived' };
+  return { hard, soft: hard, rationale: OUTCOME_RATIONALE };
 }

@@ -1,0 +1,119 @@
+/**
+ * What the reflect prompt says about each judged answer, in words a model can act on: every failed
+ * check as a sentence with the user's own words it came from, the expected answer of a train task
+ * (never of a val/test one: the gate would be measured on answers the optimizer has read), and
+ * answers scored only by how their old session ended kept apart, labelled, so no rule is read from them.
+ */
+import type { Check, TaskRecord } from '../../core/task.js';
+import { ruleChecks } from '../../core/task.js';
+import { OUTCOME_RATIONALE } from '../../replay/judges/exact.js';
+import { evaluateCheck } from '../../replay/judges/rule-checks.js';
+import type { Trajectory } from '../types.js';
+
+const ANSWER_CHARS = 1500;
+const EXPECTED_CHARS = 600;
+
+const clip = (text: string, n: number): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
+const code = (text: string): string => (text.includes('`') ? `"${text}"` : `\`${text}\``);
+
+/** A check as the rule it states, e.g. "must contain the literal text `vitest --run`". */
+export function checkInWords(check: Check): string {
+  const arg = check.arg === undefined ? '' : String(check.arg);
+  switch (check.op) {
+    case 'contains':
+      return `must contain the literal text ${code(arg)}`;
+    case 'not_contains':
+      return `must not mention ${code(arg)} anywhere, not even to say it was avoided`;
+    case 'regex':
+      return `must match the regular expression ${code(arg)}`;
+    case 'section_present':
+      return `must have a section (heading, bold line or "${arg}:" label) named ${code(arg)}`;
+    case 'section_contains':
+      return `must have a Markdown heading containing ${code(arg)}`;
+    case 'max_chars':
+      return `must be at most ${arg} characters long`;
+    case 'min_chars':
+      return `must be at least ${arg} characters long`;
+    case 'no_refusal':
+      return 'must answer the task instead of refusing it';
+    case 'tool_called':
+      return `must use the tool ${code(arg)}`;
+    default:
+      return arg === '' ? `must pass the check ${check.op}` : `must pass the check ${check.op}=${arg}`;
+  }
+}
+
+/** The answer was scored by how its old session ended, not by a check of this answer. */
+export function isOutcomeDerived(t: Trajectory): boolean {
+  return t.score.rationale === OUTCOME_RATIONALE;
+}
+
+/** One line per failed check of a rule task, with the user's sentence it came from. */
+function failedChecks(task: TaskRecord, response: string): string[] {
+  return ruleChecks(task)
+    .filter((check) => !evaluateCheck(check, response, []).pass)
+    .map((check) => {
+      const said = check.because ? ` — from the user's words: ${JSON.stringify(check.because)}` : '';
+      return `- The answer ${checkInWords(check)}${said}`;
+    });
+}
+
+/** Only train tasks show their reference: val and test answers never reach the optimizer. */
+function expectedAnswer(task: TaskRecord): string | null {
+  if (task.split !== 'train' || task.reference_kind !== 'exact' || task.reference.trim() === '') return null;
+  return clip(task.reference.trim(), EXPECTED_CHARS);
+}
+
+/** A judged answer as the reflect prompt shows it. */
+export function describeTrajectory(t: Trajectory): string {
+  const lines = [
+    `## Task ${t.task.id}: ${clip(t.task.intent, 400)}`,
+    `Answer given:\n${clip(t.response, ANSWER_CHARS)}`,
+  ];
+  const expected = expectedAnswer(t.task);
+  if (expected !== null) lines.push(`Expected answer:\n${expected}`);
+  const failed = t.score.hard === 1 ? [] : failedChecks(t.task, t.response);
+  const rubric = t.score.rationale.split('; rubric: ')[1];
+  if (failed.length > 0) {
+    lines.push(`Failed checks:\n${failed.join('\n')}`);
+    if (rubric !== undefined) lines.push(`Rubric judge: ${rubric}`);
+  } else if (t.task.reference_kind === 'rule' && t.score.hard === 1) lines.push('Every check passed.');
+  else if (t.task.reference_kind === 'exact' && t.score.hard === 0)
+    lines.push(
+      `The answer does not contain the expected answer (partial credit ${t.score.soft.toFixed(2)}).`,
+    );
+  else lines.push(`Judge: hard ${t.score.hard}, soft ${t.score.soft.toFixed(2)} — ${t.score.rationale}`);
+  return lines.join('\n');
+}
+
+/** Answers without a real check: shown apart, with what their score means. */
+function describeUnchecked(t: Trajectory): string {
+  const how = t.score.hard === 1 ? 'ended well' : 'did not end well';
+  return [
+    `## Task ${t.task.id}: ${clip(t.task.intent, 400)}`,
+    `Answer given:\n${clip(t.response, ANSWER_CHARS)}`,
+    `No check: the user's original session ${how}; this says nothing about the answer above.`,
+  ].join('\n');
+}
+
+export interface ReflectEvidence {
+  failures: string;
+  successes: string;
+  unchecked: string;
+}
+
+/** The prompt's sections: checked failures, checked successes, and the unchecked ones apart. */
+export function reflectEvidence(
+  failures: readonly Trajectory[],
+  successes: readonly Trajectory[],
+  maxSuccesses: number,
+): ReflectEvidence {
+  const checkedFailures = failures.filter((t) => !isOutcomeDerived(t));
+  const checkedSuccesses = successes.filter((t) => !isOutcomeDerived(t)).slice(0, maxSuccesses);
+  const unchecked = [...failures, ...successes].filter(isOutcomeDerived).slice(0, maxSuccesses);
+  return {
+    failures: checkedFailures.map(describeTrajectory).join('\n\n'),
+    successes: checkedSuccesses.map(describeTrajectory).join('\n\n'),
+    unchecked: unchecked.map(describeUnchecked).join('\n\n'),
+  };
+}
