@@ -64,6 +64,21 @@ describe('validateStatement', () => {
     });
   });
 
+  it('reads a natural not_contains of one word as word-bounded, so a pnpm answer can pass it', () => {
+    const v = validateStatement({
+      intent: 'Install the dependencies of the web app',
+      checks: [
+        { op: 'contains', arg: 'pnpm' },
+        { op: 'not_contains', arg: 'npm' },
+      ],
+      satisfied: false,
+    });
+    expect(v.ok && v.statement.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      { op: 'not_mentions', arg: 'npm' },
+    ]);
+  });
+
   it('prefers a rubric over checks that only test shape', () => {
     const v = validateStatement({
       intent: 'Summarise the release notes',

@@ -12,6 +12,7 @@
 import type { Backend, ProposeTasksRequest, Usage } from '../backends/types.js';
 import { addUsage, zeroUsage } from '../backends/types.js';
 import { sha256Hex } from '../core/hash.js';
+import { wordBoundedNegative } from '../core/negative-check.js';
 import type { Check, TaskRecord } from '../core/task.js';
 import { KNOWN_OPS, SHAPE_OPS } from '../replay/judges/rule-checks.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
@@ -108,18 +109,20 @@ export function validateStatement(raw: unknown): StatementVerdict {
   }
   const validation = validateJudge({ checks: rawChecks });
   if (validation.errors.length > 0) return { ok: false, reason: 'invalid_check' };
-  const shapeOnly = validation.checks.every((c) => SHAPE_OPS.has(c.op));
+  // A natural `not_contains "npm"` means the word: as a substring it would fail every "pnpm" answer.
+  const checks = validation.checks.map(wordBoundedNegative);
+  const shapeOnly = checks.every((c) => SHAPE_OPS.has(c.op));
   const base = {
     intent: intent.slice(0, MAX_INTENT_CHARS),
     satisfied: raw['satisfied'] === true,
   };
   // Checks that test content are deterministic and free to score; keep them. Shape-only checks can be
   // won by reformatting, so a rubric replaces them, and without a rubric the statement is not checkable.
-  if (validation.checks.length > 0 && !shapeOnly) {
-    return { ok: true, statement: { ...base, checks: validation.checks, rubric: '' } };
+  if (checks.length > 0 && !shapeOnly) {
+    return { ok: true, statement: { ...base, checks, rubric: '' } };
   }
   if (rubric !== '') return { ok: true, statement: { ...base, checks: [], rubric } };
-  return { ok: false, reason: validation.checks.length > 0 ? 'shape_only' : 'uncheckable' };
+  return { ok: false, reason: checks.length > 0 ? 'shape_only' : 'uncheckable' };
 }
 
 /** What the optimizer sees of one recurring task: wordings, corrections, the agent's latest first answer. */
