@@ -13,7 +13,8 @@ import type { Cluster, CorrectionReport } from './types.js';
 import { mineSessions } from './mine.js';
 import { session } from './test-helpers.js';
 import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
-import { sessionFollowUps, withoutCorrections } from './llm-miner.js';
+import { sessionFollowUps } from './llm-miner.js';
+import { withoutCorrections } from './llm-statement-checks.js';
 
 const cluster = (id: string, overrides: Partial<Cluster> = {}): Cluster => ({
   id,
@@ -367,5 +368,46 @@ describe('mineWithModel', () => {
     await expect(mineWithModel({ project: '/p', clusters, instances, backend })).rejects.toThrow(
       'budget reached',
     );
+  });
+});
+
+describe("the model's checks must separate the task's corrections", () => {
+  it('keeps a check the corrected answer fails and the accepted one passes; drops the others, and statements left with none', async () => {
+    const s = session(
+      [
+        { prompt: 'Install the dependencies for the web app', reply: '```\nnpm install\n```' },
+        { prompt: 'we are on workspaces here, redo it', reply: '```\npnpm install\n```' },
+      ],
+      { key: 'claude:w' },
+    );
+    const night = mineSessions([s], { project: '/p', maxTasks: 10 });
+    const backend = scriptedBackend([
+      [
+        {
+          intent: 'Install the dependencies for the web app',
+          checks: [
+            { op: 'contains', arg: 'pnpm' },
+            { op: 'not_contains', arg: 'npm install' },
+            { op: 'contains', arg: 'install' },
+          ],
+          satisfied: false,
+        },
+        {
+          intent: 'Install the packages of the web app',
+          checks: [{ op: 'contains', arg: 'install' }, { op: 'no_refusal' }],
+          satisfied: false,
+        },
+      ],
+    ]);
+    const out = await mineWithModel({
+      project: '/p',
+      clusters: night.clusters,
+      instances: night.tasks,
+      sessions: new Map([[s.key, s]]),
+      backend,
+    });
+    expect(out.tasks.map((t) => t.judge.checks)).toEqual([[{ op: 'contains', arg: 'pnpm' }]]);
+    expect(out.stats).toMatchObject({ accepted: 1, checks_unseparated: 3 });
+    expect(out.stats.dropped.unsatisfiable).toBe(1);
   });
 });

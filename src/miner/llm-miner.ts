@@ -19,7 +19,7 @@ import { validateJudge } from '../replay/judges/validate-checks.js';
 import { sessionEpisodes } from './episodes.js';
 import { truncateIntent } from './mine.js';
 import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
-import { stopWords } from './stop-words.js';
+import { correctionEvidence, separatingChecks, withoutCorrections } from './llm-statement-checks.js';
 import type { Cluster, MinerSession } from './types.js';
 
 export const MAX_STATEMENTS_PER_CLUSTER = 3;
@@ -42,7 +42,8 @@ export type LlmDropReason =
   | 'uncheckable'
   | 'over_limit'
   | 'duplicate'
-  | 'leaks_correction';
+  | 'leaks_correction'
+  | 'unsatisfiable';
 
 export interface LlmMinerStats {
   clusters: number;
@@ -53,6 +54,11 @@ export interface LlmMinerStats {
   accepted: number;
   /** Statements (or whole replies, for `bad_reply`) dropped, by reason. */
   dropped: Record<LlmDropReason, number>;
+  /**
+   * Checks taken out of statements because no correction of the task separates them (the answer the
+   * user corrected fails them and the answer that followed passes them), as the offline miner decides.
+   */
+  checks_unseparated: number;
   /** Kept statements whose intent lost a sentence that stated a correction. */
   intents_stripped: number;
   /** True when a spend limit stopped mining before every cluster was asked (what was kept stays). */
@@ -87,8 +93,10 @@ export const emptyLlmMinerStats = (): LlmMinerStats => ({
     over_limit: 0,
     duplicate: 0,
     leaks_correction: 0,
+    unsatisfiable: 0,
   },
   intents_stripped: 0,
+  checks_unseparated: 0,
   stopped: false,
   usage: zeroUsage(),
 });
@@ -155,44 +163,6 @@ export function validateStatement(
   }
   if (rubric !== '') return { ok: true, statement: { ...base, checks: [], rubric } };
   return { ok: false, reason: checks.length > 0 ? 'shape_only' : 'uncheckable' };
-}
-
-const wordsOf = (text: string): string[] =>
-  (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_-]*/gu) ?? []).map((w) =>
-    w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w,
-  );
-
-/**
- * The intent without its sentences that state a follow-up: one holding a follow-up whole, two
- * distinctive words of one (3+ letters, no function word, in no wording of the request), or one that
- * the statement's own checks or rubric test ("imperative" of "commit subjects must be imperative"
- * after "write a commit message", judged by "the subject is imperative"). '' when every sentence did.
- */
-export function withoutCorrections(
-  intent: string,
-  followUps: readonly string[],
-  wordings: readonly string[],
-  tested = '',
-): string {
-  const stop = stopWords();
-  const asked = new Set(wordings.flatMap(wordsOf));
-  const judged = new Set(wordsOf(tested));
-  const distinctive = followUps.map(
-    (f) => new Set(wordsOf(f).filter((w) => w.length >= 3 && !stop.has(w) && !asked.has(w))),
-  );
-  const flat = (text: string): string => wordsOf(text).join(' ');
-  const whole = followUps.map(flat).filter((f) => f !== '');
-  const sentences = intent.split(/(?<=[.!?;])\s+/);
-  const kept = sentences.filter((sentence) => {
-    const words = new Set(wordsOf(sentence));
-    const text = flat(sentence);
-    if (whole.some((f) => text.includes(f))) return false;
-    return !distinctive.some((d) => {
-      const shared = [...d].filter((w) => words.has(w));
-      return shared.length >= 2 || shared.some((w) => judged.has(w));
-    });
-  });
-  return kept.length === sentences.length ? intent : kept.join(' ').trim();
 }
 
 /**
@@ -334,6 +304,7 @@ export async function mineWithModel(
     stats.clusters += 1;
     const followUps = sessionFollowUps(instances, input.sessions ?? new Map());
     const digest = clusterDigest(input.project, cluster, instances, followUps);
+    const evidence = correctionEvidence(cluster, instances, input.sessions ?? new Map());
     let answer: Awaited<ReturnType<typeof propose>>;
     try {
       answer = await propose(digest);
@@ -361,8 +332,14 @@ export async function mineWithModel(
         stats.dropped[verdict.reason] += 1;
         return;
       }
+      const separated = separatingChecks(verdict.statement, evidence);
+      stats.checks_unseparated += separated.dropped;
+      if (separated.statement === null) {
+        stats.dropped.unsatisfiable += 1;
+        return;
+      }
       if (verdict.statement.stripped) stats.intents_stripped += 1;
-      const task = toTask(input.project, cluster, verdict.statement, instances.at(-1));
+      const task = toTask(input.project, cluster, separated.statement, instances.at(-1));
       if (seen.has(task.id)) {
         stats.dropped.duplicate += 1;
         return;
