@@ -118,8 +118,13 @@ export interface ProposeTasksRequest {
   project: string;
   /** Distinct wordings of the task, newest first (at most 6, each at most 240 characters). */
   intents: string[];
-  /** The user's corrections across the task's sessions (at most 6). */
+  /**
+   * The user's corrections across the task's sessions (at most 6): the follow-ups the offline miner
+   * saw the agent redo its work for, whether or not a check came out of them.
+   */
   corrections: string[];
+  /** The other follow-ups after the agent's first answer, newest session first (at most 8, each cut short). */
+  followUps: string[];
   /** The agent's first answer in the latest session (at most 400 characters). */
   lastAnswer: string;
   outcomes: Record<Outcome, number>;

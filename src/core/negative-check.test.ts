@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forbiddenTerm, mentionsWord, negativeWordCheck } from './negative-check.js';
+import { forbiddenTerm, mentionsWord, negativeWordCheck, wordBoundedNegative } from './negative-check.js';
 
 describe('negative word check', () => {
   it('round-trips the forbidden term', () => {
@@ -22,5 +22,22 @@ describe('negative word check', () => {
     const re = new RegExp(arg, 'i');
     expect(re.test('use pnpm add zod')).toBe(true);
     expect(re.test('use NPM install zod')).toBe(false);
+  });
+
+  it('reads a not_contains of one word as the word-bounded not_mentions; phrases and other ops stay', () => {
+    expect(wordBoundedNegative({ op: 'not_contains', arg: ' npm ', because: 'no npm' })).toEqual({
+      op: 'not_mentions',
+      arg: 'npm',
+      because: 'no npm',
+    });
+    expect(wordBoundedNegative({ op: 'not_contains', arg: 'yarn.lock' })).toMatchObject({
+      op: 'not_mentions',
+    });
+    expect(wordBoundedNegative({ op: 'not_contains', arg: 'npm install' })).toEqual({
+      op: 'not_contains',
+      arg: 'npm install',
+    });
+    expect(wordBoundedNegative({ op: 'contains', arg: 'npm' })).toEqual({ op: 'contains', arg: 'npm' });
+    expect(forbiddenTerm({ op: 'not_mentions', arg: 'npm' })).toBe('npm');
   });
 });

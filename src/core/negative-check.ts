@@ -26,6 +26,7 @@ export function negativeWordCheck(term: string): Check {
  * regex, or a negative lookahead over a pattern rather than an escaped word).
  */
 export function forbiddenTerm(check: Check): string | null {
+  if (check.op === NOT_MENTIONS && typeof check.arg === 'string' && check.arg !== '') return check.arg;
   if (check.op !== 'regex' || typeof check.arg !== 'string') return null;
   const p = check.arg;
   if (!p.startsWith(PREFIX) || !p.endsWith(SUFFIX)) return null;
@@ -44,6 +45,23 @@ export function forbiddenPattern(check: Check): string | null {
   if (!p.startsWith(PREFIX) || !p.endsWith(SUFFIX)) return null;
   const body = p.slice(PREFIX.length, p.length - SUFFIX.length);
   return body === '' ? null : body;
+}
+
+/** The rule-check op of "must not mention this word": word-bounded, so "pnpm" does not count as "npm". */
+export const NOT_MENTIONS = 'not_mentions';
+/** Its positive: must mention the word as a whole word. */
+export const MENTIONS = 'mentions';
+
+const SINGLE_WORD = /^[\p{L}\p{N}_.-]+$/u;
+
+/**
+ * A model's natural `not_contains "npm"` as the word-bounded check it means: a substring test would
+ * fail every "pnpm" answer. Other checks, and `not_contains` of a phrase, stay as they are.
+ */
+export function wordBoundedNegative(check: Check): Check {
+  if (check.op !== 'not_contains' || typeof check.arg !== 'string') return check;
+  const term = check.arg.trim();
+  return SINGLE_WORD.test(term) ? { ...check, op: NOT_MENTIONS, arg: term } : check;
 }
 
 const wordPattern = boundedMemo((term: string) => new RegExp(boundedPattern(term), 'i'), 8192);

@@ -9,7 +9,12 @@ import {
   replyStatements,
   validateStatement,
 } from './llm-miner.js';
-import type { Cluster } from './types.js';
+import type { Cluster, CorrectionReport } from './types.js';
+import { mineSessions } from './mine.js';
+import { session } from './test-helpers.js';
+import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
+import { sessionFollowUps } from './llm-miner.js';
+import { withoutCorrections } from './llm-statement-checks.js';
 
 const cluster = (id: string, overrides: Partial<Cluster> = {}): Cluster => ({
   id,
@@ -62,6 +67,21 @@ describe('validateStatement', () => {
         satisfied: false,
       },
     });
+  });
+
+  it('reads a natural not_contains of one word as word-bounded, so a pnpm answer can pass it', () => {
+    const v = validateStatement({
+      intent: 'Install the dependencies of the web app',
+      checks: [
+        { op: 'contains', arg: 'pnpm' },
+        { op: 'not_contains', arg: 'npm' },
+      ],
+      satisfied: false,
+    });
+    expect(v.ok && v.statement.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      { op: 'not_mentions', arg: 'npm' },
+    ]);
   });
 
   it('prefers a rubric over checks that only test shape', () => {
@@ -143,6 +163,102 @@ describe('clusterDigest', () => {
   });
 });
 
+const report = (
+  sentence: string,
+  reason = '',
+  result: CorrectionReport['result'] = 'none',
+): CorrectionReport => ({
+  sessionKey: 's1',
+  sentence,
+  result,
+  checks: [],
+  reason,
+  rejected: '',
+  accepted: '',
+});
+
+describe('the digest carries the evidence', () => {
+  it('lists corrections no check came out of, but not pasted logs or feedback given on every kind', () => {
+    const c = cluster('task_c', {
+      label: 'commit message',
+      corrections: [],
+      correctionReports: [
+        report('commit subjects must be imperative', 'said once, and the answer only grew'),
+        report('still broken', GENERIC_REASON),
+        report('Traceback (most recent call last): ...', PASTED_REASON),
+      ],
+    });
+    const digest = clusterDigest('/p', c, [instance('task_c', 1, 'write a commit message')]);
+    expect(digest.corrections).toEqual(['commit subjects must be imperative']);
+  });
+
+  it("shows each session's raw follow-ups after the first answer, newest session first, not the corrections again", () => {
+    const older = session(
+      [
+        { prompt: 'Write a commit message for the parser fix', reply: '```\nfixed the parser\n```' },
+        { prompt: 'commit subjects must be imperative', reply: 'ok' },
+        { prompt: 'thanks, works now', reply: 'glad to help' },
+      ],
+      { key: 'claude:old', minute: 1 },
+    );
+    const newer = session(
+      [
+        { prompt: 'Write a commit message for the lexer change', reply: '```\nchanged lexer\n```' },
+        { prompt: 'also push it', reply: 'pushed' },
+      ],
+      { key: 'claude:new', minute: 2 },
+    );
+    const night = mineSessions([older, newer], { project: '/p', maxTasks: 10 });
+    const c = night.clusters[0] as Cluster;
+    expect(c.corrections).toEqual([]);
+    const followUps = sessionFollowUps(night.tasks, new Map([older, newer].map((s) => [s.key, s])));
+    const digest = clusterDigest('/p', c, night.tasks, followUps);
+    expect(digest.followUps).toEqual([
+      'also push it',
+      'commit subjects must be imperative',
+      'thanks, works now',
+    ]);
+    expect(digest.followUps.join(' ')).not.toContain('Write a commit message');
+  });
+});
+
+describe('task statements keep the preference out', () => {
+  const digest = {
+    intents: ['write a commit message for these changes'],
+    corrections: ['commit subjects must be imperative'],
+    followUps: ['stop using npm, we are on pnpm workspaces'],
+  };
+
+  it('strips a sentence that states a correction, and counts it', () => {
+    const v = validateStatement(
+      {
+        intent: 'Write a commit message for the staged changes. The subject must be in the imperative mood.',
+        rubric: 'The subject line is in the imperative mood.',
+      },
+      digest,
+    );
+    expect(v.ok && v.statement).toMatchObject({
+      intent: 'Write a commit message for the staged changes.',
+      stripped: true,
+    });
+  });
+
+  it('rejects a statement that is nothing but the request plus the correction', () => {
+    expect(
+      validateStatement(
+        { intent: 'Install the dependencies with pnpm', checks: [{ op: 'contains', arg: 'pnpm' }] },
+        digest,
+      ),
+    ).toEqual({ ok: false, reason: 'leaks_correction' });
+  });
+
+  it("keeps an intent in the request's own words", () => {
+    expect(
+      withoutCorrections('Write a commit message for these changes', digest.corrections, digest.intents),
+    ).toBe('Write a commit message for these changes');
+  });
+});
+
 describe('mineWithModel', () => {
   const clusters = [cluster('task_a'), cluster('task_b', { corrections: [] })];
   const instances = [
@@ -150,6 +266,37 @@ describe('mineWithModel', () => {
     instance('task_a', 2, 'update lodash'),
     instance('task_b', 1, 'write the changelog'),
   ];
+
+  it('does not send one-off tasks the user never corrected, and counts them', async () => {
+    const backend = scriptedBackend([[], []]);
+    const oneOffs = [
+      cluster('task_x', { occurrences: 1, members: ['x1'], corrections: [] }),
+      cluster('task_y', {
+        occurrences: 1,
+        members: ['y1'],
+        corrections: [],
+        correctionReports: [report('commit subjects must be imperative')],
+      }),
+      cluster('task_z', {
+        occurrences: 1,
+        members: ['z1'],
+        corrections: [],
+        correctionReports: [report('ok', GENERIC_REASON)],
+      }),
+    ];
+    const out = await mineWithModel({
+      project: '/p',
+      clusters: [...clusters, ...oneOffs],
+      instances,
+      backend,
+    });
+    expect(backend.requests.map((r) => r.corrections)).toEqual([
+      ['use pnpm, not npm'],
+      [],
+      ['commit subjects must be imperative'],
+    ]);
+    expect(out.stats).toMatchObject({ clusters: 3, calls: 3, skipped_one_off: 2 });
+  });
 
   it('never runs on the offline mock', async () => {
     const mock = new MockBackend();
@@ -221,5 +368,46 @@ describe('mineWithModel', () => {
     await expect(mineWithModel({ project: '/p', clusters, instances, backend })).rejects.toThrow(
       'budget reached',
     );
+  });
+});
+
+describe("the model's checks must separate the task's corrections", () => {
+  it('keeps a check the corrected answer fails and the accepted one passes; drops the others, and statements left with none', async () => {
+    const s = session(
+      [
+        { prompt: 'Install the dependencies for the web app', reply: '```\nnpm install\n```' },
+        { prompt: 'we are on workspaces here, redo it', reply: '```\npnpm install\n```' },
+      ],
+      { key: 'claude:w' },
+    );
+    const night = mineSessions([s], { project: '/p', maxTasks: 10 });
+    const backend = scriptedBackend([
+      [
+        {
+          intent: 'Install the dependencies for the web app',
+          checks: [
+            { op: 'contains', arg: 'pnpm' },
+            { op: 'not_contains', arg: 'npm install' },
+            { op: 'contains', arg: 'install' },
+          ],
+          satisfied: false,
+        },
+        {
+          intent: 'Install the packages of the web app',
+          checks: [{ op: 'contains', arg: 'install' }, { op: 'no_refusal' }],
+          satisfied: false,
+        },
+      ],
+    ]);
+    const out = await mineWithModel({
+      project: '/p',
+      clusters: night.clusters,
+      instances: night.tasks,
+      sessions: new Map([[s.key, s]]),
+      backend,
+    });
+    expect(out.tasks.map((t) => t.judge.checks)).toEqual([[{ op: 'contains', arg: 'pnpm' }]]);
+    expect(out.stats).toMatchObject({ accepted: 1, checks_unseparated: 3 });
+    expect(out.stats.dropped.unsatisfiable).toBe(1);
   });
 });

@@ -12,10 +12,15 @@
 import type { Backend, ProposeTasksRequest, Usage } from '../backends/types.js';
 import { addUsage, zeroUsage } from '../backends/types.js';
 import { sha256Hex } from '../core/hash.js';
+import { wordBoundedNegative } from '../core/negative-check.js';
 import type { Check, TaskRecord } from '../core/task.js';
 import { KNOWN_OPS, SHAPE_OPS } from '../replay/judges/rule-checks.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
-import type { Cluster } from './types.js';
+import { sessionEpisodes } from './episodes.js';
+import { truncateIntent } from './mine.js';
+import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
+import { correctionEvidence, separatingChecks, withoutCorrections } from './llm-statement-checks.js';
+import type { Cluster, MinerSession } from './types.js';
 
 export const MAX_STATEMENTS_PER_CLUSTER = 3;
 const MIN_INTENT_CHARS = 8;
@@ -25,6 +30,7 @@ const DIGEST_INTENTS = 6;
 const DIGEST_INTENT_CHARS = 240;
 const DIGEST_CORRECTIONS = 6;
 const DIGEST_ANSWER_CHARS = 400;
+const DIGEST_FOLLOW_UPS = 8;
 
 /** Why a proposed statement was not kept. */
 export type LlmDropReason =
@@ -35,15 +41,26 @@ export type LlmDropReason =
   | 'shape_only'
   | 'uncheckable'
   | 'over_limit'
-  | 'duplicate';
+  | 'duplicate'
+  | 'leaks_correction'
+  | 'unsatisfiable';
 
 export interface LlmMinerStats {
   clusters: number;
+  /** One-off tasks the user never corrected: not sent (nothing in them to mine). */
+  skipped_one_off: number;
   calls: number;
   proposed: number;
   accepted: number;
   /** Statements (or whole replies, for `bad_reply`) dropped, by reason. */
   dropped: Record<LlmDropReason, number>;
+  /**
+   * Checks taken out of statements because no correction of the task separates them (the answer the
+   * user corrected fails them and the answer that followed passes them), as the offline miner decides.
+   */
+  checks_unseparated: number;
+  /** Kept statements whose intent lost a sentence that stated a correction. */
+  intents_stripped: number;
   /** True when a spend limit stopped mining before every cluster was asked (what was kept stays). */
   stopped: boolean;
   usage: Usage;
@@ -51,6 +68,8 @@ export interface LlmMinerStats {
 
 export interface MinedStatement {
   intent: string;
+  /** Set when sentences stating a correction were taken out of the model's intent. */
+  stripped?: boolean;
   checks: Check[];
   rubric: string;
   satisfied: boolean;
@@ -60,6 +79,7 @@ export type StatementVerdict = { ok: true; statement: MinedStatement } | { ok: f
 
 export const emptyLlmMinerStats = (): LlmMinerStats => ({
   clusters: 0,
+  skipped_one_off: 0,
   calls: 0,
   proposed: 0,
   accepted: 0,
@@ -72,7 +92,11 @@ export const emptyLlmMinerStats = (): LlmMinerStats => ({
     uncheckable: 0,
     over_limit: 0,
     duplicate: 0,
+    leaks_correction: 0,
+    unsatisfiable: 0,
   },
+  intents_stripped: 0,
+  checks_unseparated: 0,
   stopped: false,
   usage: zeroUsage(),
 });
@@ -96,50 +120,120 @@ export function replyStatements(reply: unknown): unknown[] | null {
  * bad check is not trusted with the others); unknown ops are malformed, as in tasks files, because a
  * check that always passes would make the task free.
  */
-export function validateStatement(raw: unknown): StatementVerdict {
+export function validateStatement(
+  raw: unknown,
+  digest: Pick<ProposeTasksRequest, 'intents' | 'corrections' | 'followUps'> = {
+    intents: [],
+    corrections: [],
+    followUps: [],
+  },
+): StatementVerdict {
   if (!isRecord(raw)) return { ok: false, reason: 'not_an_object' };
-  const intent = typeof raw['intent'] === 'string' ? raw['intent'].trim() : '';
-  if (intent.length < MIN_INTENT_CHARS) return { ok: false, reason: 'short_intent' };
+  const stated = typeof raw['intent'] === 'string' ? raw['intent'].trim() : '';
+  if (stated.length < MIN_INTENT_CHARS) return { ok: false, reason: 'short_intent' };
+  // The intent goes to the target word for word: a correction in it hands over the answer.
   const rubric = typeof raw['rubric'] === 'string' ? raw['rubric'].trim().slice(0, MAX_RUBRIC_CHARS) : '';
   const rawChecks = raw['checks'] ?? [];
+  const tested = [rubric, ...(Array.isArray(rawChecks) ? rawChecks : []).map(checkArgText)].join(' ');
+  const intent = withoutCorrections(
+    stated,
+    [...digest.corrections, ...digest.followUps],
+    digest.intents,
+    tested,
+  );
+  if (intent.length < MIN_INTENT_CHARS) return { ok: false, reason: 'leaks_correction' };
   if (!Array.isArray(rawChecks)) return { ok: false, reason: 'invalid_check' };
   if (rawChecks.some((c) => !isRecord(c) || typeof c['op'] !== 'string' || !KNOWN_OPS.has(c['op']))) {
     return { ok: false, reason: 'invalid_check' };
   }
   const validation = validateJudge({ checks: rawChecks });
   if (validation.errors.length > 0) return { ok: false, reason: 'invalid_check' };
-  const shapeOnly = validation.checks.every((c) => SHAPE_OPS.has(c.op));
+  // A natural `not_contains "npm"` means the word: as a substring it would fail every "pnpm" answer.
+  const checks = validation.checks.map(wordBoundedNegative);
+  const shapeOnly = checks.every((c) => SHAPE_OPS.has(c.op));
   const base = {
     intent: intent.slice(0, MAX_INTENT_CHARS),
     satisfied: raw['satisfied'] === true,
+    ...(intent !== stated ? { stripped: true } : {}),
   };
   // Checks that test content are deterministic and free to score; keep them. Shape-only checks can be
   // won by reformatting, so a rubric replaces them, and without a rubric the statement is not checkable.
-  if (validation.checks.length > 0 && !shapeOnly) {
-    return { ok: true, statement: { ...base, checks: validation.checks, rubric: '' } };
+  if (checks.length > 0 && !shapeOnly) {
+    return { ok: true, statement: { ...base, checks, rubric: '' } };
   }
   if (rubric !== '') return { ok: true, statement: { ...base, checks: [], rubric } };
-  return { ok: false, reason: validation.checks.length > 0 ? 'shape_only' : 'uncheckable' };
+  return { ok: false, reason: checks.length > 0 ? 'shape_only' : 'uncheckable' };
 }
 
-/** What the optimizer sees of one recurring task: wordings, corrections, the agent's latest first answer. */
+/**
+ * The follow-ups the offline miner saw as corrections (the agent redid its work), whether or not a
+ * check came out: "commit subjects must be imperative" is a correction even when no pattern reads it.
+ * Pasted logs and feedback the user gives on every kind are not.
+ */
+export function clusterCorrections(cluster: Cluster): string[] {
+  const fromReports = cluster.correctionReports
+    .filter((r) => r.reason !== PASTED_REASON && r.reason !== GENERIC_REASON)
+    .map((r) => r.sentence);
+  return unique([...cluster.corrections, ...fromReports].filter((c) => c.trim() !== ''));
+}
+
+/** Worth a call: a recurring task, or a one-off the user corrected (a one-off says nothing else). */
+export const worthAsking = (cluster: Cluster): boolean =>
+  cluster.occurrences >= 2 || clusterCorrections(cluster).length > 0;
+
+/**
+ * What the optimizer sees of one recurring task: wordings, corrections, the other follow-ups after
+ * the first answer (newest session first; `followUps` per session key), the agent's latest first answer.
+ */
 export function clusterDigest(
   project: string,
   cluster: Cluster,
   instances: readonly TaskRecord[],
+  followUps: ReadonlyMap<string, readonly string[]> = new Map(),
 ): ProposeTasksRequest {
   const newestFirst = [...instances].reverse();
   const intents = unique(newestFirst.map((t) => t.intent.slice(0, DIGEST_INTENT_CHARS))).slice(
     0,
     DIGEST_INTENTS,
   );
+  const corrections = clusterCorrections(cluster);
+  const said = new Set(corrections.map((c) => c.trim()));
+  const others = unique(
+    newestFirst
+      .flatMap((t) => followUps.get(t.source_sessions[0] ?? '') ?? [])
+      .map((f) => f.trim())
+      .filter((f) => f !== '' && !said.has(f))
+      .map((f) => f.slice(0, DIGEST_INTENT_CHARS)),
+  );
   return {
     project,
     intents: intents.length > 0 ? intents : [cluster.intent.slice(0, DIGEST_INTENT_CHARS)],
-    corrections: cluster.corrections.slice(0, DIGEST_CORRECTIONS),
+    corrections: corrections.slice(0, DIGEST_CORRECTIONS).map((c) => c.slice(0, DIGEST_INTENT_CHARS)),
+    followUps: others.slice(0, DIGEST_FOLLOW_UPS),
     lastAnswer: (newestFirst[0]?.attempted_solution ?? '').slice(0, DIGEST_ANSWER_CHARS),
     outcomes: { ...cluster.outcomes },
   };
+}
+
+/** Each session's follow-ups after the agent's first answer to its task's request (the instance's intent). */
+export function sessionFollowUps(
+  instances: readonly TaskRecord[],
+  sessions: ReadonlyMap<string, MinerSession>,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const task of instances) {
+    const key = task.source_sessions[0];
+    const session = key === undefined ? undefined : sessions.get(key);
+    if (key === undefined || session === undefined) continue;
+    const episodes = sessionEpisodes(session);
+    const request = episodes.findIndex((e) => truncateIntent(e.prompt) === task.intent);
+    if (request >= 0)
+      out.set(
+        key,
+        episodes.slice(request + 1).map((e) => e.prompt),
+      );
+  }
+  return out;
 }
 
 export function llmTaskId(project: string, clusterId: string, intent: string): string {
@@ -180,6 +274,8 @@ export interface LlmMineInput {
   /** The heuristic instances of those clusters (grouped by `derived_from`). */
   instances: readonly TaskRecord[];
   backend: Backend;
+  /** The mined sessions by key: the follow-ups after each first answer are read from them. */
+  sessions?: ReadonlyMap<string, MinerSession>;
   /**
    * Errors that end mining quietly (a spend limit): what was mined so far is kept and the night goes
    * on, so its own budget handling reports the stop. Any other error (auth) propagates.
@@ -200,11 +296,18 @@ export async function mineWithModel(
   if (!propose || input.backend.offline) return { tasks, stats };
   const seen = new Set<string>();
   for (const cluster of input.clusters) {
+    if (!worthAsking(cluster)) {
+      stats.skipped_one_off += 1;
+      continue;
+    }
     const instances = input.instances.filter((t) => t.derived_from === cluster.id);
     stats.clusters += 1;
+    const followUps = sessionFollowUps(instances, input.sessions ?? new Map());
+    const digest = clusterDigest(input.project, cluster, instances, followUps);
+    const evidence = correctionEvidence(cluster, instances, input.sessions ?? new Map());
     let answer: Awaited<ReturnType<typeof propose>>;
     try {
-      answer = await propose(clusterDigest(input.project, cluster, instances));
+      answer = await propose(digest);
     } catch (err) {
       if (!input.stopsMining?.(err)) throw err;
       stats.stopped = true;
@@ -224,12 +327,19 @@ export async function mineWithModel(
         stats.dropped.over_limit += 1;
         return;
       }
-      const verdict = validateStatement(raw);
+      const verdict = validateStatement(raw, digest);
       if (!verdict.ok) {
         stats.dropped[verdict.reason] += 1;
         return;
       }
-      const task = toTask(input.project, cluster, verdict.statement, instances.at(-1));
+      const separated = separatingChecks(verdict.statement, evidence);
+      stats.checks_unseparated += separated.dropped;
+      if (separated.statement === null) {
+        stats.dropped.unsatisfiable += 1;
+        return;
+      }
+      if (verdict.statement.stripped) stats.intents_stripped += 1;
+      const task = toTask(input.project, cluster, separated.statement, instances.at(-1));
       if (seen.has(task.id)) {
         stats.dropped.duplicate += 1;
         return;
@@ -241,6 +351,9 @@ export async function mineWithModel(
   }
   return { tasks, stats };
 }
+
+const checkArgText = (c: unknown): string =>
+  isRecord(c) && (typeof c['arg'] === 'string' || typeof c['arg'] === 'number') ? String(c['arg']) : '';
 
 function unique(items: readonly string[]): string[] {
   return [...new Set(items)];

@@ -18,7 +18,7 @@ import {
   type MinedProject,
 } from './mine-project.js';
 import type { Cluster } from '../miner/types.js';
-import { canMineWithModel, mineWithModel, type LlmMinerStats } from '../miner/llm-miner.js';
+import { canMineWithModel, mineWithModel, worthAsking, type LlmMinerStats } from '../miner/llm-miner.js';
 import type { NightReport, RecurringTaskReport } from './night-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
 
@@ -60,7 +60,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   const notes: string[] = [];
   if (req.planOnly && modelMiningWanted(phase1, req, deps)) {
     notes.push(
-      `plan: the model miner (llm_mine) did not run; with --yes it first asks about ${phase1.clusters.length} recurring tasks (requests not in this estimate)`,
+      `plan: the model miner (llm_mine) did not run; with --yes it first asks about ${phase1.clusters.filter(worthAsking).length} tasks (requests not in this estimate)`,
     );
   }
   if (mined.sessionsLeftOut > 0) {
@@ -125,12 +125,13 @@ export async function mineClustersWithModel(
     project: req.project,
     clusters: mined.clusters,
     instances: mined.instances,
+    sessions: new Map(mined.sessions.map((s) => [s.key, s])),
     backend: deps.backend,
     stopsMining: (err) => err instanceof BudgetExhaustedError,
   });
   const dropped = Object.values(result.stats.dropped).reduce((a, b) => a + b, 0);
   deps.logger.progress(
-    `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} recurring tasks (${dropped} dropped)${result.stats.stopped ? '; stopped by the budget' : ''}`,
+    `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} tasks (${dropped} dropped; ${result.stats.skipped_one_off} uncorrected one-offs not sent)${result.stats.stopped ? '; stopped by the budget' : ''}`,
   );
   return result;
 }

@@ -4,6 +4,7 @@ import { emptyTask } from '../../core/task.js';
 import { z } from 'zod';
 import { queueBackend } from '../../../test/helpers/queue-llm.js';
 import { labelSessions } from '../../miner/model/label-sessions.js';
+import { mineWithModel } from '../../miner/llm-miner.js';
 import { memorySessionLabels } from '../../store/session-labels-repo.js';
 
 const backend = queueBackend;
@@ -145,5 +146,64 @@ describe('LlmBackend', () => {
     const again = await b.llm.askJson('optimizer', 'rule-from-correction', vars, schema, shape);
     expect(again).toMatchObject({ value: first.value, usage: { calls: 0 } });
     expect(b.provider.sent).toHaveLength(2);
+  });
+});
+
+describe('LlmBackend: mine-tasks', () => {
+  it("sends the corrections and the other follow-ups, asks to keep preferences out of the intent, and a natural reply's not_contains is word-bounded", async () => {
+    const reply = JSON.stringify([
+      {
+        intent: 'Add the zod package to the web app',
+        checks: [
+          { op: 'contains', arg: 'pnpm' },
+          { op: 'not_contains', arg: 'npm' },
+        ],
+        rubric: '',
+        satisfied: false,
+      },
+    ]);
+    const { provider, llm } = backend([reply]);
+    const out = await mineWithModel({
+      project: '/p',
+      clusters: [
+        {
+          id: 'task_a',
+          label: 'add dependency',
+          normalizedIntent: 'add dependency',
+          intent: 'add zod to the web app',
+          members: ['s1', 's2'],
+          occurrences: 2,
+          firstSeen: 1,
+          lastSeen: 2,
+          outcomes: { success: 1, fail: 1, mixed: 0, unknown: 0 },
+          checks: [],
+          corrections: [],
+          correctionReports: [
+            {
+              sessionKey: 's1',
+              sentence: 'stop using npm, we are on pnpm workspaces',
+              result: 'none',
+              checks: [],
+              reason: 'said once, and the answer only grew',
+              rejected: 'npm install zod',
+              accepted: 'pnpm add zod',
+            },
+          ],
+          criteria: [],
+          checkSources: [],
+        },
+      ],
+      instances: [emptyTask({ id: 'i1', intent: 'add zod to the web app', derived_from: 'task_a' })],
+      backend: llm,
+    });
+    const sent = provider.sent[0];
+    const user = sent?.messages[0]?.content ?? '';
+    expect(user).toContain('# What the user corrected\n\n- stop using npm, we are on pnpm workspaces');
+    expect(user).toContain("# Other follow-ups after the agent's first answer");
+    expect(sent?.system).toContain('never states the user');
+    expect(out.tasks[0]?.judge.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      { op: 'not_mentions', arg: 'npm' },
+    ]);
   });
 });

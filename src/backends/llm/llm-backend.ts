@@ -251,6 +251,7 @@ export class LlmBackend implements Backend {
         project: req.project,
         intents: req.intents.map((i) => `- ${i}`).join('\n'),
         corrections: orNone(req.corrections.map((c) => `- ${c}`).join('\n')),
+        follow_ups: orNone(req.followUps.map((f) => `- ${f}`).join('\n')),
         last_answer: orNone(req.lastAnswer),
         outcomes: Object.entries(req.outcomes)
           .filter(([, n]) => n > 0)

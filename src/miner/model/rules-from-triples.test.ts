@@ -132,6 +132,36 @@ describe('rulesFromTriples', () => {
     expect(cluster.checkSources.filter((c) => c.by === 'model')).toEqual([]);
   });
 
+  it('keeps a natural not_contains of a word as word-bounded not_mentions, which the pnpm answer passes', async () => {
+    const s = session(
+      [
+        { prompt: 'Install the dependencies for the web app', reply: '```\nnpm install\n```' },
+        { prompt: 'we are on workspaces here, redo it', reply: '```\npnpm install\n```' },
+      ],
+      { key: 'claude:w' },
+    );
+    const night = mineSessions([s], { project: '/p', maxTasks: 10 });
+    const cluster = night.clusters[0] as Cluster;
+    expect(cluster.correctionReports.map((r) => r.result)).not.toContain('checks');
+    const model = askingBackend(() => ({
+      checks: [
+        { op: 'contains', arg: 'pnpm' },
+        { op: 'not_contains', arg: 'npm' },
+      ],
+    }));
+    await rulesFromTriples({
+      clusters: night.clusters,
+      sessions: new Map([[s.key, s]]),
+      intents: new Map(night.tasks.map((t) => [t.source_sessions[0] ?? '', t.intent])),
+      stopsOn,
+      backend: model,
+    });
+    expect(cluster.checks).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+      { op: 'not_mentions', arg: 'npm' },
+    ]);
+  });
+
   it("turns a rubric in the user's words into a criterion of the kind", async () => {
     const { cluster, input } = mined();
     const model = askingBackend(() => ({ checks: [], rubric: 'The message mentions the issue number.' }));

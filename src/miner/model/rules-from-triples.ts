@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { Usage } from '../../backends/types.js';
 import { addUsage, zeroUsage } from '../../backends/types.js';
+import { wordBoundedNegative } from '../../core/negative-check.js';
 import { checkKey, type Check } from '../../core/task.js';
 import { KNOWN_OPS } from '../../replay/judges/rule-checks.js';
 import { validateJudge } from '../../replay/judges/validate-checks.js';
@@ -219,14 +220,15 @@ function judgeReply(
   return out;
 }
 
-/** A known op whose argument is well formed (regex compiles, bounds are numbers). */
+/** A known op whose argument is well formed (regex compiles, bounds are numbers); `not_contains` of a word is word-bounded. */
 function wellFormed(raw: unknown): Check | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
   const op = (raw as Record<string, unknown>)['op'];
   // Replays run without tools: a tool check could never pass.
   if (typeof op !== 'string' || !KNOWN_OPS.has(op) || op === 'tool_called') return null;
   const validation = validateJudge({ checks: [raw] });
-  return validation.errors.length === 0 ? (validation.checks[0] ?? null) : null;
+  const check = validation.errors.length === 0 ? validation.checks[0] : undefined;
+  return check === undefined ? null : wordBoundedNegative(check);
 }
 
 /** The rubric says at least one of the sentence's own words (not a function word). */

@@ -198,6 +198,17 @@ describe('contains / not_contains', () => {
     expect(passes('not_contains', 'yarn', 'run pnpm i')).toBe(true);
   });
 
+  it('mentions / not_mentions are word-bounded: "pnpm" is no mention of "npm"', () => {
+    expect(passes('not_contains', 'npm', 'run pnpm install')).toBe(false);
+    expect(passes('not_mentions', 'npm', 'run pnpm install')).toBe(true);
+    expect(passes('not_mentions', 'npm', 'run NPM install')).toBe(false);
+    expect(passes('mentions', 'npm', 'run pnpm install')).toBe(false);
+    expect(passes('mentions', 'pnpm', 'run pnpm install')).toBe(true);
+    expect(evaluateCheck({ op: 'not_mentions', arg: ' ' }, 'x', [])).toMatchObject({
+      problem: 'missing arg',
+    });
+  });
+
   it('fail a blank arg instead of passing everything', () => {
     expect(evaluateCheck({ op: 'contains', arg: '  ' }, 'x', [])).toEqual({
       pass: false,

@@ -5,6 +5,7 @@
  */
 import type { Check, Score } from '../../core/task.js';
 import { boundedMemo } from '../../core/memo.js';
+import { MENTIONS, NOT_MENTIONS, mentionsWord } from '../../core/negative-check.js';
 
 export interface CheckResult {
   pass: boolean;
@@ -28,6 +29,8 @@ export const TEXT_ARG_OPS: ReadonlySet<string> = new Set([
   'contains',
   'tool_called',
   'not_contains',
+  MENTIONS,
+  NOT_MENTIONS,
 ]);
 
 export const CHAR_BOUND_OPS: ReadonlySet<string> = new Set(['max_chars', 'min_chars']);
@@ -89,6 +92,10 @@ export function evaluateCheck(check: Check, response: string, toolsCalled: reado
       return { pass: response.toLowerCase().includes(arg.toLowerCase()) };
     case 'not_contains':
       return { pass: !response.toLowerCase().includes(arg.toLowerCase()) };
+    case MENTIONS:
+      return { pass: mentionsWord(response, arg) };
+    case NOT_MENTIONS:
+      return { pass: !mentionsWord(response, arg) };
     case 'no_refusal':
       return { pass: !isBareRefusal(response) };
     case 'tool_called':
