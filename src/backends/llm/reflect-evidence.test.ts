@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { negativeWordCheck } from '../../core/negative-check.js';
 import { emptyTask, type TaskRecord } from '../../core/task.js';
 import { scoreAnswer } from '../../replay/score.js';
 import { MockBackend } from '../mock/mock-backend.js';
 import type { ReflectRequest, Trajectory } from '../types.js';
+import { checkInWords } from './reflect-evidence.js';
 import { queueBackend } from '../../../test/helpers/queue-llm.js';
 
 // Replies in the shape a strong model gives: a short JSON object with one scoped rule.
@@ -65,6 +67,17 @@ async function reflectBody(req: ReflectRequest): Promise<string> {
   const sent = b.provider.sent[0];
   return `${sent?.system ?? ''}\n${sent?.messages.map((m) => m.content).join('\n') ?? ''}`;
 }
+
+describe('checkInWords', () => {
+  it('says the miner\'s word-bounded "never X" as the rule, whatever its form', () => {
+    const said = 'must not mention the word `npm` anywhere (as a whole word), not even to say it was avoided';
+    expect(checkInWords(negativeWordCheck('npm'))).toBe(said);
+    expect(checkInWords({ op: 'not_mentions', arg: 'npm' })).toBe(said);
+    expect(checkInWords({ op: 'mentions', arg: 'pnpm' })).toBe(
+      'must mention the word `pnpm` (as a whole word)',
+    );
+  });
+});
 
 describe('the reflect request', () => {
   it('states every failed check in words with the user sentence it came from, never as a code', async () => {

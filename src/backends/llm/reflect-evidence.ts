@@ -4,6 +4,7 @@
  * (never of a val/test one: the gate would be measured on answers the optimizer has read), and
  * answers scored only by how their old session ended kept apart, labelled, so no rule is read from them.
  */
+import { forbiddenPattern, forbiddenTerm } from '../../core/negative-check.js';
 import type { Check, TaskRecord } from '../../core/task.js';
 import { ruleChecks } from '../../core/task.js';
 import { OUTCOME_RATIONALE } from '../../replay/judges/exact.js';
@@ -19,7 +20,15 @@ const code = (text: string): string => (text.includes('`') ? `"${text}"` : `\`${
 /** A check as the rule it states, e.g. "must contain the literal text `vitest --run`". */
 export function checkInWords(check: Check): string {
   const arg = check.arg === undefined ? '' : String(check.arg);
+  // The miner's "never X" is a word-bounded lookahead regex or `not_mentions`: say it as the rule.
+  const forbidden = forbiddenTerm(check);
+  if (forbidden !== null)
+    return `must not mention the word ${code(forbidden)} anywhere (as a whole word), not even to say it was avoided`;
+  const unmatched = forbiddenPattern(check);
+  if (unmatched !== null) return `must not match the regular expression ${code(unmatched)} anywhere`;
   switch (check.op) {
+    case 'mentions':
+      return `must mention the word ${code(arg)} (as a whole word)`;
     case 'contains':
       return `must contain the literal text ${code(arg)}`;
     case 'not_contains':
