@@ -22,10 +22,12 @@ export function candidateNeighbours(
   const { offsets, items, values, itemStart, itemLists, itemValues } = postingLists(text, action);
   const result: number[][] = [];
   const touched = new Float64Array(n);
-  const seen: number[] = [];
+  // The items this one's lists reached (an array that is reused: a fresh one per item was most of
+  // the search's garbage).
+  const seen = new Int32Array(n);
   const best = new TopK(k);
   for (let i = 0; i < n; i++) {
-    seen.length = 0;
+    let reached = 0;
     const own = group[i];
     for (let f = itemStart[i] as number, last = itemStart[i + 1] as number; f < last; f++) {
       const list = itemLists[f] as number;
@@ -45,13 +47,16 @@ export function candidateNeighbours(
       for (let p = from; p < to; p++) {
         const j = items[p] as number;
         if (j === i || group[j] !== own) continue;
-        if (touched[j] === 0) seen.push(j);
+        if (touched[j] === 0) seen[reached++] = j;
         touched[j] = (touched[j] as number) + value * (values[p] as number);
       }
     }
     best.clear();
-    for (const j of seen) best.offer(j, touched[j] as number);
-    for (const j of seen) touched[j] = 0;
+    for (let r = 0; r < reached; r++) {
+      const j = seen[r] as number;
+      best.offer(j, touched[j] as number);
+      touched[j] = 0;
+    }
     result.push(best.items());
   }
   return result;
