@@ -164,6 +164,9 @@ export function literalChecks(
   };
   const netWork = workText(acceptedNet);
   const found: LiteralCheck[] = [];
+  // Every term needs all its words in the answers: a sentence none of whose words they hold (thanks,
+  // a question about something else) gives nothing, without building its n-grams.
+  if (!(sentence.toLowerCase().match(WORD) ?? []).some(inAnswers)) return [];
   const terms = sentenceTerms(sentence, common);
   for (const { text: term, quoted } of terms) {
     const words = term.toLowerCase().match(WORD) ?? [];
