@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { extractJson } from './json-reply.js';
+import { jsonCandidates } from './json-reply.js';
 
-describe('extractJson', () => {
+/** The best candidate, as `askJson` reads it first. */
+function extractJson(text: string): { value: unknown } | null {
+  for (const value of jsonCandidates(text)) return { value };
+  return null;
+}
+
+describe('jsonCandidates', () => {
   it('reads a fenced block, ignoring brackets in the prose around it', () => {
     const text = 'Here [as asked]:\n```json\n{"edits": [{"op": "add"}]}\n```\nSee [1].';
     expect(extractJson(text)?.value).toEqual({ edits: [{ op: 'add' }] });

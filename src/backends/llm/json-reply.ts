@@ -62,15 +62,3 @@ export function* jsonCandidates(text: string): Generator<unknown> {
   for (const m of answer.matchAll(/```[a-zA-Z]*[ \t]*\r?\n([\s\S]*?)```/g)) yield* bareValues(m[1] ?? '');
   yield* bareValues(answer);
 }
-
-/**
- * The first JSON value of `text` that `accept` takes (any value without it), or null. Prose that quotes
- * a JSON example before the real answer does not win when the example fails `accept`.
- */
-export function extractJson(
-  text: string,
-  accept: (value: unknown) => boolean = () => true,
-): { value: unknown } | null {
-  for (const value of jsonCandidates(text)) if (accept(value)) return { value };
-  return null;
-}

@@ -129,12 +129,7 @@ function clusterPartition(
   const graph = new LinkGraph(n);
   const heap = new PairHeap();
 
-  const neighbours = candidateNeighbours(
-    text,
-    action,
-    text.map(() => ''),
-    opts.neighbours,
-  );
+  const neighbours = candidateNeighbours(text, action, opts.neighbours);
   const limit = textOnly ? opts.textOnlyThreshold : opts.threshold;
   // The heap holds each cluster's best link, pushed when the cluster last changed. A merge changes
   // only the pairs of the cluster that grew, and that cluster's best is pushed anew; an entry whose

@@ -6,19 +6,17 @@
 import type { Vector } from './vectors.js';
 
 /**
- * Each item's most similar items of its partition (at most `k`), by the exact pair score over both
+ * Each item's most similar items (at most `k`; the caller passes one partition), by the exact pair score over both
  * views, searched through an inverted index.
  */
 export function candidateNeighbours(
   text: readonly Vector[],
   action: readonly Vector[],
-  partition: readonly string[],
   k: number,
 ): number[][] {
   const n = text.length;
   // A feature many sessions share is read only near the session (items are in corpus order, newest
   // first): enough to find its kind, and the search stays linear at any corpus size.
-  const group = partitionIds(partition);
   const { offsets, items, values, itemStart, itemLists, itemValues } = postingLists(text, action);
   const result: number[][] = [];
   const touched = new Float64Array(n);
@@ -28,7 +26,6 @@ export function candidateNeighbours(
   const best = new TopK(k);
   for (let i = 0; i < n; i++) {
     let reached = 0;
-    const own = group[i];
     for (let f = itemStart[i] as number, last = itemStart[i + 1] as number; f < last; f++) {
       const list = itemLists[f] as number;
       const value = itemValues[f] as number;
@@ -46,7 +43,7 @@ export function candidateNeighbours(
       }
       for (let p = from; p < to; p++) {
         const j = items[p] as number;
-        if (j === i || group[j] !== own) continue;
+        if (j === i) continue;
         if (touched[j] === 0) seen[reached++] = j;
         touched[j] = (touched[j] as number) + value * (values[p] as number);
       }
@@ -142,21 +139,6 @@ function postingLists(
     }
   }
   return { offsets, items, values, itemStart, itemLists, itemValues };
-}
-
-/** Each item's partition as a small integer (equal strings, equal ids). */
-function partitionIds(partition: readonly string[]): Int32Array {
-  const ids = new Map<string, number>();
-  const out = new Int32Array(partition.length);
-  partition.forEach((p, i) => {
-    let id = ids.get(p);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(p, id);
-    }
-    out[i] = id;
-  });
-  return out;
 }
 
 /** The `k` best (item, score) offers, highest score first, ties by the lower item. */
