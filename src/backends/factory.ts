@@ -23,6 +23,8 @@ import { SpendMeter, type SpendSummary } from './llm/spend-meter.js';
 import type { Backend } from './types.js';
 import type { ExchangeWriter } from './recording/exchange-log.js';
 import { RecordingProvider } from './recording/recording-provider.js';
+import { HandoffProvider } from './handoff/handoff-provider.js';
+import type { HandoffQueue } from './handoff/handoff-queue.js';
 import { ReplayProvider, type ReplaySource } from './recording/replay-provider.js';
 
 export interface BackendDeps {
@@ -39,6 +41,15 @@ export interface BackendDeps {
   record?: ExchangeWriter;
   /** Answer the real roles from a recorded night instead of their providers (`--replay`). */
   replay?: ReplaySource;
+  /** The queue of this project's handoff night (`run --backend handoff`). */
+  handoff?: HandoffQueue;
+}
+
+/** True when some role is answered through the handoff queue (a person or an agent is the model). */
+export function usesHandoff(config: Config): boolean {
+  return (
+    roleSetup(config, 'target').backend === 'handoff' || roleSetup(config, 'optimizer').backend === 'handoff'
+  );
 }
 
 /** True when every role runs on the mock: nothing leaves the machine and nothing is spent. */
@@ -64,6 +75,7 @@ class SplitBackend implements Backend {
   reflect: Backend['reflect'] = (req) => this.optimizer.reflect(req);
   judgeRubric: Backend['judgeRubric'] = (req) => this.optimizer.judgeRubric(req);
   spendSummary = (): SpendSummary => this.real.spendSummary();
+  restoreSpend = (summary: SpendSummary): void => this.real.restoreSpend(summary);
 }
 
 function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBackend {
@@ -72,14 +84,19 @@ function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBack
     maxTokens: config.max_tokens,
     maxCostUsd: config.max_cost_usd,
   });
-  const cache = deps.db ? sqliteResponseCache(deps.db, () => deps.clock.now()) : memoryResponseCache();
+  // A handoff night is re-run by each invocation with its queue answering: a cache kept across them
+  // would hide its earlier requests from the budget, so it counts the night as one uninterrupted run.
+  const cache =
+    deps.db && !deps.handoff ? sqliteResponseCache(deps.db, () => deps.clock.now()) : memoryResponseCache();
   const limiter = new Limiter(config.workers);
   const retry = defaultRetryPolicy(config.max_retries, deps.retry);
   const chat = (role: ChatRole): GuardedChat => {
     const setup = roleSetup(config, role);
     const answering = deps.replay
       ? new ReplayProvider(deps.replay, role, { name: setup.backend, model: setup.model })
-      : createProvider(setup, config, deps.env, { deferMissingKey: deps.planOnly === true });
+      : setup.backend === 'handoff' && deps.handoff
+        ? new HandoffProvider(deps.handoff, deps.clock, setup.model)
+        : createProvider(setup, config, deps.env, { deferMissingKey: deps.planOnly === true });
     const provider = deps.record ? new RecordingProvider(answering, deps.record) : answering;
     const price = isFreeLocal(setup, config) ? FREE_PRICE : priceFor(provider.model, config.prices);
     if (provider.kind === 'api' && price === null && config.max_cost_usd !== null) {

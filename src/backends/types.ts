@@ -170,6 +170,8 @@ export interface Backend {
   ): Promise<JsonAnswer<T>>;
   /** Real backends: what the night's requests cost so far, against its budget. */
   spendSummary?(): SpendSummary;
+  /** Carry on from an earlier part of the same night's spend (a resumed handoff night). */
+  restoreSpend?(summary: SpendSummary): void;
 }
 
 export const zeroUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });

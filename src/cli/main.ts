@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT, SkilloptError } from '../core/errors.js';
 import { adoptCommand } from './commands/adopt.js';
 import { daemonCommand } from './commands/daemon.js';
+import { handoffCommand } from './commands/handoff.js';
 import { harvestCommand } from './commands/harvest.js';
 import { dryRunCommand, runCommand } from './commands/night.js';
 import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
@@ -30,6 +31,7 @@ function buildProgram(): Command {
     rejectCommand,
     proposalsCommand,
     harvestCommand,
+    handoffCommand,
     scheduleCommand,
     unscheduleCommand,
     trainCommand,

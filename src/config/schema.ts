@@ -4,7 +4,15 @@
  */
 import { z } from 'zod';
 
-export const BACKENDS = ['mock', 'openai', 'azure-openai', 'anthropic', 'claude-code', 'codex'] as const;
+export const BACKENDS = [
+  'mock',
+  'openai',
+  'azure-openai',
+  'anthropic',
+  'claude-code',
+  'codex',
+  'handoff',
+] as const;
 export type BackendName = (typeof BACKENDS)[number];
 
 export const TRANSCRIPT_SOURCES = ['all', 'claude', 'codex', 'copilot', 'copilot-cli'] as const;

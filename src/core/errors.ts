@@ -77,6 +77,24 @@ export class LockHeldError extends SkilloptError {
   }
 }
 
+/**
+ * A request went to the handoff queue and has no answer yet (`--backend handoff`). Not a failure: the
+ * night stops cleanly (exit 0, `"stopped": "waiting_handoff"`) and resumes on the next `run`. Loops
+ * over independent requests (`mapPool`, the miner's loops) go on past it, so one invocation queues
+ * every request that does not wait on another, then rethrow the first.
+ */
+export class AnswerPendingError extends SkilloptError {
+  readonly requestId: string;
+  constructor(requestId: string) {
+    super(
+      `the request ${requestId} waits for an answer (skillopt-sleep handoff next)`,
+      EXIT.ok,
+      'waiting_handoff',
+    );
+    this.requestId = requestId;
+  }
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AnswerPendingError } from './errors.js';
 import { mapPool } from './pool.js';
 import { chunks, shuffled } from './rng.js';
 
@@ -21,6 +22,18 @@ describe('mapPool', () => {
     await expect(
       mapPool([1, 2], 4, (x) => (x === 2 ? Promise.reject(new Error('boom')) : Promise.resolve(x))),
     ).rejects.toThrow('boom');
+  });
+});
+
+describe('waiting for handoff answers', () => {
+  it('mapPool runs every item past a pending answer, then rethrows the first pending', async () => {
+    const ran: number[] = [];
+    const run = mapPool([1, 2, 3, 4, 5], 2, (x) => {
+      ran.push(x);
+      return x % 2 === 0 ? Promise.reject(new AnswerPendingError(`r${x}`)) : Promise.resolve(x);
+    });
+    await expect(run).rejects.toMatchObject({ requestId: 'r2' });
+    expect(ran.sort()).toEqual([1, 2, 3, 4, 5]);
   });
 });
 

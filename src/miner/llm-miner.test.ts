@@ -15,6 +15,7 @@ import { session } from './test-helpers.js';
 import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
 import { sessionFollowUps } from './llm-miner.js';
 import { withoutCorrections } from './llm-statement-checks.js';
+import { AnswerPendingError } from '../core/errors.js';
 
 const cluster = (id: string, overrides: Partial<Cluster> = {}): Cluster => ({
   id,
@@ -360,6 +361,19 @@ describe('mineWithModel', () => {
     });
     expect(out.stats).toMatchObject({ clusters: 2, calls: 1, accepted: 1, stopped: true });
     expect(out.tasks).toHaveLength(1);
+  });
+
+  it('asks about every cluster when one waits for a handoff answer, then reports the wait', async () => {
+    const backend = scriptedBackend([]);
+    const asked: string[] = [];
+    backend.proposeTasks = (req) => {
+      asked.push(req.intents[0] ?? '');
+      return Promise.reject(new AnswerPendingError(`r${asked.length}`));
+    };
+    await expect(mineWithModel({ project: '/p', clusters, instances, backend })).rejects.toMatchObject({
+      requestId: 'r1',
+    });
+    expect(asked).toHaveLength(2);
   });
 
   it('any other backend failure (auth) propagates and stops the night', async () => {

@@ -21,6 +21,7 @@ import { truncateIntent } from './mine.js';
 import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
 import { correctionEvidence, separatingChecks, withoutCorrections } from './llm-statement-checks.js';
 import type { Cluster, MinerSession } from './types.js';
+import { AnswerPendingError } from '../core/errors.js';
 
 export const MAX_STATEMENTS_PER_CLUSTER = 3;
 const MIN_INTENT_CHARS = 8;
@@ -295,6 +296,7 @@ export async function mineWithModel(
   const propose = input.backend.proposeTasks?.bind(input.backend);
   if (!propose || input.backend.offline) return { tasks, stats };
   const seen = new Set<string>();
+  let pending: AnswerPendingError | null = null;
   for (const cluster of input.clusters) {
     if (!worthAsking(cluster)) {
       stats.skipped_one_off += 1;
@@ -309,6 +311,11 @@ export async function mineWithModel(
     try {
       answer = await propose(digest);
     } catch (err) {
+      // A handoff wait: ask about the other clusters too (they do not depend on this answer).
+      if (err instanceof AnswerPendingError) {
+        pending ??= err;
+        continue;
+      }
       if (!input.stopsMining?.(err)) throw err;
       stats.stopped = true;
       break;
@@ -349,6 +356,7 @@ export async function mineWithModel(
       tasks.push(task);
     });
   }
+  if (pending) throw pending;
   return { tasks, stats };
 }
 

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { StageTarget } from '../../proposals/index.js';
-import { errorMessage } from '../core/errors.js';
+import { AnswerPendingError, errorMessage } from '../core/errors.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import type { EpochResult } from '../trainer/epoch.js';
@@ -62,6 +62,7 @@ export async function trainGroups(
   train: (tasks: TaskRecord[], doc: string) => Promise<EpochResult>,
 ): Promise<GroupOutcome[]> {
   const outcomes: GroupOutcome[] = [];
+  let pending: AnswerPendingError | null = null;
   for (const group of plan.groups) {
     const base = { skill_name: group.name, n_tasks: group.tasks.length };
     const r = group.resolution;
@@ -104,6 +105,11 @@ export async function trainGroups(
         epoch,
       });
     } catch (err) {
+      // A handoff wait stops the whole night, not one group (and other groups queue their requests).
+      if (err instanceof AnswerPendingError) {
+        pending ??= err;
+        continue;
+      }
       outcomes.push({
         report: { ...base, ...emptyRow(), status: 'failed', reason: errorMessage(err).slice(0, 300) },
         target: null,
@@ -111,6 +117,7 @@ export async function trainGroups(
       });
     }
   }
+  if (pending) throw pending;
   return outcomes;
 }
 

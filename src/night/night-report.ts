@@ -17,6 +17,17 @@ export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
  */
 export const REPORT_SCHEMA_VERSION = 2;
 
+export interface HandoffReport {
+  /** Requests still waiting for an answer (0 once the night finished). */
+  open: number;
+  /** Requests the night asked so far. */
+  requests: number;
+  /** The queue folder (gone once the night finished). */
+  queue_dir: string;
+  /** The night's exchanges as a recording for `run --replay` ('' while waiting). */
+  recording: string;
+}
+
 export interface NightReport {
   schema_version: typeof REPORT_SCHEMA_VERSION;
   night: number;
@@ -79,9 +90,12 @@ export interface NightReport {
   spend: SpendSummary | null;
   /**
    * '' when the night ran to its end; 'budget' when a spend limit stopped it; 'plan' when a dry-run on a
-   * real backend only printed its plan (see `plan`) because spending was not confirmed.
+   * real backend only printed its plan (see `plan`) because spending was not confirmed;
+   * 'waiting_handoff' when a handoff night queued requests and waits for their answers (see `handoff`).
    */
-  stopped: '' | 'budget' | 'plan';
+  stopped: '' | 'budget' | 'plan' | 'waiting_handoff';
+  /** A handoff night: what waits in its queue, or (when it finished) where its recording went. */
+  handoff?: HandoffReport;
   plan?: SpendPlan;
   staging_dir: string;
   proposal_id: string;

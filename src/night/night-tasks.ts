@@ -21,6 +21,7 @@ import type { Cluster } from '../miner/types.js';
 import { canMineWithModel, mineWithModel, worthAsking, type LlmMinerStats } from '../miner/llm-miner.js';
 import type { NightReport, RecurringTaskReport } from './night-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
+import { saveHandoffState } from './handoff-night.js';
 
 export interface TaskSet {
   tasks: TaskRecord[];
@@ -40,6 +41,26 @@ export interface TaskSet {
 }
 
 export { selectedSources };
+
+/** The night's tasks: saved by an earlier invocation of a handoff night, from a tasks file, or mined. */
+export async function nightTasks(req: NightRequest, deps: NightDeps, started: number): Promise<TaskSet> {
+  const saved = req.handoff?.state;
+  if (saved) {
+    if (saved.spend) deps.backend.restoreSpend?.(saved.spend);
+    return saved.tasks;
+  }
+  const set = req.tasksFile ? loadFromTasksFile(req, deps, req.tasksFile) : await harvestAndMine(req, deps);
+  if (req.handoff) {
+    saveHandoffState(req.handoff.queue, {
+      project: req.project,
+      started_at: started,
+      config: req.config,
+      tasks: set,
+      spend: deps.backend.spendSummary?.() ?? null,
+    });
+  }
+  return set;
+}
 
 export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promise<TaskSet> {
   const { config } = req;

@@ -5,7 +5,7 @@
 import type { HarvestContext } from '../../harvesters/types.js';
 import type { Backend } from '../backends/types.js';
 import type { Clock } from '../core/clock.js';
-import { BudgetExhaustedError, InputError } from '../core/errors.js';
+import { AnswerPendingError, BudgetExhaustedError, InputError } from '../core/errors.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import type { TaskRecord } from '../core/task.js';
@@ -22,6 +22,7 @@ import {
 import {
   countNights,
   failNight,
+  forgetNight,
   finishNight,
   insertReplays,
   setNightProposal,
@@ -42,15 +43,10 @@ import { combineEpochs, memoryReport, stageTargets } from './passes.js';
 import { planFanout, trainGroups } from './fanout.js';
 import { addUsage, zeroUsage, type Usage } from '../backends/types.js';
 import { lockProject } from './lock.js';
+import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
+import { emptyTaskSet, finishHandoff, waitingSummary, type HandoffState } from './handoff-night.js';
 import { planSpend } from './spend-plan.js';
-import {
-  harvestAndMine,
-  isRecurring,
-  llmMinerReport,
-  llmRefineReport,
-  loadFromTasksFile,
-  type TaskSet,
-} from './night-tasks.js';
+import { isRecurring, llmMinerReport, llmRefineReport, nightTasks, type TaskSet } from './night-tasks.js';
 
 export { selectedSources } from './night-tasks.js';
 
@@ -77,19 +73,25 @@ export interface NightRequest {
   mapCwd?: (cwd: string) => string;
   /** Compute the tasks and the spend plan, then stop before the first model request (dry-run without --yes). */
   planOnly?: boolean;
+  /** A handoff night: its queue, and its saved state once its mining finished (`handoff-night.ts`). */
+  handoff?: { queue: HandoffQueue; state: HandoffState | null };
 }
 
 export async function runNight(req: NightRequest, deps: NightDeps): Promise<NightReport> {
-  const started = deps.clock.now();
+  const started = req.handoff?.state?.started_at ?? deps.clock.now();
   const record = req.mode === 'run';
-  const lock = record ? lockProject(deps.home, req.project, started) : null;
+  const lock = record ? lockProject(deps.home, req.project, deps.clock.now()) : null;
   let nightId: number | null = null;
+  let mined: TaskSet | null = null;
+  let skillPath = '';
+  const nightNumber = countNights(deps.db, req.project) + 1;
   try {
     await assertNightTargets(req.project, req.config);
     const skill = loadSkillTarget(req.project, req.config);
-    const set = req.tasksFile ? loadFromTasksFile(req, deps, req.tasksFile) : await harvestAndMine(req, deps);
+    skillPath = skill.livePath;
+    const set = await nightTasks(req, deps, started);
+    mined = set;
     deps.logger.progress(`mine: ${taskCountText(set.tasks.length, set.nClusters, set.nRecurring)}`);
-    const nightNumber = countNights(deps.db, req.project) + 1;
     const pending = pendingEdits(deps.db, req.project);
     if (req.planOnly) {
       const report = buildReport(req, deps, set, idleEpoch(set.tasks), nightNumber, started, skill.livePath);
@@ -230,6 +232,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
         `the night's budget (${stoppedBy}) ran out; replays finished before it: ${done.map((d) => `${d.phase} ${d.tasks}`).join(', ') || 'none'}. Nothing was staged.`,
       );
     }
+    if (req.handoff) report.handoff = finishHandoff(req.handoff.queue, deps);
     if (record && nightId !== null) {
       const now = deps.clock.now();
       if (!stoppedBy) {
@@ -284,6 +287,15 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     }
     return report;
   } catch (err) {
+    if (err instanceof AnswerPendingError && req.handoff) {
+      // Not a night yet: it is recorded once, when its last answer lets it finish.
+      if (nightId !== null) forgetNight(deps.db, nightId);
+      const tasks = mined ?? emptyTaskSet();
+      const report = buildReport(req, deps, tasks, idleEpoch(tasks.tasks), nightNumber, started, skillPath);
+      report.stopped = 'waiting_handoff';
+      report.handoff = waitingSummary(req.handoff.queue);
+      return report;
+    }
     if (nightId !== null) failNight(deps.db, nightId, (err as Error).message, deps.clock.now());
     throw err;
   } finally {

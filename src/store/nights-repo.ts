@@ -81,6 +81,14 @@ export function failNight(db: Db, id: number, error: string, now: number): void 
   );
 }
 
+/** Remove a night that never happened (a handoff night waiting for answers) and its replays. */
+export function forgetNight(db: Db, id: number): void {
+  db.transaction(() => {
+    db.prepare('DELETE FROM replays WHERE night_id = ?').run(id);
+    db.prepare('DELETE FROM nights WHERE id = ?').run(id);
+  })();
+}
+
 export function setNightProposal(db: Db, id: number, proposalId: string): void {
   db.prepare('UPDATE nights SET proposal_id = ? WHERE id = ?').run(proposalId, id);
 }

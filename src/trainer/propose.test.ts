@@ -4,6 +4,7 @@ import { zeroUsage } from '../backends/types.js';
 import { emptyTask, type Edit } from '../core/task.js';
 import { BLOCK_END, BLOCK_START, withRules } from './learned-block.js';
 import { dedupeEdits, proposeEdits, rankEdits, type ProposeInput } from './propose.js';
+import { AnswerPendingError } from '../core/errors.js';
 
 const add = (content: string, rationale = ''): Edit => ({
   target: 'skill',
@@ -134,6 +135,13 @@ describe('proposeEdits', () => {
       expect(p.ranked[0]).toMatchObject({ content: 'Rule for a.', support: 3 });
       expect(p.ranked).toHaveLength(3);
     }
+  });
+});
+
+describe('a merge waiting for a handoff answer', () => {
+  it('stops the night instead of falling back to de-duplication', async () => {
+    const backend = scriptedBackend({ mergeEdits: () => Promise.reject(new AnswerPendingError('abc')) });
+    await expect(proposeEdits(input(backend))).rejects.toBeInstanceOf(AnswerPendingError);
   });
 });
 

@@ -12,6 +12,7 @@ import { chunks, shuffled } from '../core/rng.js';
 import { normalizeEditContent } from '../store/learning-repo.js';
 import { reflectionBuffer, withoutRefused } from './rejected-buffer.js';
 import { learnedBlockState } from './learned-block.js';
+import { AnswerPendingError } from '../core/errors.js';
 
 export interface ProposeInput {
   backend: Backend;
@@ -146,7 +147,9 @@ async function aggregate(
     const merged = Array.isArray(reply.edits) ? asEdits(reply.edits, deduped) : null;
     // A merge may not bring back an edit the gate refused.
     if (merged) return { edits: dedupeEdits(withoutRefused(merged, input.rejected)), merge: 'backend' };
-  } catch {
+  } catch (err) {
+    // A handoff wait is not an unusable reply: the night stops until the merge is answered.
+    if (err instanceof AnswerPendingError) throw err;
     // The reply is unusable; the deterministic de-duplication stands in (the error may carry secrets).
   }
   return { edits: deduped, merge: 'fallback' };

@@ -15,4 +15,6 @@ export const DEFAULT_MODELS: Readonly<Record<RealBackendName, string>> = {
   // The agent CLIs use their own default model.
   'claude-code': '',
   codex: '',
+  // A person or an agent answers (`run --backend handoff`); the name only labels the night.
+  handoff: '',
 };

@@ -7,7 +7,7 @@
  *   5. the provider; a 429/5xx/network failure goes back to 3 after a backoff with jitter, honouring
  *      `retry-after`; an auth failure or any other error stops the night (exit 1).
  */
-import { BackendError } from '../../core/errors.js';
+import { AnswerPendingError, BackendError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { Logger } from '../../core/logger.js';
 import { redactSecretsWithStats } from '../../core/redact.js';
@@ -137,7 +137,8 @@ export class GuardedChat {
       this.deps.meter.settle(reservation, { ...reply.usage, costUsd: cost });
       return reply;
     } catch (err) {
-      this.deps.meter.settle(reservation, { inputTokens: 0, outputTokens: 0, costUsd: 0 });
+      if (err instanceof AnswerPendingError) this.deps.meter.refund(reservation);
+      else this.deps.meter.settle(reservation, { inputTokens: 0, outputTokens: 0, costUsd: 0 });
       throw err;
     }
   }

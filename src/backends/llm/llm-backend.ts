@@ -101,6 +101,10 @@ export class LlmBackend implements Backend {
     return this.meter.summary();
   }
 
+  restoreSpend(summary: SpendSummary): void {
+    this.meter.restore(summary);
+  }
+
   /**
    * Ask a role for a JSON value: fill the template, extract the first JSON value of the reply, validate
    * it; on failure ask once more with the reason. Exported for prompt-backed features (e.g. an LLM miner).

@@ -52,6 +52,21 @@ describe('SpendMeter', () => {
     meter.settle(meter.reserve(req()), used(0, 0));
     expect(meter.summary()).toMatchObject({ calls: 1, input_tokens: 0, output_tokens: 0 });
   });
+
+  it('refunds a request that waits for a handoff answer, and restores an earlier part of the night', () => {
+    const meter = new SpendMeter({ maxCalls: 2, maxTokens: null, maxCostUsd: null });
+    meter.settle(meter.reserve(req()), used(4, 2));
+    const waiting = meter.reserve(req());
+    meter.refund(waiting);
+    meter.refund(waiting);
+    expect(meter.summary()).toMatchObject({ calls: 1, input_tokens: 4, output_tokens: 2 });
+    // The refunded call left room for the answered one.
+    meter.settle(meter.reserve(req()), used(1, 1));
+    const resumed = new SpendMeter({ maxCalls: 2, maxTokens: null, maxCostUsd: null });
+    resumed.restore(meter.summary());
+    expect(resumed.summary()).toEqual(meter.summary());
+    expect(() => resumed.reserve(req())).toThrow(/max_calls/);
+  });
 });
 
 describe('priceFor', () => {

@@ -97,6 +97,30 @@ export class SpendMeter {
     this.cost += used.costUsd;
   }
 
+  /** Undo a reservation whose request got no answer (it waits in the handoff queue): it was no call. */
+  refund(r: Reservation): void {
+    if (r.settled) return;
+    this.settle(r, { inputTokens: 0, outputTokens: 0, costUsd: 0 });
+    this.calls -= 1;
+  }
+
+  /**
+   * Start from what an earlier part of the same night spent (a handoff night resumed after its mining,
+   * which is not re-run): the budget bounds the whole night, however many invocations it took.
+   */
+  restore(s: SpendSummary): void {
+    this.calls = s.calls;
+    this.inputTokens = s.input_tokens;
+    this.outputTokens = s.output_tokens;
+    this.cost = s.cost_usd;
+    this.cacheHits = s.cache_hits;
+    this.retries = s.retries;
+    this.redactions = s.redactions;
+    this.invalidReplies = s.invalid_replies;
+    this.repairedReplies = s.repaired_replies;
+    this.unjudgedAnswers = s.unjudged_answers;
+  }
+
   totalTokens(): number {
     return this.inputTokens + this.outputTokens;
   }

@@ -54,7 +54,7 @@ export function exchangeHash(req: ChatRequest): string {
 
 export function toExchange(
   seq: number,
-  provider: ChatProvider,
+  provider: Pick<ChatProvider, 'name' | 'model' | 'kind'>,
   req: ChatRequest,
   reply: ChatReply,
 ): Exchange {

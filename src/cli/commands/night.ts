@@ -1,6 +1,10 @@
 /** `run` and `dry-run`: one night for the project. */
 import { Command } from 'commander';
-import { createBackend, isOfflineConfig } from '../../backends/factory.js';
+import { createBackend, isOfflineConfig, usesHandoff } from '../../backends/factory.js';
+import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
+import type { Config } from '../../config/schema.js';
+import { UsageError } from '../../core/errors.js';
+import { loadHandoffState, type HandoffState } from '../../night/handoff-night.js';
 import type { Backend } from '../../backends/types.js';
 import type { Logger } from '../../core/logger.js';
 import { openStore } from '../../store/db.js';
@@ -80,9 +84,25 @@ function whatRunWouldDo(r: NightReport, demo: boolean): string {
   return `${run} would stage nothing (${why})${keeps}`;
 }
 
+function renderWaiting(r: NightReport): void {
+  const h = r.handoff;
+  if (!h) return;
+  const project = JSON.stringify(r.project);
+  say(
+    `[sleep] waiting for answers: ${h.open} handoff request${h.open === 1 ? '' : 's'} open (${h.requests} asked so far); nothing was staged yet`,
+  );
+  say(`[sleep] read the next one: skillopt-sleep handoff next --project ${project}`);
+  say(`[sleep] answer it: skillopt-sleep handoff answer ID --project ${project} --file REPLY.txt`);
+  say(`[sleep] then go on: skillopt-sleep run --backend handoff --project ${project}`);
+}
+
 function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
   if (r.stopped === 'plan') {
     renderPlan(r);
+    return;
+  }
+  if (r.stopped === 'waiting_handoff') {
+    renderWaiting(r);
     return;
   }
   const split = splitText(r);
@@ -112,6 +132,7 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
     for (const rule of r.learned_rules) say(`   - ${displayText(rule)}`);
   }
   renderSpend(r);
+  if (r.handoff?.recording) say(`[sleep] handoff: the night's exchanges are saved as ${r.handoff.recording}`);
   if (r.mode === 'dry-run') {
     say(`[sleep] dry-run: nothing was written into the project; ${whatRunWouldDo(r, demo)}.`);
   } else if (r.staging_dir) {
@@ -119,6 +140,29 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
     if (!autoAdopted)
       say(`[sleep] review it, then: skillopt-sleep adopt --project ${JSON.stringify(r.project)}`);
   }
+}
+
+/**
+ * A handoff night's queue and the state its first invocation saved (whose config it goes on with, so
+ * the budget and gate stay those the night started with). Null for other backends and with --replay.
+ */
+function handoffNight(
+  name: 'run' | 'dry-run',
+  flags: NightFlags,
+  at: { home: string; project: string; config: Config; logger: Logger },
+): { queue: HandoffQueue; state: HandoffState | null } | null {
+  if (!usesHandoff(at.config) || flags.replay) return null;
+  if (name === 'dry-run')
+    throw new UsageError(
+      'the handoff backend stops a night to wait for answers and resumes it on the next run, which a dry-run cannot: use `skillopt-sleep run --backend handoff`',
+    );
+  const queue = new HandoffQueue(at.home, at.project);
+  const state = loadHandoffState(queue);
+  if (state)
+    at.logger.progress(
+      `handoff: resuming the night started ${new Date(state.started_at).toISOString()} (${queue.open().length} requests open)`,
+    );
+  return { queue, state };
 }
 
 const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
@@ -156,7 +200,14 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
     try {
       const project = demo ? demo.project : resolveProject(flags.project);
       const loaded = projectConfig(ctx, project, command).config;
-      const config = demo ? demoConfig(loaded) : loaded;
+      const live = demo ? demoConfig(loaded) : loaded;
+      const handoff = handoffNight(name, flags, {
+        home: ctx.home,
+        project,
+        config: live,
+        logger: ctx.logger,
+      });
+      const config = handoff?.state?.config ?? live;
       // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
       const db = openStore(
         demo ? (name === 'dry-run' ? ':memory:' : demoStoreFile(ctx.home)) : dbFile(ctx.home),
@@ -172,7 +223,15 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
           now: ctx.clock.now(),
           logger: ctx.logger,
         });
-        const deps = { env: ctx.env, clock: ctx.clock, logger: ctx.logger, db, planOnly, ...recording };
+        const deps = {
+          env: ctx.env,
+          clock: ctx.clock,
+          logger: ctx.logger,
+          db,
+          planOnly,
+          ...recording,
+          ...(handoff ? { handoff: handoff.queue } : {}),
+        };
         const backend = createBackend(config, deps);
         warnUnmeteredBudget(command, backend, ctx.logger);
         const report = await runNight(
@@ -181,6 +240,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
             config,
             mode: name,
             planOnly,
+            ...(handoff ? { handoff } : {}),
             ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
             ...(demo
               ? {
@@ -200,9 +260,10 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
             logger: ctx.logger,
           },
         );
-        const adopted = config.auto_adopt
-          ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
-          : null;
+        const adopted =
+          config.auto_adopt && report.stopped !== 'waiting_handoff'
+            ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
+            : null;
         if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
         if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
         else {

@@ -5,11 +5,11 @@ import path from 'node:path';
 let counter = 0;
 
 /** Write a temp file beside the target, fsync it, then rename it over the target. */
-export function writeFileAtomicSync(file: string, data: string): void {
+export function writeFileAtomicSync(file: string, data: string, mode = 0o644): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temp = path.join(path.dirname(file), `.tmp-${process.pid}-${counter++}-${path.basename(file)}`);
   try {
-    const fd = openSync(temp, 'w', 0o644);
+    const fd = openSync(temp, 'w', mode);
     try {
       writeSync(fd, data);
       fsyncSync(fd);

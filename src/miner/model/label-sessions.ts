@@ -10,6 +10,7 @@ import type { Backend, Usage } from '../../backends/types.js';
 import { addUsage, zeroUsage } from '../../backends/types.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { SessionLabel, SessionLabelStore } from '../../store/session-labels-repo.js';
+import { AnswerPendingError } from '../../core/errors.js';
 
 /** Enough of a request to say what kind of work it asks for, and small enough to batch. */
 export const LABEL_REQUEST_CHARS = 300;
@@ -101,6 +102,7 @@ export async function labelSessions(
       stats.reused += 1;
     } else todo.push({ sessionKey: s.sessionKey, text, hash });
   }
+  let pending: AnswerPendingError | null = null;
   for (let start = 0; start < todo.length; start += LABEL_BATCH) {
     const batch = todo.slice(start, start + LABEL_BATCH);
     let answer: Awaited<ReturnType<JsonAsker['askJson']>>;
@@ -114,6 +116,11 @@ export async function labelSessions(
         LABELS_SHAPE,
       );
     } catch (err) {
+      // A handoff wait: the other batches do not depend on this one's answer.
+      if (err instanceof AnswerPendingError) {
+        pending ??= err;
+        continue;
+      }
       if (!input.stopsOn(err)) throw err;
       stats.stopped = true;
       stats.skipped_budget = todo.length - start;
@@ -134,5 +141,6 @@ export async function labelSessions(
     stats.labelled += fresh.length;
     stats.unanswered += batch.length - fresh.length;
   }
+  if (pending) throw pending;
   return { labels, stats };
 }

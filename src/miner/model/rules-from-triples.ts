@@ -20,6 +20,7 @@ import type { Cluster, MinerSession } from '../types.js';
 import { contradicts } from './apply-labels.js';
 import type { JsonAsker } from './label-sessions.js';
 import { locateCorrection } from './locate-correction.js';
+import { AnswerPendingError } from '../../core/errors.js';
 
 /** Most corrections sent in one night (the rest wait for a later night; replies are cached). */
 export const MAX_TRIPLES_PER_NIGHT = 60;
@@ -100,6 +101,7 @@ export async function rulesFromTriples(input: TriplePassInput): Promise<TriplePa
   const todo = input.clusters.flatMap((cluster) =>
     cluster.correctionReports.filter(wantsModel).map((report) => ({ cluster, report })),
   );
+  let pending: AnswerPendingError | null = null;
   for (const [index, { cluster, report }] of todo.entries()) {
     if (stats.stopped) {
       stats.skipped_budget = todo.length - index;
@@ -124,6 +126,12 @@ export async function rulesFromTriples(input: TriplePassInput): Promise<TriplePa
         TRIPLE_SHAPE,
       );
     } catch (err) {
+      // A handoff wait: it counts against the limit as the answered request will.
+      if (err instanceof AnswerPendingError) {
+        pending ??= err;
+        stats.sent += 1;
+        continue;
+      }
       if (!input.stopsOn(err)) throw err;
       stats.stopped = true;
       stats.skipped_budget = todo.length - index;
@@ -159,6 +167,7 @@ export async function rulesFromTriples(input: TriplePassInput): Promise<TriplePa
     ];
     note(report, reasons.length > 0 ? reasons.join('; ') : 'the model read no rule');
   }
+  if (pending) throw pending;
   return { stats, changed, acceptedBySession };
 }
 

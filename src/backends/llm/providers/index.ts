@@ -1,5 +1,5 @@
 /** Builds the provider a role names, with its key from the environment (never from a file). */
-import { BackendError, InputError } from '../../../core/errors.js';
+import { BackendError, InputError, UsageError } from '../../../core/errors.js';
 import type { Env } from '../../../config/paths.js';
 import type { BackendName, Config } from '../../../config/schema.js';
 import type { ChatProvider, ChatReply, ChatRole } from '../chat.js';
@@ -131,6 +131,11 @@ function createKeyedProvider(setup: RoleSetup, config: Config, env: Env): ChatPr
         env,
         timeoutMs: cliTimeoutMs,
       });
+    case 'handoff':
+      // The night builds it around its queue (src/backends/factory.ts); nothing else can answer.
+      throw new UsageError(
+        'the handoff backend pauses a night until its requests are answered, which only `skillopt-sleep run --backend handoff` does',
+      );
     case 'mock':
       throw new Error('the mock backend has no chat provider');
     default: {

@@ -1,0 +1,132 @@
+/**
+ * A handoff night across invocations. The first `run` mines as usual and saves what the rest of the
+ * night depends on (its config, its tasks, the spend of its mining) beside the queue; each later `run`
+ * starts from that state, so sessions harvested in between (the answering agent's own among them)
+ * cannot change the night, and the budget bounds the whole night. Requests the night already asked
+ * are answered from the queue, so the trainer replays to the point where it stopped and goes on.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomicSync } from '../core/io/atomic-file.js';
+import type { Config } from '../config/schema.js';
+import type { SpendSummary } from '../backends/llm/spend-meter.js';
+import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
+import { handoffUsage } from '../backends/handoff/handoff-provider.js';
+import { ExchangeWriter, toExchange } from '../backends/recording/exchange-log.js';
+import type { TaskSet } from './night-tasks.js';
+import type { HandoffReport } from './night-report.js';
+import { recordingsDir } from '../config/paths.js';
+
+const NIGHT_FORMAT = 'skillopt_sleep.handoff_night.v1';
+
+export interface HandoffState {
+  format: typeof NIGHT_FORMAT;
+  project: string;
+  started_at: number;
+  config: Config;
+  tasks: TaskSet;
+  /** What mining spent (null on a backend without a meter). */
+  spend: SpendSummary | null;
+}
+
+const stateFile = (queue: HandoffQueue): string => path.join(queue.dir, 'night.json');
+
+/** The saved state of this project's handoff night, or null before its mining finished. */
+export function loadHandoffState(queue: HandoffQueue): HandoffState | null {
+  let raw: string;
+  try {
+    raw = readFileSync(stateFile(queue), 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const value = JSON.parse(raw) as Partial<HandoffState>;
+    // Written whole by this program only (private folder): a wrong format or project means start over.
+    if (value.format !== NIGHT_FORMAT || value.project !== queue.project || !value.config || !value.tasks)
+      return null;
+    return value as HandoffState;
+  } catch {
+    return null;
+  }
+}
+
+export function saveHandoffState(queue: HandoffQueue, state: Omit<HandoffState, 'format'>): void {
+  writeFileAtomicSync(stateFile(queue), `${JSON.stringify({ format: NIGHT_FORMAT, ...state })}\n`, 0o600);
+}
+
+/**
+ * The night's exchanges (every answered request, in the order it was asked) as a recording that
+ * `run --replay FILE` answers the same night from.
+ */
+export function exportHandoffRecording(
+  queue: HandoffQueue,
+  provider: { name: string; model: string },
+  file: string,
+): number {
+  const writer = new ExchangeWriter(file);
+  let n = 0;
+  for (const r of queue.requests()) {
+    const text = queue.answerFor(r.id);
+    if (text === null) continue;
+    const req = {
+      role: r.role,
+      system: r.system,
+      messages: r.messages,
+      maxTokens: r.max_tokens,
+      temperature: r.temperature,
+      sample: r.sample,
+    };
+    writer.append(
+      toExchange(writer.nextSeq(), { ...provider, kind: 'agent-cli' }, req, {
+        text,
+        usage: handoffUsage(req, text),
+      }),
+    );
+    n += 1;
+  }
+  return n;
+}
+
+/** An empty task set, for a night that stopped to wait before its mining finished. */
+export function emptyTaskSet(): TaskSet {
+  return {
+    tasks: [],
+    nSessions: 0,
+    sessionsLeftOut: 0,
+    nClusters: 0,
+    nRecurring: 0,
+    harvest: null,
+    notes: [],
+    clusters: [],
+    taskSummaries: [],
+    llmMiner: null,
+    llmRefine: null,
+  };
+}
+
+/** What a waiting night reports about its queue. */
+export function waitingSummary(queue: HandoffQueue): HandoffReport {
+  return {
+    open: queue.open().length,
+    requests: queue.requests().length,
+    queue_dir: queue.dir,
+    recording: '',
+  };
+}
+
+/**
+ * The night has every answer it needed: its exchanges become a recording in the state home (so the
+ * night can be replayed) and the queue is removed, so the next handoff night starts afresh.
+ */
+export function finishHandoff(
+  queue: HandoffQueue,
+  at: { home: string; clock: { now(): number }; logger: { progress(line: string): void } },
+): HandoffReport {
+  const requests = queue.requests().length;
+  const stamp = new Date(at.clock.now()).toISOString().replace(/[:.]/g, '-');
+  const file = path.join(recordingsDir(at.home), `${stamp}-${path.basename(queue.dir)}-handoff.jsonl`);
+  const n = exportHandoffRecording(queue, { name: 'handoff', model: 'handoff' }, file);
+  queue.discard();
+  at.logger.progress(`handoff: ${n} answered requests saved as a recording: ${file}`);
+  return { open: 0, requests, queue_dir: queue.dir, recording: file };
+}
