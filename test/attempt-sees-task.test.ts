@@ -1,6 +1,6 @@
 // The target sees the task, not the answer: over a corpus with planted corrections and feedback, no
 // attempt request a real backend sends holds a correction, a thanks or a "continue" line; what the
-// user asked before the first answer is there.
+// user asked before the first answer is there, and a later new request labelled as one.
 import { describe, expect, it } from 'vitest';
 import { ruleChecks } from '../src/core/task.js';
 import { mineSessions } from '../src/miner/mine.js';
@@ -16,6 +16,7 @@ const CORRECTIONS = [
 ];
 const FEEDBACK = ['thanks, works now', 'lgtm', 'continue'];
 const BEFORE_ANSWER = 'and pin it to the exact version, no caret range';
+const LATER_REQUEST = 'then write a changelog entry for release 2.4';
 
 const install = (key: string, minute: number, pkg: string, correction: string, early = false) =>
   session(
@@ -55,7 +56,10 @@ const corpus = [
   tests('claude:t2', 5, 'src/b.test.ts', CORRECTIONS[4] as string),
   tests('claude:t3', 6, 'src/c.test.ts', CORRECTIONS[3] as string),
   session(
-    [{ prompt: 'rename the helper', reply: 'Done.', actions: [edit('/work/app/a.ts', 'old', 'new')] }],
+    [
+      { prompt: 'rename the helper', reply: 'Done.', actions: [edit('/work/app/a.ts', 'old', 'new')] },
+      { prompt: LATER_REQUEST, reply: 'Added.', actions: [edit('/work/app/CHANGELOG.md', '', '- 2.4')] },
+    ],
     {
       key: 'claude:r1',
       minute: 7,
@@ -81,6 +85,11 @@ describe('attempt requests over a corpus with planted corrections', () => {
     const early = b.provider.sent.find((_, i) => mined.tasks[i]?.source_sessions[0] === 'claude:i2');
     expect(early?.messages[0]?.content).toContain(
       `add dayjs to the web app\n\nThe user also wrote, before any answer:\n- ${BEFORE_ANSWER}`,
+    );
+    // A later prompt answered with new work is a new request, and says so.
+    const rename = b.provider.sent.find((_, i) => mined.tasks[i]?.source_sessions[0] === 'claude:r1');
+    expect(rename?.messages[0]?.content).toContain(
+      `Later in the same session the user asked, as new requests:\n- ${LATER_REQUEST}`,
     );
   });
 });

@@ -18,7 +18,7 @@ import { kindRules, sentenceKey, type KindRules } from './rules/kind-rules.js';
 import { commonPromptWords } from './rules/literal.js';
 import { commandWordsOf } from './stop-words.js';
 import { followUpFindings, type FollowUpFinding } from './rules/session-rules.js';
-import { contextBeforeFirstAnswer } from './task-context.js';
+import { taskContext } from './task-context.js';
 import type {
   Cluster,
   DroppedCounts,
@@ -302,8 +302,12 @@ function toTask(
     id: instanceId(session.key),
     project,
     intent: truncateIntent(requestOf(member).prompt),
-    // Only what the user asked before the first answer: the follow-ups react to it (see task-context.ts).
-    context_excerpt: contextBeforeFirstAnswer(member.episodes, member.request),
+    // What the user asked, never how they corrected the answers (see task-context.ts).
+    context_excerpt: taskContext(
+      member.episodes,
+      member.request,
+      cluster.correctionReports.filter((r) => r.sessionKey === session.key).map((r) => r.sentence),
+    ),
     system: '',
     attempted_solution: firstAttempt(member),
     outcome: member.outcome.outcome,
