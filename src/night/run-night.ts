@@ -23,6 +23,7 @@ import {
   countNights,
   failNight,
   forgetNight,
+  nightStatus,
   finishNight,
   insertReplays,
   setNightProposal,
@@ -84,6 +85,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
   let nightId: number | null = null;
   let mined: TaskSet | null = null;
   let skillPath = '';
+  if (req.handoff && lock) forgetKilledInvocation(deps.db, req.handoff.queue);
   const nightNumber = countNights(deps.db, req.project) + 1;
   try {
     await assertNightTargets(req.project, req.config);
@@ -100,6 +102,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       return report;
     }
     if (record) nightId = startNight(deps.db, req.project, deps.backend.name, started);
+    if (nightId !== null) req.handoff?.queue.rememberNight(nightId);
 
     if (!req.config.evolve_skill && !req.config.evolve_memory) {
       throw new InputError('evolve_skill and evolve_memory are both false: a night has nothing to train');
@@ -301,6 +304,15 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
   } finally {
     lock?.release();
   }
+}
+
+/**
+ * An earlier invocation of this handoff night that was killed left its row running; under the
+ * project's lock nothing else runs it, so it never happened (the night is recorded when it finishes).
+ */
+function forgetKilledInvocation(db: Db, queue: HandoffQueue): void {
+  const id = queue.startedNight();
+  if (id !== null && nightStatus(db, id) === 'running') forgetNight(db, id);
 }
 
 /** What mining asked the model for (LLM miner and refine pass), for backends without a spend meter. */

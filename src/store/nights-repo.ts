@@ -81,6 +81,13 @@ export function failNight(db: Db, id: number, error: string, now: number): void 
   );
 }
 
+/** A night's status, or null when there is no such row. */
+export function nightStatus(db: Db, id: number): NightRow['status'] | null {
+  const row = db.prepare('SELECT status FROM nights WHERE id = ?').get(id) as
+    { status: NightRow['status'] } | undefined;
+  return row?.status ?? null;
+}
+
 /** Remove a night that never happened (a handoff night waiting for answers) and its replays. */
 export function forgetNight(db: Db, id: number): void {
   db.transaction(() => {

@@ -69,7 +69,7 @@ function answerFromStdin(box: Sandbox, id: string, text: string): { code: number
   return { code: r.status ?? -1, stderr: r.stderr };
 }
 
-/** Start a run and SIGKILL it once it has mined (it is then training and queueing). */
+/** Start a run and SIGKILL it once it has replayed a phase (its night row and replays are in the store). */
 function killMidway(box: Sandbox, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args, '--progress'], {
@@ -79,7 +79,7 @@ function killMidway(box: Sandbox, args: string[]): Promise<void> {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
-      if (/mine: /.test(stderr)) child.kill('SIGKILL');
+      if (/replay skill /.test(stderr)) child.kill('SIGKILL');
     });
     child.on('error', reject);
     child.on('close', () => resolve());
@@ -129,6 +129,14 @@ describe('run --backend handoff', () => {
         const text = readFileSync(file, 'utf8');
         expect(PLANTED_SECRETS.filter((s) => text.includes(s))).toEqual([]);
       }
+      if (invocations === 1) {
+        // A waiting night is no night yet; status shows the queue.
+        const st = runCli(box, ['status', '--json']).json();
+        expect(st).toMatchObject({
+          n_nights: 0,
+          handoff: { open: handoff.open, requests: handoff.requests },
+        });
+      }
       expect(answerAll(box, invocations === 1)).toBe(handoff.open);
       if (!killed && invocations === 2) {
         killed = true;
@@ -145,8 +153,10 @@ describe('run --backend handoff', () => {
     expect(statSync(handoff.recording).mode & 0o777).toBe(0o600);
     expect(stagedSkill(String(final.staging_dir))).toContain('pnpm');
 
-    const nights = runCli(box, ['status', '--json']);
-    expect(nights.code, nights.stderr).toBe(0);
+    const status = runCli(box, ['status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    // One night: the waiting invocations and the killed one left no row behind.
+    expect(status.json()).toMatchObject({ handoff: null, n_nights: 1 });
 
     // The same night replayed from the answers, in a fresh state home and project state.
     const recording = path.join(box.root, 'handoff.jsonl');

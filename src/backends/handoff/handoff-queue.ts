@@ -154,6 +154,22 @@ export class HandoffQueue {
     writeFileAtomicSync(path.join(this.answersDir, `${id}.json`), `${JSON.stringify(entry)}\n`, 0o600);
   }
 
+  /** Note the store's row of the invocation now running, so a later one can drop it if this one dies. */
+  rememberNight(id: number): void {
+    this.ensureDirs();
+    writeFileAtomicSync(path.join(this.dir, 'night-id'), `${id}\n`, 0o600);
+  }
+
+  /** The store row the last invocation started, or null. */
+  startedNight(): number | null {
+    try {
+      const id = Number(readFileSync(path.join(this.dir, 'night-id'), 'utf8').trim());
+      return Number.isSafeInteger(id) && id > 0 ? id : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Forget the night's queue and state (after it finished, or on `handoff discard`). */
   discard(): void {
     rmSync(this.dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { addCommonOptions, intArg } from '../options.js';
 import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
 import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
+import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
 import { recoverAndSync } from '../proposal-session.js';
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
@@ -27,6 +28,10 @@ export const statusCommand = (): Command =>
         const nights = nightsForProject(db, project, flags.limit);
         const latest = await latestProposal(project);
         const daemon = daemonSummary(ctx.home);
+        const queue = new HandoffQueue(ctx.home, project);
+        const handoff = queue.exists()
+          ? { open: queue.open().length, requests: queue.requests().length }
+          : null;
         if (ctx.json) {
           printJson({
             project,
@@ -35,12 +40,17 @@ export const statusCommand = (): Command =>
             latest_proposal: latest,
             nights: nights.map(nightJson),
             daemon,
+            handoff,
           });
           return;
         }
         say(`[sleep] project: ${project}`);
         say(`[sleep] nights so far: ${countNights(db, project)}`);
         say(`[sleep] daemon: ${describeDaemon(daemon)}`);
+        if (handoff)
+          say(
+            `[sleep] handoff night waiting: ${handoff.open} of ${handoff.requests} requests open (skillopt-sleep handoff next)`,
+          );
         if (latest) {
           say(`[sleep] latest proposal: ${latest.id} (${latest.status}) ${latest.dir}`);
           if (latest.status === 'staged')
