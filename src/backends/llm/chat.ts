@@ -43,6 +43,11 @@ export interface ChatProvider {
   /** Agent CLIs bill a subscription: without a price-table entry their cost is not counted. */
   readonly kind: 'api' | 'agent-cli';
   send(req: ChatRequest): Promise<ChatReply>;
+  /**
+   * The most output tokens a request with this `maxTokens` can bill, when more (reasoning models bill
+   * their hidden reasoning too); the budget reserves it.
+   */
+  outputTokenCap?(maxTokens: number): number;
 }
 
 export type FailureKind = 'auth' | 'retryable' | 'fatal';

@@ -125,7 +125,7 @@ export class GuardedChat {
   private async sendOnce(req: ChatRequest): Promise<ChatReply> {
     const reservation = this.deps.meter.reserve({
       texts: [req.system, ...req.messages.map((m) => m.content)],
-      maxOutputTokens: req.maxTokens,
+      maxOutputTokens: this.provider.outputTokenCap?.(req.maxTokens) ?? req.maxTokens,
       price: this.deps.price,
     });
     try {

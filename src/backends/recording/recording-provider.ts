@@ -19,6 +19,10 @@ export class RecordingProvider implements ChatProvider {
     this.kind = inner.kind;
   }
 
+  outputTokenCap(maxTokens: number): number {
+    return this.inner.outputTokenCap?.(maxTokens) ?? maxTokens;
+  }
+
   async send(req: ChatRequest): Promise<ChatReply> {
     // Numbered when sent, so the log keeps the order requests left in even if replies come back out of it.
     const seq = this.log.nextSeq();

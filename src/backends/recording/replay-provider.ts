@@ -13,6 +13,7 @@ import {
   type ChatRole,
 } from '../llm/chat.js';
 import { exchangeHash, type Exchange } from './exchange-log.js';
+import { outputTokenCap } from '../llm/providers/openai.js';
 
 export const REPLAY_MATCHES = ['hash', 'order'] as const;
 export type ReplayMatch = (typeof REPLAY_MATCHES)[number];
@@ -77,6 +78,13 @@ export class ReplayProvider implements ChatProvider {
     this.name = first?.provider ?? fallback.name;
     this.model = first?.model ?? fallback.model;
     this.kind = first?.kind ?? 'api';
+  }
+
+  /** The recorded model's cap, so a replay reserves the budget as the recorded night did. */
+  outputTokenCap(maxTokens: number): number {
+    return this.name === 'openai' || this.name === 'azure-openai'
+      ? outputTokenCap(this.model, maxTokens)
+      : maxTokens;
   }
 
   send(req: ChatRequest): Promise<ChatReply> {

@@ -4,7 +4,7 @@
  * off (`maxRetries: 0`): our retry loop counts every request against the budget.
  */
 import type OpenAI from 'openai';
-import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
+import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from '../chat.js';
 import { classifySdkError } from './api-errors.js';
 
 export interface OpenAiOptions {
@@ -28,12 +28,21 @@ export function isReasoningModel(model: string): boolean {
   return /^(o\d+|gpt-5)(\b|[-._])/.test(name);
 }
 
+/**
+ * The most output tokens a request may bill. A reasoning model's `max_completion_tokens` also bounds
+ * its hidden reasoning, so it gets room to think on top of the answer's cap (else a hard task can spend
+ * it all thinking and answer nothing); the budget reserves the same bound.
+ */
+export function outputTokenCap(model: string, maxTokens: number): number {
+  return isReasoningModel(model) ? maxTokens + Math.max(4096, 4 * maxTokens) : maxTokens;
+}
+
 function samplingParams(
   model: string,
   req: ChatRequest,
 ): { max_completion_tokens: number } | { max_tokens: number; temperature: number } {
   return isReasoningModel(model)
-    ? { max_completion_tokens: req.maxTokens }
+    ? { max_completion_tokens: outputTokenCap(model, req.maxTokens) }
     : { max_tokens: req.maxTokens, temperature: req.temperature };
 }
 
@@ -52,6 +61,10 @@ export class OpenAiProvider implements ChatProvider {
     this.keyVariable = opts.keyVariable;
     this.name = opts.azure ? 'azure-openai' : 'openai';
     this.where = opts.baseUrl || 'https://api.openai.com/v1';
+  }
+
+  outputTokenCap(maxTokens: number): number {
+    return outputTokenCap(this.model, maxTokens);
   }
 
   /** The SDK is loaded on the first request, so commands that never call a model start fast. */
@@ -82,8 +95,17 @@ export class OpenAiProvider implements ChatProvider {
         ],
         ...samplingParams(this.model, req),
       });
+      const choice = completion.choices[0];
+      const text = choice?.message.content ?? '';
+      if (text === '' && choice?.finish_reason === 'length') {
+        // Not an answer to score 0: the cap ran out (while reasoning, on reasoning models).
+        throw new ProviderFailure(
+          `${this.name} model ${this.model} used its whole output cap (${outputTokenCap(this.model, req.maxTokens)} tokens) without answering`,
+          'fatal',
+        );
+      }
       return {
-        text: completion.choices[0]?.message.content ?? '',
+        text,
         usage: {
           inputTokens: completion.usage?.prompt_tokens ?? 0,
           outputTokens: completion.usage?.completion_tokens ?? 0,

@@ -1,5 +1,7 @@
 /** The real SDKs against fake servers on 127.0.0.1, and the CLI providers against fake executables. */
 import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -77,7 +79,8 @@ describe('OpenAiProvider (openai SDK)', () => {
     };
     for (const model of ['o1', 'o3-mini', 'o4-mini', 'gpt-5', 'gpt-5.1-codex', 'openai/gpt-5-mini']) {
       const body = await bodyFor(model);
-      expect(body, model).toMatchObject({ max_completion_tokens: 64 });
+      // Room to reason on top of the answer's 64 tokens.
+      expect(body, model).toMatchObject({ max_completion_tokens: 64 + 4096 });
       expect(body, model).not.toHaveProperty('max_tokens');
       expect(body, model).not.toHaveProperty('temperature');
     }
@@ -85,6 +88,44 @@ describe('OpenAiProvider (openai SDK)', () => {
       const body = await bodyFor(model);
       expect(body, model).toMatchObject({ max_tokens: 64, temperature: 0 });
       expect(body, model).not.toHaveProperty('max_completion_tokens');
+    }
+  });
+
+  it('reserves the reasoning room, and fails clearly when the cap ran out before any answer', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: 'o3',
+          choices: [{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'length' }],
+          usage: { prompt_tokens: 10, completion_tokens: 4160, total_tokens: 4170 },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const o3 = new OpenAiProvider({
+        model: 'o3',
+        apiKey: 'k',
+        baseUrl: url,
+        timeoutMs: 5000,
+        keyVariable: 'K',
+      });
+      expect(o3.outputTokenCap(64)).toBe(64 + 4096);
+      expect(
+        new OpenAiProvider({ model: 'gpt-4o', apiKey: 'k', timeoutMs: 1, keyVariable: 'K' }).outputTokenCap(
+          64,
+        ),
+      ).toBe(64);
+      const failure = await failureOf(o3.send(req));
+      expect(failure).toMatchObject({ kind: 'fatal' });
+      expect(failure.message).toMatch(/o3 used its whole output cap \(4160 tokens\) without answering/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
