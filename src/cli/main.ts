@@ -6,6 +6,8 @@ import { adoptCommand } from './commands/adopt.js';
 import { daemonCommand } from './commands/daemon.js';
 import { handoffCommand } from './commands/handoff.js';
 import { harvestCommand } from './commands/harvest.js';
+import { mcpCommand } from './commands/mcp.js';
+import { CLI_VERSION } from './version.js';
 import { dryRunCommand, runCommand } from './commands/night.js';
 import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
 import { proposalsCommand, rejectCommand } from './commands/proposals.js';
@@ -19,7 +21,7 @@ function buildProgram(): Command {
     .description(
       'A nightly "sleep" for coding agents: harvest local session logs, mine the tasks you repeat, train a skill document on them behind a held-out gate, and stage a proposal you review and adopt.\n\nTry it offline: skillopt-sleep dry-run --backend mock --demo',
     )
-    .version('0.1.0')
+    .version(CLI_VERSION)
     .showHelpAfterError()
     .exitOverride();
   for (const make of [
@@ -32,6 +34,7 @@ function buildProgram(): Command {
     proposalsCommand,
     harvestCommand,
     handoffCommand,
+    mcpCommand,
     scheduleCommand,
     unscheduleCommand,
     trainCommand,

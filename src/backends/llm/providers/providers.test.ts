@@ -117,9 +117,13 @@ describe('OpenAiProvider (openai SDK)', () => {
       });
       expect(o3.outputTokenCap(64)).toBe(64 + 4096);
       expect(
-        new OpenAiProvider({ model: 'gpt-4o', apiKey: 'k', timeoutMs: 1, keyVariable: 'K' }).outputTokenCap(
-          64,
-        ),
+        new OpenAiProvider({
+          model: 'gpt-4o',
+          apiKey: 'k',
+          baseUrl: '',
+          timeoutMs: 1,
+          keyVariable: 'K',
+        }).outputTokenCap(64),
       ).toBe(64);
       const failure = await failureOf(o3.send(req));
       expect(failure).toMatchObject({ kind: 'fatal' });
