@@ -52,4 +52,9 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  // Plain Node scripts shipped with the agent integrations (hooks run without a build).
+  {
+    files: ['integrations/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', setTimeout: 'readonly' } },
+  },
 );
