@@ -95,6 +95,15 @@ export interface FileParse {
   endOffset: number;
 }
 
+/** How to read a file this time; decided by the core (src/night/harvest.ts). */
+export interface ParseOptions {
+  /**
+   * Also read a last line that has no "\n". Off while the file may still be written (a half-written line
+   * would parse as a bad one); on once the file has been quiet for the core's settle time.
+   */
+  includeOpenLastLine?: boolean;
+}
+
 export interface Harvester {
   id: SourceId;
   /**
@@ -107,5 +116,5 @@ export interface Harvester {
   /** Transcript files under the roots (missing roots are not an error). */
   discover(ctx: HarvestContext): Promise<SourceFile[]>;
   /** Parse one file from `fromOffset` (0 = whole file); never throws on bad content. */
-  parse(file: SourceFile, fromOffset: number): Promise<FileParse>;
+  parse(file: SourceFile, fromOffset: number, options?: ParseOptions): Promise<FileParse>;
 }
