@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { IoError } from '../src/core/errors.js';
 import { readJsonlLines } from '../src/core/io/jsonl.js';
-import { readRegularFile } from '../src/core/io/regular-file.js';
+import { MAX_WHOLE_JSON_BYTES, readRegularFile } from '../src/core/io/regular-file.js';
 import { walkFiles } from '../src/core/io/walk.js';
 import { applyHeadRecord, applyLegacyMeta, applyRecord, applyResponseItem } from './codex-records.js';
 import { isRecord } from './codex-text.js';
@@ -28,11 +28,8 @@ const SESSION_DIRS = ['sessions', 'archived_sessions'];
 const ROLLOUT_UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?$/i;
 /** When resuming mid-file, metadata (id, cwd, model…) is read from this many lines at the top. */
 const HEAD_LINES = 64;
-/**
- * A G0 `.json` session is one JSON document, parsed whole: one larger than this is skipped with a warning
- * (a 1 GB file took 1.1 GB of memory). Same bound as one JSONL line (jsonl.ts); real G0 files are far smaller.
- */
-export const MAX_LEGACY_JSON_BYTES = 64 * 1024 * 1024;
+/** A G0 `.json` session is one JSON document, parsed whole: a larger one is skipped with a warning. */
+export const MAX_LEGACY_JSON_BYTES = MAX_WHOLE_JSON_BYTES;
 
 export const codex: Harvester = {
   id: 'codex',

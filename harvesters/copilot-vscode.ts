@@ -14,10 +14,10 @@
  * rewritten, not only appended, so every parse reads the whole file (`incremental: false`).
  */
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { IoError } from '../src/core/errors.js';
-import { readRegularFile } from '../src/core/io/regular-file.js';
+import { MAX_WHOLE_JSON_BYTES, readRegularFile } from '../src/core/io/regular-file.js';
 import { walkFiles } from '../src/core/io/walk.js';
 import { replayOpLogFile } from './copilot-vscode-oplog.js';
 import { chatSessionToHarvested, type SessionMeta } from './copilot-vscode-session.js';
@@ -35,8 +35,6 @@ const CHAT_SESSIONS_DIR = 'chatSessions';
 const EMPTY_WINDOW_DIR = 'emptyWindowChatSessions';
 const COPILOT_STORAGE_DIR = 'github.copilot-chat';
 const TRANSCRIPTS_DIR = 'transcripts';
-/** A legacy session document is parsed whole; beyond this it is reported as bad, not loaded. */
-const MAX_JSON_BYTES = 256 << 20;
 
 export const copilot: Harvester = {
   id: 'copilot',
@@ -202,15 +200,12 @@ async function parseCopilotChat(
     sourcePath: file.path,
   };
   try {
-    const size = (await stat(file.path)).size;
     const kind = chatFileKind(file.path);
-    if (kind === 'document') return parseSessionDocument(file.path, size, meta);
-    const parsed =
-      kind === 'opLog'
-        ? await parseOpLog(file.path, meta, options)
-        : await parseTranscript(file.path, meta, options);
-    // Short of the size when a last line without "\n" was left for later: the core then reads it again.
-    return parsed;
+    if (kind === 'document') return parseSessionDocument(file.path, meta);
+    // endOffset is short of the size when a last line without "\n" was left for later (the core reads it again).
+    return kind === 'opLog'
+      ? await parseOpLog(file.path, meta, options)
+      : await parseTranscript(file.path, meta, options);
   } catch (err) {
     throw new IoError(`Cannot read VS Code Copilot chat ${file.path}: ${describeError(err)}`);
   }
@@ -239,9 +234,9 @@ async function projectOf(filePath: string): Promise<string> {
 }
 
 /** A legacy `.json` document: one value, so a file that is not a JSON object is one bad line. */
-function parseSessionDocument(filePath: string, size: number, meta: SessionMeta): FileParse {
-  if (size > MAX_JSON_BYTES) return { sessions: [], badLines: 1, endOffset: size };
-  const buffer = readRegularFile(filePath, MAX_JSON_BYTES);
+function parseSessionDocument(filePath: string, meta: SessionMeta): FileParse {
+  // Parsed whole: a larger one is refused before reading (the harvest warns and skips it).
+  const buffer = readRegularFile(filePath, MAX_WHOLE_JSON_BYTES);
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') return { sessions: [], badLines: 0, endOffset: buffer.length };
   const document = parseJsonOrUndefined(text);

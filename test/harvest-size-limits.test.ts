@@ -1,7 +1,9 @@
 /** What one transcript can make the harvest hold: a turn's text is capped, an oversize legacy file skipped. */
 import { rmSync, truncateSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_LEGACY_JSON_BYTES } from '../harvesters/codex.js';
+import { MAX_WHOLE_JSON_BYTES } from '../src/core/io/regular-file.js';
 import { MAX_TURN_TEXT_CHARS, truncationMarker } from '../src/night/turn-text.js';
 import {
   CLAUDE_TRANSCRIPT,
@@ -54,5 +56,16 @@ describe('harvest size limits', () => {
     const warning = h.logger.lines.find((l) => l.startsWith('warn: ') && l.includes(file)) ?? '';
     expect(warning).toContain(`over the ${MAX_LEGACY_JSON_BYTES}-byte limit`);
     expect(h.sessions()).toEqual([]);
+  });
+
+  it('skips a VS Code chat .json over MAX_WHOLE_JSON_BYTES with a warning', async () => {
+    const h = harvestHome('sos-size-');
+    home = h.home;
+    const rel = path.relative(h.home, path.join(h.vscodeStorage, 'ws1', 'chatSessions', 'huge.json'));
+    const file = h.write(rel, '');
+    truncateSync(file, MAX_WHOLE_JSON_BYTES + 1);
+    const summary = await h.run(['copilot']);
+    expect(summary.unreadable.map((u) => u.path)).toEqual([file]);
+    expect(summary.unreadable[0]?.error).toContain(`over the ${MAX_WHOLE_JSON_BYTES}-byte limit`);
   });
 });

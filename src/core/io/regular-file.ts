@@ -7,6 +7,13 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { IoError } from '../errors.js';
 
+/**
+ * The largest transcript read whole and parsed as one JSON document (legacy Codex `.json`, VS Code chat
+ * `.json`): parsing takes several times the file's size in memory (a 300 MB legacy Codex file took 4.6 GB),
+ * so a larger one is skipped with a warning. The same bound as one JSONL line (jsonl.ts).
+ */
+export const MAX_WHOLE_JSON_BYTES = 64 * 1024 * 1024;
+
 /** O_NONBLOCK where the platform has it (not on Windows, which has no FIFOs at file paths). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
