@@ -59,12 +59,13 @@ describe('a last line without a newline', () => {
       T0,
     );
     h.clock.now = T0 + 1000; // written a second ago
-    await h.run(['codex']);
+    expect((await h.run(['codex'])).openLastLines).toBe(1);
     expect(texts(h)).toEqual(['user: Add a retry']);
 
     h.clock.now = T0 + SETTLE_MS; // the same file, now quiet
     const settled = await h.run(['codex']);
     expect(settled.filesParsed).toBe(1);
+    expect(settled.openLastLines).toBe(0);
     expect(texts(h)).toEqual(['user: Add a retry', 'assistant: Done: retries 3 times.']);
     expect(h.sessions()[0]?.turns.map((t) => t.seq)).toEqual([0, 1]);
 

@@ -56,8 +56,13 @@ export interface HarvestSummary {
   sessionsStored: number;
   badLines: number;
   bySource: Partial<Record<SourceId, SourceStats>>;
-  /** Files that could not be read at all (permissions...), with the reason. */
+  /** Files that could not be read at all (permissions, not a regular file, over a size limit), with the reason. */
   unreadable: Array<{ path: string; error: string }>;
+  /**
+   * Files whose last line has no "\n" and was left until the file has been quiet for SETTLE_MS: a harvest
+   * after that reads it (the daemon schedules one).
+   */
+  openLastLines: number;
 }
 
 /** The phase line a harvest ends with (`--progress`, the daemon's log). */
@@ -165,6 +170,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     badLines: 0,
     bySource: {},
     unreadable: [],
+    openLastLines: 0,
   };
   const writer = sessionWriter(opts.db);
   const cursors = fileCursors(opts.db);
@@ -251,6 +257,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
           continue;
         }
         const openLastLine = !settled && parsed.endOffset < file.size;
+        if (openLastLine) summary.openLastLines++;
         pending.push({ file, stats, plan, cursor, parsed, openLastLine });
         stats.parsed++;
         stats.skipped_lines += parsed.badLines;
