@@ -42,7 +42,10 @@ function boundRangeEnd(ts: number | null, fileMtimeMs: number): number | null {
   return Math.min(ms, Math.trunc(fileMtimeMs));
 }
 
-/** Every time of a parsed session checked against its file's mtime (applied by the core to every source). */
+/**
+ * Every time of a parsed session checked against its file's mtime (applied by the core to every source,
+ * which passes the earlier of the mtime and now: an mtime can be set to the future too).
+ */
 export function boundSessionTimes(session: HarvestedSession, fileMtimeMs: number): HarvestedSession {
   const turns = session.turns.map((t) => {
     const ts = boundToFileTime(t.ts, fileMtimeMs);

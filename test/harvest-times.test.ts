@@ -173,4 +173,20 @@ describe('harvested times are bounded by the transcript file', () => {
       expect(turnTimes).toContain(MTIME); // the skewed one, clamped
     });
   }
+
+  it('a file whose mtime is in the future does not let its far-future times in', async () => {
+    const h = harvestHome('sos-times-');
+    home = h.home;
+    const future = Date.UTC(2100, 0, 1);
+    h.write(
+      CLAUDE_TRANSCRIPT,
+      lines(claudeRecord(0, 'user', 'one', OK), claudeRecord(1, 'user', 'two', FAR)),
+      future,
+    );
+    h.clock.now = MTIME;
+    await h.run(['claude']);
+    const [session] = h.sessions();
+    expect(session?.turns.map((t) => t.ts)).toEqual([Date.parse(OK), null]);
+    expect(session?.endedAt).toBeLessThanOrEqual(MTIME);
+  });
 });

@@ -186,9 +186,11 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   const store = (read: ReadFile): void => {
     const { file, stats, plan, cursor, parsed } = read;
     const now = opts.clock.now();
+    // No time later than the file was written, nor than now (a file's mtime can be set to the future too).
+    const latest = Math.min(file.mtimeMs, now);
     const keep = new Set<string>();
     for (const parsedSession of parsed.sessions) {
-      const session = boundSessionTimes(parsedSession, file.mtimeMs);
+      const session = boundSessionTimes(parsedSession, latest);
       keep.add(`${session.source}:${session.sessionId}`);
       if (!plan.resume && isMachineSessionPrompt(firstUserText(session), extraMarkers)) {
         stats.machine_sessions++;
