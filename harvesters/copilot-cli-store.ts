@@ -72,6 +72,7 @@ export function parseStoreFile(file: SourceFile): FileParse {
     // Not the file size: the store changes in place, often without growing. Offset 0 makes the
     // core's cursor fall back to size/mtime/inode, so any change is read again (whole).
     endOffset: 0,
+    readWhole: true,
   };
 }
 

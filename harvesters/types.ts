@@ -93,6 +93,11 @@ export interface FileParse {
   badLines: number;
   /** Byte offset just past the last complete line read. */
   endOffset: number;
+  /**
+   * The whole file was read although `endOffset` is short of its size (a store rewritten in place): there
+   * is no unfinished last line to come back for.
+   */
+  readWhole?: boolean;
 }
 
 /** How to read a file this time; decided by the core (src/night/harvest.ts). */

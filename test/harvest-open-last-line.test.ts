@@ -3,6 +3,7 @@
  * twice) when the file grows later.
  */
 import { appendFileSync, rmSync, utimesSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETTLE_MS } from '../src/night/harvest.js';
 import {
@@ -80,5 +81,19 @@ describe('a last line without a newline', () => {
       'assistant: Done: retries 3 times.',
       'user: And log each retry',
     ]);
+  });
+
+  it('does not apply to the Copilot CLI store, which is read whole', async () => {
+    const h = harvestHome('sos-open-line-');
+    home = h.home;
+    const dbPath = h.write('.copilot/session-store.db', '');
+    const db = new Database(dbPath);
+    db.exec('CREATE TABLE sessions (id TEXT PRIMARY KEY, cwd TEXT, created_at TEXT, updated_at TEXT)');
+    db.close();
+    h.clock.now = Date.now(); // just written
+    const summary = await h.run(['copilot-cli']);
+    expect(summary.filesParsed).toBe(1);
+    expect(summary.openLastLines).toBe(0);
+    expect((await h.run(['copilot-cli'])).filesParsed).toBe(0);
   });
 });

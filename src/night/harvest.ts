@@ -15,11 +15,11 @@ import type {
   SourceId,
   ToolAction,
 } from '../../harvesters/types.js';
+import { boundSessionTimes } from '../../harvesters/times.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { agentMarkersFromEnv, isMachineSessionPrompt } from '../core/machine-sessions.js';
 import { cachedNormalizer } from '../core/project-path.js';
-import { boundSessionTimes } from '../../harvesters/times.js';
 import { redactSecrets } from '../core/redact.js';
 import type { Db } from '../store/db.js';
 import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
@@ -258,7 +258,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
           opts.onFile?.(++done, total, stats.bytes_read);
           continue;
         }
-        const openLastLine = !settled && parsed.endOffset < file.size;
+        const openLastLine = !settled && parsed.readWhole !== true && parsed.endOffset < file.size;
         if (openLastLine) summary.openLastLines++;
         pending.push({ file, stats, plan, cursor, parsed, openLastLine });
         stats.parsed++;
