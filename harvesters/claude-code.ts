@@ -8,7 +8,14 @@ import { readJsonlLines } from '../src/core/io/jsonl.js';
 import { walkFiles } from '../src/core/io/walk.js';
 import { hasActionRoom } from './actions.js';
 import { claudeToolAction } from './claude-actions.js';
-import type { FileParse, HarvestContext, HarvestedSession, Harvester, SourceFile } from './types.js';
+import type {
+  FileParse,
+  HarvestContext,
+  HarvestedSession,
+  Harvester,
+  ParseOptions,
+  SourceFile,
+} from './types.js';
 import { finishTurns, isRecord, OrderedSet, parseUtcMs as parseAnyUtcMs, type TurnDraft } from './shared.js';
 
 const MAX_FILES_TOUCHED = 50;
@@ -87,13 +94,17 @@ async function discoverClaudeTranscripts(ctx: HarvestContext): Promise<SourceFil
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-async function parseClaudeTranscript(file: SourceFile, fromOffset: number): Promise<FileParse> {
+async function parseClaudeTranscript(
+  file: SourceFile,
+  fromOffset: number,
+  options: ParseOptions = {},
+): Promise<FileParse> {
   const fallbackSessionId = path.basename(file.path).replace(/\.jsonl$/i, '');
   const drafts = new Map<string, SessionDraft>();
   let badLines = 0;
   let endOffset = Math.max(0, fromOffset);
   try {
-    for await (const line of readJsonlLines(file.path, fromOffset)) {
+    for await (const line of readJsonlLines(file.path, fromOffset, options)) {
       endOffset = line.endOffset;
       if (line.bad || !isRecord(line.value)) {
         badLines++;

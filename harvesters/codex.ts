@@ -7,20 +7,29 @@
  * G1 and G2 are append-only and resume from a turn's offset; G0 is always read whole (offsets 0).
  * How duplicated G2 messages are counted once: see codex-session.ts.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { IoError } from '../src/core/errors.js';
 import { readJsonlLines } from '../src/core/io/jsonl.js';
+import { MAX_WHOLE_JSON_BYTES, readRegularFile } from '../src/core/io/regular-file.js';
 import { walkFiles } from '../src/core/io/walk.js';
 import { applyHeadRecord, applyLegacyMeta, applyRecord, applyResponseItem } from './codex-records.js';
 import { isRecord } from './codex-text.js';
 import { finishSession, newDraft, type SessionDraft } from './codex-session.js';
-import type { FileParse, HarvestContext, HarvestedSession, Harvester, SourceFile } from './types.js';
+import type {
+  FileParse,
+  HarvestContext,
+  HarvestedSession,
+  Harvester,
+  ParseOptions,
+  SourceFile,
+} from './types.js';
 
 const SESSION_DIRS = ['sessions', 'archived_sessions'];
 const ROLLOUT_UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?$/i;
 /** When resuming mid-file, metadata (id, cwd, model…) is read from this many lines at the top. */
 const HEAD_LINES = 64;
+/** A G0 `.json` session is one JSON document, parsed whole: a larger one is skipped with a warning. */
+export const MAX_LEGACY_JSON_BYTES = MAX_WHOLE_JSON_BYTES;
 
 export const codex: Harvester = {
   id: 'codex',
@@ -80,12 +89,16 @@ async function discoverCodexRollouts(ctx: HarvestContext): Promise<SourceFile[]>
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-async function parseCodexRollout(file: SourceFile, fromOffset: number): Promise<FileParse> {
+async function parseCodexRollout(
+  file: SourceFile,
+  fromOffset: number,
+  options: ParseOptions = {},
+): Promise<FileParse> {
   const draft = newDraft(sessionIdFromFileName(file.path));
   try {
     const read = file.path.toLowerCase().endsWith('.json')
-      ? await readWholeSession(file.path, draft)
-      : await readRolloutLines(file.path, Math.max(0, fromOffset), draft);
+      ? readWholeSession(file.path, draft)
+      : await readRolloutLines(file.path, Math.max(0, fromOffset), draft, options);
     const session = finishSession(draft, file.path, file.mtimeMs);
     const sessions: HarvestedSession[] = session ? [session] : [];
     return { sessions, ...read };
@@ -106,11 +119,12 @@ async function readRolloutLines(
   filePath: string,
   fromOffset: number,
   draft: SessionDraft,
+  options: ParseOptions,
 ): Promise<ReadResult> {
   if (fromOffset > 0) await readHeadMetadata(filePath, fromOffset, draft);
   let badLines = 0;
   let endOffset = fromOffset;
-  for await (const line of readJsonlLines(filePath, fromOffset)) {
+  for await (const line of readJsonlLines(filePath, fromOffset, options)) {
     endOffset = line.endOffset;
     if (line.bad || !isRecord(line.value)) badLines++;
     else applyRecord(draft, line.value, line.offset);
@@ -128,8 +142,8 @@ async function readHeadMetadata(filePath: string, fromOffset: number, draft: Ses
 }
 
 /** G0: the whole document is the session; every turn has offset 0 and the file is re-read whole. */
-async function readWholeSession(filePath: string, draft: SessionDraft): Promise<ReadResult> {
-  const bytes = await readFile(filePath);
+function readWholeSession(filePath: string, draft: SessionDraft): ReadResult {
+  const bytes = readRegularFile(filePath, MAX_LEGACY_JSON_BYTES);
   let doc: unknown;
   try {
     doc = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as unknown;

@@ -29,7 +29,7 @@ import {
 } from './copilot-cli-session.js';
 import { hasActionRoom, pushActions } from './actions.js';
 import { copilotToolActions, parseArguments } from './copilot-tool-actions.js';
-import type { FileParse, SourceFile } from './types.js';
+import type { FileParse, ParseOptions, SourceFile } from './types.js';
 
 /** When resuming mid-file, the session header is looked for in this many leading lines. */
 const HEADER_SCAN_LINES = 20;
@@ -44,13 +44,17 @@ const INJECTED_SOURCE = /^(?:skill-|agent-|system|autopilot|schedule|notificatio
 const REJECTED_TOOL = /reject/i;
 
 /** Parses one events file from `fromOffset`; a file is one session (its `session.start` id). */
-export async function parseEventsFile(file: SourceFile, fromOffset: number): Promise<FileParse> {
+export async function parseEventsFile(
+  file: SourceFile,
+  fromOffset: number,
+  options: ParseOptions = {},
+): Promise<FileParse> {
   const draft = newDraft(file.path);
   let badLines = 0;
   let endOffset = Math.max(0, fromOffset);
   try {
     if (endOffset > 0) await readSessionHeader(file.path, endOffset, draft);
-    for await (const line of readJsonlLines(file.path, endOffset)) {
+    for await (const line of readJsonlLines(file.path, endOffset, options)) {
       endOffset = line.endOffset;
       if (line.bad || !isRecord(line.value)) {
         badLines++;
@@ -61,7 +65,7 @@ export async function parseEventsFile(file: SourceFile, fromOffset: number): Pro
   } catch (err) {
     throw new IoError(`Cannot read Copilot CLI events ${file.path}: ${describeError(err)}`);
   }
-  if (draft.cwd === '' || draft.branch === '') await fillFromWorkspaceYaml(file.path, draft);
+  if (draft.cwd === '' || draft.branch === '') fillFromWorkspaceYaml(file.path, draft);
   const session = finishSession(draft, file.path);
   return { sessions: session ? [session] : [], badLines, endOffset };
 }

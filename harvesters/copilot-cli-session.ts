@@ -3,8 +3,8 @@
  * turns in progress, its metadata (id, cwd, branch, model, version, files, skills) and the finished
  * `HarvestedSession`.
  */
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readRegularFile } from '../src/core/io/regular-file.js';
 import { isRecord, MAX_FILES_TOUCHED, OrderedSet, trimmedString } from './copilot-cli-common.js';
 import { finishTurns } from './shared.js';
 import type { HarvestedSession, ToolAction } from './types.js';
@@ -140,13 +140,12 @@ export function noteSkill(draft: SessionDraft, data: Record<string, unknown>): v
 }
 
 /** The yaml beside `events.jsonl` records the session's cwd and branch (one `key: value` a line). */
-export async function fillFromWorkspaceYaml(eventsPath: string, draft: SessionDraft): Promise<void> {
+export function fillFromWorkspaceYaml(eventsPath: string, draft: SessionDraft): void {
   if (path.basename(eventsPath) !== EVENTS_FILE_NAME) return;
   const yamlPath = path.join(path.dirname(eventsPath), WORKSPACE_YAML);
   let text: string;
   try {
-    if ((await stat(yamlPath)).size > MAX_WORKSPACE_YAML_BYTES) return;
-    text = await readFile(yamlPath, 'utf8');
+    text = readRegularFile(yamlPath, MAX_WORKSPACE_YAML_BYTES).toString('utf8');
   } catch {
     return; // Optional metadata; the events are the transcript.
   }

@@ -205,7 +205,7 @@ describe('copilotCli.parse session-store.db', () => {
     const db = new Database(dbPath);
     db.exec('CREATE TABLE something_else (x TEXT)');
     db.close();
-    expect(await parseFile(dbPath)).toEqual({ sessions: [], badLines: 0, endOffset: 0 });
+    expect(await parseFile(dbPath)).toEqual({ sessions: [], badLines: 0, endOffset: 0, readWhole: true });
   });
 
   it('rejects with an IoError naming a corrupt store', async () => {

@@ -15,6 +15,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { IoError } from '../src/core/errors.js';
+import { assertRegularFile } from '../src/core/io/regular-file.js';
 import {
   describeError,
   isRecord,
@@ -71,6 +72,7 @@ export function parseStoreFile(file: SourceFile): FileParse {
     // Not the file size: the store changes in place, often without growing. Offset 0 makes the
     // core's cursor fall back to size/mtime/inode, so any change is read again (whole).
     endOffset: 0,
+    readWhole: true,
   };
 }
 
@@ -83,7 +85,23 @@ function hasEventsStream(copilotHome: string, sessionId: string): boolean {
   );
 }
 
+/**
+ * SQLite opens the store and its `-wal` and `-shm` by path with blocking calls: a FIFO at any of them
+ * would hang the harvest for good. Only regular files (or an absent log) are opened.
+ */
+function assertRegularStore(dbPath: string): void {
+  assertRegularFile(dbPath);
+  for (const companion of [`${dbPath}-wal`, `${dbPath}-shm`]) {
+    try {
+      assertRegularFile(companion);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
 function readStore(dbPath: string): HarvestedSession[] {
+  assertRegularStore(dbPath);
   const db = new Database(dbPath, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
   try {
     const sessionColumns = columnsOf(db, 'sessions');

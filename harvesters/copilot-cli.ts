@@ -19,7 +19,7 @@ import { walkFiles } from '../src/core/io/walk.js';
 import { parseEventsFile } from './copilot-cli-events.js';
 import { EVENTS_FILE_NAME } from './copilot-cli-session.js';
 import { parseStoreFile, SESSION_STATE_DIR, STORE_FILE_NAME, storeSnapshot } from './copilot-cli-store.js';
-import type { FileParse, HarvestContext, Harvester, SourceFile } from './types.js';
+import type { FileParse, HarvestContext, Harvester, ParseOptions, SourceFile } from './types.js';
 
 /** Session folders also hold `checkpoints/`, `files/` and `rewind-snapshots/`: no transcripts there. */
 const NON_TRANSCRIPT_DIRS = new Set(['checkpoints', 'files', 'rewind-snapshots']);
@@ -84,7 +84,11 @@ async function findStore(root: string): Promise<SourceFile | undefined> {
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-async function parseCopilotCliFile(file: SourceFile, fromOffset: number): Promise<FileParse> {
+async function parseCopilotCliFile(
+  file: SourceFile,
+  fromOffset: number,
+  options: ParseOptions = {},
+): Promise<FileParse> {
   if (path.basename(file.path) === STORE_FILE_NAME) return parseStoreFile(file);
-  return await parseEventsFile(file, fromOffset);
+  return await parseEventsFile(file, fromOffset, options);
 }

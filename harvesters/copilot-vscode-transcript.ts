@@ -16,7 +16,7 @@ import {
   OrderedSet,
   TimeRange,
 } from './copilot-vscode-util.js';
-import type { HarvestedSession, HarvestedTurn, ToolAction } from './types.js';
+import type { HarvestedSession, HarvestedTurn, ParseOptions, ToolAction } from './types.js';
 
 export interface TranscriptParse {
   session: HarvestedSession | undefined;
@@ -55,11 +55,15 @@ interface TranscriptDraft {
 }
 
 /** Reads a whole transcript. Content problems never throw; reading the file can reject. */
-export async function parseTranscriptFile(filePath: string, meta: SessionMeta): Promise<TranscriptParse> {
+export async function parseTranscriptFile(
+  filePath: string,
+  meta: SessionMeta,
+  options: ParseOptions = {},
+): Promise<TranscriptParse> {
   const draft = newDraft(meta);
   let badLines = 0;
   let endOffset = 0;
-  for await (const line of readJsonlLines(filePath, 0)) {
+  for await (const line of readJsonlLines(filePath, 0, options)) {
     endOffset = line.endOffset;
     if (line.bad || !isRecord(line.value)) {
       badLines++;

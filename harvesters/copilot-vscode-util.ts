@@ -1,5 +1,6 @@
 /** Small value helpers shared by the VS Code Copilot Chat harvester modules. */
 import { isRecord, OrderedSet } from './shared.js';
+import { plausibleMs } from './times.js';
 
 export { isRecord, OrderedSet };
 
@@ -14,18 +15,17 @@ const HAS_ZONE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
  * A timestamp → UTC epoch ms: epoch numbers (seconds or milliseconds) or ISO strings (a string
- * without a zone is UTC, never local time). Anything else, zero or negative gives null.
+ * without a zone is UTC, never local time). Anything else, zero, negative or implausible (times.ts) gives null.
  */
 export function epochMs(value: unknown): number | null {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value <= 0) return null;
-    return Math.round(value < SECONDS_LIMIT ? value * 1000 : value);
+    return plausibleMs(value < SECONDS_LIMIT ? value * 1000 : value);
   }
   if (typeof value !== 'string') return null;
   const text = value.trim();
   if (!ISO_DATE_TIME.test(text)) return null;
-  const ms = Date.parse(HAS_ZONE.test(text) ? text : `${text}Z`);
-  return Number.isFinite(ms) ? ms : null;
+  return plausibleMs(Date.parse(HAS_ZONE.test(text) ? text : `${text}Z`));
 }
 
 /** Widens a [start, end] range with one more timestamp. */

@@ -3,8 +3,8 @@
  * folder (`{"folder":"file:///abs/path"}`) or a multi-root workspace file
  * (`{"workspace":"file:///…/x.code-workspace"}`). See harvest-spec §4.1.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readRegularFile } from '../src/core/io/regular-file.js';
 import { isRecord, nonEmptyString } from './copilot-vscode-util.js';
 
 /** Workspace files are small; anything bigger is not one. */
@@ -16,7 +16,7 @@ const DRIVE_PATH = /^\/?[A-Za-z]:(?:[\\/]|$)/;
  * JSON, the workspace is remote (`vscode-remote://…`), or the window had no folder. Never throws.
  */
 export async function workspaceProject(workspaceJsonPath: string): Promise<string> {
-  const json = await readJsonc(workspaceJsonPath);
+  const json = readJsonc(workspaceJsonPath);
   if (!isRecord(json)) return '';
   if (json['folder'] !== undefined) return uriToPath(json['folder']);
   // `configuration` is what older VS Code versions wrote for a multi-root workspace.
@@ -28,10 +28,11 @@ export async function workspaceProject(workspaceJsonPath: string): Promise<strin
  * The first folder of a `.code-workspace` file, resolved against the file's own folder. When the
  * file cannot be read or lists no usable folder, the folder holding the file stands in for it.
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- reads are synchronous (regular-file.ts); kept async for callers
 export async function codeWorkspaceFolder(workspaceFile: string): Promise<string> {
   const paths = DRIVE_PATH.test(workspaceFile) ? path.win32 : path;
   const ownFolder = paths.dirname(workspaceFile);
-  const json = await readJsonc(workspaceFile);
+  const json = readJsonc(workspaceFile);
   const folders = isRecord(json) ? json['folders'] : undefined;
   const first: unknown = Array.isArray(folders) ? folders[0] : undefined;
   if (!isRecord(first)) return ownFolder;
@@ -74,10 +75,9 @@ function localPath(authority: string, uriPath: string): string {
   return DRIVE_PATH.test(uriPath) && uriPath.startsWith('/') ? uriPath.slice(1) : uriPath;
 }
 
-async function readJsonc(filePath: string): Promise<unknown> {
+function readJsonc(filePath: string): unknown {
   try {
-    const buffer = await readFile(filePath);
-    if (buffer.length > MAX_WORKSPACE_FILE_BYTES) return undefined;
+    const buffer = readRegularFile(filePath, MAX_WORKSPACE_FILE_BYTES);
     return parseJsonc(buffer.toString('utf8'));
   } catch {
     return undefined;

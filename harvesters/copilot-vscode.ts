@@ -14,16 +14,17 @@
  * rewritten, not only appended, so every parse reads the whole file (`incremental: false`).
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { IoError } from '../src/core/errors.js';
+import { MAX_WHOLE_JSON_BYTES, readRegularFile } from '../src/core/io/regular-file.js';
 import { walkFiles } from '../src/core/io/walk.js';
 import { replayOpLogFile } from './copilot-vscode-oplog.js';
 import { chatSessionToHarvested, type SessionMeta } from './copilot-vscode-session.js';
 import { parseTranscriptFile } from './copilot-vscode-transcript.js';
 import { describeError, fileStem, isRecord } from './copilot-vscode-util.js';
 import { workspaceProject } from './copilot-vscode-workspace.js';
-import type { FileParse, HarvestContext, Harvester, SourceFile } from './types.js';
+import type { FileParse, HarvestContext, Harvester, ParseOptions, SourceFile } from './types.js';
 
 /** Comma-separated `workspaceStorage` folders that replace every default root. */
 export const WORKSPACE_STORAGE_ENV = 'SKILLOPT_SLEEP_VSCODE_WORKSPACE_STORAGE';
@@ -34,8 +35,6 @@ const CHAT_SESSIONS_DIR = 'chatSessions';
 const EMPTY_WINDOW_DIR = 'emptyWindowChatSessions';
 const COPILOT_STORAGE_DIR = 'github.copilot-chat';
 const TRANSCRIPTS_DIR = 'transcripts';
-/** A legacy session document is parsed whole; beyond this it is reported as bad, not loaded. */
-const MAX_JSON_BYTES = 256 << 20;
 
 export const copilot: Harvester = {
   id: 'copilot',
@@ -190,19 +189,23 @@ async function listFiles(dir: string, match: (name: string) => boolean): Promise
 type ChatFileKind = 'document' | 'opLog' | 'transcript';
 
 /** Always the whole file: `fromOffset` does not apply to rewritten files (turn offsets are 0). */
-async function parseCopilotChat(file: SourceFile, _fromOffset: number): Promise<FileParse> {
+async function parseCopilotChat(
+  file: SourceFile,
+  _fromOffset: number,
+  options: ParseOptions = {},
+): Promise<FileParse> {
   const meta: SessionMeta = {
     fallbackSessionId: fileStem(file.path),
     cwd: await projectOf(file.path),
     sourcePath: file.path,
   };
   try {
-    const size = (await stat(file.path)).size;
     const kind = chatFileKind(file.path);
-    if (kind === 'document') return await parseSessionDocument(file.path, size, meta);
-    const parsed =
-      kind === 'opLog' ? await parseOpLog(file.path, meta) : await parseTranscript(file.path, meta);
-    return { ...parsed, endOffset: Math.max(size, parsed.endOffset) };
+    if (kind === 'document') return parseSessionDocument(file.path, meta);
+    // endOffset is short of the size when a last line without "\n" was left for later (the core reads it again).
+    return kind === 'opLog'
+      ? await parseOpLog(file.path, meta, options)
+      : await parseTranscript(file.path, meta, options);
   } catch (err) {
     throw new IoError(`Cannot read VS Code Copilot chat ${file.path}: ${describeError(err)}`);
   }
@@ -231,9 +234,9 @@ async function projectOf(filePath: string): Promise<string> {
 }
 
 /** A legacy `.json` document: one value, so a file that is not a JSON object is one bad line. */
-async function parseSessionDocument(filePath: string, size: number, meta: SessionMeta): Promise<FileParse> {
-  if (size > MAX_JSON_BYTES) return { sessions: [], badLines: 1, endOffset: size };
-  const buffer = await readFile(filePath);
+function parseSessionDocument(filePath: string, meta: SessionMeta): FileParse {
+  // Parsed whole: a larger one is refused before reading (the harvest warns and skips it).
+  const buffer = readRegularFile(filePath, MAX_WHOLE_JSON_BYTES);
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') return { sessions: [], badLines: 0, endOffset: buffer.length };
   const document = parseJsonOrUndefined(text);
@@ -242,14 +245,18 @@ async function parseSessionDocument(filePath: string, size: number, meta: Sessio
   return { sessions: session ? [session] : [], badLines: 0, endOffset: buffer.length };
 }
 
-async function parseOpLog(filePath: string, meta: SessionMeta): Promise<FileParse> {
-  const replay = await replayOpLogFile(filePath);
+async function parseOpLog(filePath: string, meta: SessionMeta, options: ParseOptions): Promise<FileParse> {
+  const replay = await replayOpLogFile(filePath, options);
   const session = replay.state === undefined ? undefined : chatSessionToHarvested(replay.state, meta);
   return { sessions: session ? [session] : [], badLines: replay.badLines, endOffset: replay.endOffset };
 }
 
-async function parseTranscript(filePath: string, meta: SessionMeta): Promise<FileParse> {
-  const parsed = await parseTranscriptFile(filePath, meta);
+async function parseTranscript(
+  filePath: string,
+  meta: SessionMeta,
+  options: ParseOptions,
+): Promise<FileParse> {
+  const parsed = await parseTranscriptFile(filePath, meta, options);
   return {
     sessions: parsed.session ? [parsed.session] : [],
     badLines: parsed.badLines,

@@ -1,3 +1,4 @@
+import { plausibleMs } from './times.js';
 import type { HarvestedTurn, ToolAction } from './types.js';
 
 /** Small value helpers every harvester needs; one copy here instead of one per source. */
@@ -28,12 +29,13 @@ const EPOCH_MS_THRESHOLD = 1e10;
 
 /**
  * Timestamp → UTC epoch ms, or null. Accepts ISO 8601, the SQLite `YYYY-MM-DD HH:MM:SS` form, and epoch
- * seconds/milliseconds. A timestamp without a zone is UTC, never local time.
+ * seconds/milliseconds. A timestamp without a zone is UTC, never local time. Implausible times (not
+ * finite, before 2000, past what a Date holds) are null (times.ts; the core also bounds them by the file's mtime).
  */
 export function parseUtcMs(value: unknown): number | null {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value <= 0) return null;
-    return Math.round(value >= EPOCH_MS_THRESHOLD ? value : value * 1000);
+    return plausibleMs(value >= EPOCH_MS_THRESHOLD ? value : value * 1000);
   }
   if (typeof value !== 'string') return null;
   const match = DATE_TIME.exec(value.trim());
@@ -41,8 +43,7 @@ export function parseUtcMs(value: unknown): number | null {
   const [, date, time, rest] = match;
   const zone = (rest ?? '').trim();
   if (zone !== '' && !ZONE.test(zone)) return null;
-  const ms = Date.parse(`${date}T${time}${zone === '' ? 'Z' : zone}`);
-  return Number.isFinite(ms) ? ms : null;
+  return plausibleMs(Date.parse(`${date}T${time}${zone === '' ? 'Z' : zone}`));
 }
 
 /** A turn while a transcript is being read: text arrives in parts, tools one by one. */

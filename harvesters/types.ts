@@ -93,6 +93,20 @@ export interface FileParse {
   badLines: number;
   /** Byte offset just past the last complete line read. */
   endOffset: number;
+  /**
+   * The whole file was read although `endOffset` is short of its size (a store rewritten in place): there
+   * is no unfinished last line to come back for.
+   */
+  readWhole?: boolean;
+}
+
+/** How to read a file this time; decided by the core (src/night/harvest.ts). */
+export interface ParseOptions {
+  /**
+   * Also read a last line that has no "\n". Off while the file may still be written (a half-written line
+   * would parse as a bad one); on once the file has been quiet for the core's settle time.
+   */
+  includeOpenLastLine?: boolean;
 }
 
 export interface Harvester {
@@ -107,5 +121,5 @@ export interface Harvester {
   /** Transcript files under the roots (missing roots are not an error). */
   discover(ctx: HarvestContext): Promise<SourceFile[]>;
   /** Parse one file from `fromOffset` (0 = whole file); never throws on bad content. */
-  parse(file: SourceFile, fromOffset: number): Promise<FileParse>;
+  parse(file: SourceFile, fromOffset: number, options?: ParseOptions): Promise<FileParse>;
 }

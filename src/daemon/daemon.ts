@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Env } from '../config/paths.js';
-import { harvest } from '../night/harvest.js';
+import { harvest, SETTLE_MS } from '../night/harvest.js';
 import { nextRun, parseCron } from '../scheduler/cron-expr.js';
 import { readRegistry, type ScheduleEntry } from '../scheduler/registry.js';
 import type { Db } from '../store/db.js';
@@ -71,6 +71,16 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
   let stopping = false;
   let harvesting: Promise<void> | null = null;
   let harvestWanted = false;
+  /** A harvest left a last line without "\n" until its file is quiet: harvest again once it is. */
+  let settleTimer: NodeJS.Timeout | undefined;
+  const harvestWhenSettled = (): void => {
+    if (settleTimer !== undefined || stopping) return;
+    settleTimer = setTimeout(() => {
+      settleTimer = undefined;
+      runHarvest();
+    }, SETTLE_MS + 1000);
+    settleTimer.unref();
+  };
   const nights = new Map<string, NightChild>();
 
   const runHarvest = (): void => {
@@ -94,6 +104,7 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
         deps.logger.progress(
           `harvest: ${summary.filesParsed} files changed, ${summary.sessionsStored} sessions stored`,
         );
+        if (summary.openLastLines > 0) harvestWhenSettled();
       } catch (err) {
         status.last_harvest = {
           at: deps.clock.now(),
@@ -198,6 +209,7 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
       status.state = 'stopping';
       save();
       clearInterval(poll);
+      clearTimeout(settleTimer);
       for (const t of tasks) await t.destroy();
       await watcher.close();
       if (harvesting) await harvesting; // the write in progress completes

@@ -15,6 +15,7 @@ import type {
   SourceId,
   ToolAction,
 } from '../../harvesters/types.js';
+import { boundSessionTimes } from '../../harvesters/times.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { agentMarkersFromEnv, isMachineSessionPrompt } from '../core/machine-sessions.js';
@@ -23,6 +24,7 @@ import { redactSecrets } from '../core/redact.js';
 import type { Db } from '../store/db.js';
 import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
 import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
+import { redactTurnText } from './turn-text.js';
 
 export interface HarvestOptions {
   db: Db;
@@ -54,14 +56,26 @@ export interface HarvestSummary {
   sessionsStored: number;
   badLines: number;
   bySource: Partial<Record<SourceId, SourceStats>>;
-  /** Files that could not be read at all (permissions...), with the reason. */
+  /** Files that could not be read at all (permissions, not a regular file, over a size limit), with the reason. */
   unreadable: Array<{ path: string; error: string }>;
+  /**
+   * Files whose last line has no "\n" and was left until the file has been quiet for SETTLE_MS: a harvest
+   * after that reads it (the daemon schedules one).
+   */
+  openLastLines: number;
 }
 
 /** The phase line a harvest ends with (`--progress`, the daemon's log). */
 export function harvestProgressLine(summary: HarvestSummary): string {
   return `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`;
 }
+
+/**
+ * A last line without "\n" is read once the file has not changed for this long: before that the agent
+ * may still be writing it; after, it is the end of the transcript (an agent that exited without a final
+ * newline). If the file grows later, the line is read again from its start (see planRead).
+ */
+export const SETTLE_MS = 60_000;
 
 /** Commit every this many bytes of parsed input: few fsyncs, bounded transaction size. */
 const BATCH_BYTES = 32 * 1024 * 1024;
@@ -112,7 +126,7 @@ function redactSession(s: HarvestedSession): HarvestedSession {
     ...s,
     turns: s.turns.map((t) => ({
       ...t,
-      text: redactSecrets(t.text),
+      text: redactTurnText(t.text),
       actions: t.actions.length === 0 ? t.actions : t.actions.map(redactAction),
     })),
   };
@@ -137,6 +151,17 @@ function firstUserText(s: HarvestedSession): string {
   return s.turns.find((t) => t.role === 'user')?.text ?? '';
 }
 
+/** A file read and waiting to be stored: reading happens outside any store transaction. */
+interface ReadFile {
+  file: SourceFile;
+  stats: SourceStats;
+  plan: NonNullable<ReadPlan>;
+  cursor: FileCursor | null;
+  parsed: FileParse;
+  /** Its last line has no "\n" and was left for a later harvest (the file was not quiet yet). */
+  openLastLine: boolean;
+}
+
 export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   const summary: HarvestSummary = {
     filesSeen: 0,
@@ -145,6 +170,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     badLines: 0,
     bySource: {},
     unreadable: [],
+    openLastLines: 0,
   };
   const writer = sessionWriter(opts.db);
   const cursors = fileCursors(opts.db);
@@ -156,74 +182,97 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   );
   const total = discovered.reduce((n, d) => n + d.files.length, 0);
   let done = 0;
-  let batchBytes = 0;
+
+  const store = (read: ReadFile): void => {
+    const { file, stats, plan, cursor, parsed } = read;
+    const now = opts.clock.now();
+    // No time later than the file was written, nor than now (a file's mtime can be set to the future too).
+    const latest = Math.min(file.mtimeMs, now);
+    const keep = new Set<string>();
+    for (const parsedSession of parsed.sessions) {
+      const session = boundSessionTimes(parsedSession, latest);
+      keep.add(`${session.source}:${session.sessionId}`);
+      if (!plan.resume && isMachineSessionPrompt(firstUserText(session), extraMarkers)) {
+        stats.machine_sessions++;
+        continue;
+      }
+      const cwd = normalize(opts.mapCwd ? opts.mapCwd(session.cwd) : session.cwd);
+      const outcome = writer.write(redactSession(session), cwd, plan.resume ? plan.from : null, now);
+      stats[outcome]++;
+      summary.sessionsStored++;
+    }
+    if (!plan.resume) {
+      // A file read whole is the truth: sessions it no longer holds are gone.
+      for (const old of writer.sessionsOfFile(file.path))
+        if (!keep.has(old.key)) writer.deleteSession(old.key);
+    }
+    const badLines = (plan.resume ? (cursor?.badLines ?? 0) : 0) + parsed.badLines;
+    // A last line left for later: record the size up to it, so the next harvest sees a change and reads it.
+    const seen = read.openLastLine ? { ...file, size: parsed.endOffset } : file;
+    cursors.set(seen, parsed.endOffset, badLines, now);
+  };
+
+  let pending: ReadFile[] = [];
+  let pendingBytes = 0;
+  // The store is written in short IMMEDIATE transactions, between reads: a transcript that is slow (or
+  // a planted FIFO) can then never hold the store's write lock while the other commands wait for it.
   // IMMEDIATE: the writer reads then writes; a deferred transaction could not upgrade to a write lock
   // while another process (a concurrent night, the daemon) writes, and would fail at once with SQLITE_BUSY.
-  opts.db.exec('BEGIN IMMEDIATE');
-  try {
-    for (const { id, files } of discovered) {
-      const harvester = harvesters[id];
-      const stats = (summary.bySource[id] = emptyStats());
-      for (const file of files) {
-        stats.files++;
-        summary.filesSeen++;
-        const cursor = cursors.get(file.path);
-        const plan = planRead(harvester, file, cursor, writer);
-        if (plan !== null) {
-          let parsed: FileParse;
-          try {
-            parsed = await harvester.parse(file, plan.from);
-            if (plan.resume && hasUnknownSession(parsed, writer, file.path)) {
-              // A session we never stored (or dropped as a machine's) shows up mid-file: read it whole.
-              plan.from = 0;
-              plan.resume = false;
-              parsed = await harvester.parse(file, 0);
-            }
-          } catch (err) {
-            summary.unreadable.push({ path: file.path, error: (err as Error).message });
-            opts.logger.warn(`skipped unreadable transcript ${file.path}: ${(err as Error).message}`);
-            continue;
-          }
-          const now = opts.clock.now();
-          const keep = new Set<string>();
-          for (const session of parsed.sessions) {
-            keep.add(`${session.source}:${session.sessionId}`);
-            if (!plan.resume && isMachineSessionPrompt(firstUserText(session), extraMarkers)) {
-              stats.machine_sessions++;
-              continue;
-            }
-            const cwd = normalize(opts.mapCwd ? opts.mapCwd(session.cwd) : session.cwd);
-            const outcome = writer.write(redactSession(session), cwd, plan.resume ? plan.from : null, now);
-            stats[outcome]++;
-            summary.sessionsStored++;
-          }
-          if (!plan.resume) {
-            // A file read whole is the truth: sessions it no longer holds are gone.
-            for (const old of writer.sessionsOfFile(file.path))
-              if (!keep.has(old.key)) writer.deleteSession(old.key);
-          }
-          const badLines = (plan.resume ? (cursor?.badLines ?? 0) : 0) + parsed.badLines;
-          cursors.set(file, parsed.endOffset, badLines, now);
-          stats.parsed++;
-          stats.skipped_lines += parsed.badLines;
-          summary.filesParsed++;
-          summary.badLines += parsed.badLines;
-          const read = Math.max(0, file.size - plan.from);
-          stats.bytes_read += read;
-          batchBytes += read;
-          if (batchBytes >= BATCH_BYTES) {
-            opts.db.exec('COMMIT');
-            opts.db.exec('BEGIN IMMEDIATE');
-            batchBytes = 0;
-          }
-        }
-        opts.onFile?.(++done, total, stats.bytes_read);
-      }
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    opts.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const read of pending) store(read);
+      opts.db.exec('COMMIT');
+    } catch (err) {
+      if (opts.db.inTransaction) opts.db.exec('ROLLBACK');
+      throw err;
     }
-    opts.db.exec('COMMIT');
-  } catch (err) {
-    if (opts.db.inTransaction) opts.db.exec('ROLLBACK');
-    throw err;
+    pending = [];
+    pendingBytes = 0;
+  };
+
+  for (const { id, files } of discovered) {
+    const harvester = harvesters[id];
+    const stats = (summary.bySource[id] = emptyStats());
+    for (const file of files) {
+      stats.files++;
+      summary.filesSeen++;
+      const cursor = cursors.get(file.path);
+      const settled = opts.clock.now() - file.mtimeMs >= SETTLE_MS;
+      const plan = planRead(harvester, file, cursor, writer);
+      if (plan !== null) {
+        const parseOptions = { includeOpenLastLine: settled };
+        let parsed: FileParse;
+        try {
+          parsed = await harvester.parse(file, plan.from, parseOptions);
+          if (plan.resume && hasUnknownSession(parsed, writer, file.path)) {
+            // A session we never stored (or dropped as a machine's) shows up mid-file: read it whole.
+            plan.from = 0;
+            plan.resume = false;
+            parsed = await harvester.parse(file, 0, parseOptions);
+          }
+        } catch (err) {
+          summary.unreadable.push({ path: file.path, error: (err as Error).message });
+          opts.logger.warn(`skipped unreadable transcript ${file.path}: ${(err as Error).message}`);
+          opts.onFile?.(++done, total, stats.bytes_read);
+          continue;
+        }
+        const openLastLine = !settled && parsed.readWhole !== true && parsed.endOffset < file.size;
+        if (openLastLine) summary.openLastLines++;
+        pending.push({ file, stats, plan, cursor, parsed, openLastLine });
+        stats.parsed++;
+        stats.skipped_lines += parsed.badLines;
+        summary.filesParsed++;
+        summary.badLines += parsed.badLines;
+        const read = Math.max(0, file.size - plan.from);
+        stats.bytes_read += read;
+        pendingBytes += read;
+        if (pendingBytes >= BATCH_BYTES) flush();
+      }
+      opts.onFile?.(++done, total, stats.bytes_read);
+    }
   }
+  flush();
   return summary;
 }

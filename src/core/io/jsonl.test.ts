@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -140,5 +141,22 @@ describe('readJsonlLines', () => {
     const file = writeTemp('locked.jsonl', '{"a":1}\n');
     chmodSync(file, 0o000);
     await expect(readAll(file)).rejects.toThrow(/EACCES/);
+  });
+  it('with includeOpenLastLine, yields the last line without a newline, its end at its own start', async () => {
+    const file = writeTemp('open.jsonl', '{"a":1}\n{"b":2}');
+    expect(await readAll(file, 0, { includeOpenLastLine: true, chunkSize: 3 })).toEqual([
+      { value: { a: 1 }, offset: 0, endOffset: 8, bad: false },
+      { value: { b: 2 }, offset: 8, endOffset: 8, bad: false },
+    ]);
+    const half = writeTemp('half.jsonl', '{"a":1}\n{"b":');
+    expect((await readAll(half, 0, { includeOpenLastLine: true })).map((l) => l.bad)).toEqual([false, true]);
+    const blank = writeTemp('blank.jsonl', '{"a":1}\n  ');
+    expect(await readAll(blank, 0, { includeOpenLastLine: true })).toHaveLength(1);
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a FIFO without blocking', async () => {
+    const fifo = path.join(dir, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readAll(fifo)).rejects.toThrow(`${fifo} is a FIFO, not a regular file`);
   });
 });

@@ -3,14 +3,19 @@
  * being appended to. Works on Buffers and splits on 0x0A, which never occurs inside a multi-byte
  * UTF-8 sequence, so characters split across chunk boundaries decode correctly.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from './regular-file.js';
 
 export interface JsonlLine {
   /** The parsed JSON value, or undefined when the line is bad. */
   value: unknown;
   /** Byte offset of the first byte of the line. */
   offset: number;
-  /** Byte offset just past the line's terminating "\n" (a safe resume point). */
+  /**
+   * Byte offset just past the line's terminating "\n" (a safe resume point). For a last line without
+   * "\n" (yielded only with `includeOpenLastLine`) it is the line's own start, so a resumed read
+   * re-reads that line whole once the writer finishes it.
+   */
   endOffset: number;
   /** The line is not valid JSON (or is longer than `maxLineBytes`). */
   bad: boolean;
@@ -21,6 +26,11 @@ export interface JsonlReadOptions {
   chunkSize?: number;
   /** Longer lines are reported as bad without being buffered whole. */
   maxLineBytes?: number;
+  /**
+   * Also yield a last line that has no "\n" (a writer that exited without one, or one still writing
+   * it): callers set this once the file has been quiet for a while (see SETTLE_MS in harvest.ts).
+   */
+  includeOpenLastLine?: boolean;
 }
 
 const DEFAULT_CHUNK_SIZE = 1 << 20;
@@ -31,9 +41,10 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * Yields every complete line from `fromOffset` up to the file size seen at open. A trailing line
- * without "\n" is not complete (a writer may still be appending it), so it is not yielded. Blank
- * lines are skipped. Invalid JSON yields `bad: true`; content never throws. Opening or reading the
- * file can reject (ENOENT, EACCES...).
+ * without "\n" is not complete (a writer may still be appending it), so it is yielded only with
+ * `includeOpenLastLine`. Blank lines are skipped. Invalid JSON yields `bad: true`; content never
+ * throws. Opening or reading the file can reject (ENOENT, EACCES, not a regular file...): only regular
+ * files are read, opened non-blocking, so a FIFO planted at a transcript path cannot hang the reader.
  */
 // eslint-disable-next-line @typescript-eslint/require-await -- reads are synchronous (see below); callers iterate with for await
 export async function* readJsonlLines(
@@ -45,10 +56,10 @@ export async function* readJsonlLines(
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   // Synchronous reads: a harvest is a batch over local files, and awaiting the thread pool per chunk
   // left the CPU idle a fifth of the time.
-  const fd = openSync(filePath, 'r');
+  const { fd, stats } = openRegularFile(filePath);
   try {
     // Snapshot the size: bytes appended while we read belong to the next run.
-    const { size } = fstatSync(fd);
+    const { size } = stats;
     let position = Math.max(0, fromOffset);
     let lineStart = position;
     const pending = new PendingLine(maxLineBytes);
@@ -72,6 +83,12 @@ export async function* readJsonlLines(
       }
       pending.append(data.subarray(from));
       position += bytesRead;
+    }
+    if (options.includeOpenLastLine === true && lineStart < position) {
+      const line = pending.take();
+      const parsed = line === undefined ? BAD : parseLine(line, lineStart === 0);
+      if (parsed !== BLANK)
+        yield { value: parsed.value, bad: parsed.bad, offset: lineStart, endOffset: lineStart };
     }
   } finally {
     closeSync(fd);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,4 +76,11 @@ describe('walkFiles', () => {
       }
     },
   );
+  it.skipIf(process.platform === 'win32')('lists a matching FIFO (readers refuse it by name)', async () => {
+    touch('a/real.jsonl');
+    execFileSync('mkfifo', [path.join(dir, 'a', 'fifo.jsonl')]);
+    symlinkSync(path.join(dir, 'a', 'fifo.jsonl'), path.join(dir, 'a', 'link.jsonl'));
+    const files = await walkFiles(dir, { match: isJsonl });
+    expect(files.map((f) => f.relPath)).toEqual(['a/fifo.jsonl', 'a/link.jsonl', 'a/real.jsonl']);
+  });
 });

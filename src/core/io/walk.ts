@@ -25,13 +25,16 @@ export interface WalkOptions {
   skipDir?: (name: string) => boolean;
 }
 
-type EntryKind = 'dir' | 'file' | 'other';
+/** `special`: a FIFO, socket or device (or a symlink to one). */
+type EntryKind = 'dir' | 'file' | 'special' | 'other';
 
 /**
  * Lists the matching files under `root`, sorted by relPath. A missing root gives an empty list; an
  * unreadable root rejects with an IoError naming it. Unreadable subdirectories and entries that vanish
  * mid-walk are skipped (transcript folders change while agents run). Symlinks to files are listed;
- * symlinks to directories are not followed (no cycles, no escaping the root).
+ * symlinks to directories are not followed (no cycles, no escaping the root). A matching FIFO, socket
+ * or device is listed too, so the reader refuses it by name (regular-file.ts) rather than it vanishing
+ * without a word; never read a listed file without that check.
  */
 export function walkFiles(root: string, options: WalkOptions): Promise<WalkedFile[]> {
   try {
@@ -57,9 +60,9 @@ function walkFilesSync(root: string, options: WalkOptions): WalkedFile[] {
         if (options.skipDir?.(entry.name)) continue;
         const entries = readDirOrEmpty(full);
         stack.push({ dir: full, rel, entries });
-      } else if (kind === 'file' && options.match(rel)) {
+      } else if ((kind === 'file' || kind === 'special') && options.match(rel)) {
         const stats = statOrUndefined(full);
-        if (stats?.isFile()) found.push(toWalkedFile(full, rel, stats));
+        if (stats !== undefined && !stats.isDirectory()) found.push(toWalkedFile(full, rel, stats));
       }
     }
   }
@@ -84,16 +87,27 @@ function readDirOrEmpty(dir: string): Dirent[] {
   }
 }
 
-/** Directories are only real ones; a symlink counts as a file when it points at one. */
+/** Directories are only real ones; a symlink counts as what it points at, unless that is a directory. */
 function entryKind(entry: Dirent, full: string): EntryKind {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
-  if (entry.isSymbolicLink()) return statOrUndefined(full)?.isFile() ? 'file' : 'other';
+  if (entry.isSymbolicLink()) return targetKind(full);
+  if (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) {
+    return 'special';
+  }
   // Some filesystems report no type in readdir; lstat so an untyped symlink is still not followed.
   const stats = lstatOrUndefined(full);
-  if (stats?.isSymbolicLink()) return statOrUndefined(full)?.isFile() ? 'file' : 'other';
-  if (stats?.isDirectory()) return 'dir';
-  return stats?.isFile() ? 'file' : 'other';
+  if (stats === undefined) return 'other';
+  if (stats.isSymbolicLink()) return targetKind(full);
+  if (stats.isDirectory()) return 'dir';
+  return stats.isFile() ? 'file' : 'special';
+}
+
+/** What a symlink points at; a link to a directory (or to nothing) is never entered. */
+function targetKind(full: string): EntryKind {
+  const target = statOrUndefined(full);
+  if (target === undefined || target.isDirectory()) return 'other';
+  return target.isFile() ? 'file' : 'special';
 }
 
 function lstatOrUndefined(full: string): Stats | undefined {

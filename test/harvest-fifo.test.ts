@@ -1,0 +1,108 @@
+/**
+ * A FIFO (or any file that blocks on open or read) planted at a transcript path in any source root must
+ * not hang the harvest: it is skipped with a warning naming it, and the rest is harvested.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLAUDE_TRANSCRIPT, CODEX_UUID, claudeRecord, harvestHome } from './harvest-home.js';
+
+let home = '';
+let unblocker: ChildProcess | undefined;
+afterEach(() => {
+  if (unblocker?.pid !== undefined) process.kill(unblocker.pid);
+  unblocker = undefined;
+  if (home !== '') rmSync(home, { recursive: true, force: true });
+});
+
+function mkfifo(file: string): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  execFileSync('mkfifo', [file]);
+  return file;
+}
+
+/**
+ * A regression would block the event loop inside a synchronous open or read, where no test timeout can
+ * fire. After a grace period this child opens every FIFO for writing and closes it, which ends a blocked
+ * read, so a regression shows as a slow harvest (failing the time check) instead of a hung test run.
+ */
+function unblockAfter(ms: number, fifos: string[]): ChildProcess {
+  const script = `
+    const fs = require('node:fs');
+    const fifos = ${JSON.stringify(fifos)};
+    setTimeout(() => setInterval(() => {
+      for (const f of fifos) {
+        try { fs.closeSync(fs.openSync(f, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); } catch {}
+      }
+    }, 50), ${ms});
+    setTimeout(() => process.exit(0), 60000);`;
+  return spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+}
+
+describe.skipIf(process.platform === 'win32')('harvest with FIFOs at transcript paths', () => {
+  it(
+    'skips a FIFO in every source root with a warning naming it, and harvests the rest',
+    { timeout: 20_000 },
+    async () => {
+      const h = harvestHome('sos-fifo-');
+      home = h.home;
+      h.write(CLAUDE_TRANSCRIPT, `${claudeRecord(0, 'user', 'Fix the login bug')}\n`);
+      const ws = path.join(h.vscodeStorage, 'abc123');
+      h.write(
+        path.relative(h.home, path.join(ws, 'chatSessions', 'fine.json')),
+        JSON.stringify({
+          sessionId: 'fine',
+          requests: [
+            { requestId: 'r1', timestamp: 1767225600000, message: { text: 'Add validation' }, response: [] },
+          ],
+        }),
+      );
+      const fifos = [
+        path.join(h.home, '.claude/projects/-work-acme/planted.jsonl'),
+        path.join(h.home, `.codex/sessions/2025/11/23/rollout-2025-11-23T10-00-00-${CODEX_UUID}.jsonl`),
+        path.join(h.home, '.codex/sessions/rollout-2025-08-23-0418f71e-0000-4000-8000-0000000000bb.json'),
+        path.join(
+          h.home,
+          '.codex/archived_sessions/rollout-2025-10-01T09-00-00-019a0000-0000-7000-8000-0000000000cc.jsonl',
+        ),
+        path.join(h.home, '.copilot/session-store.db'),
+        path.join(h.home, '.copilot/session-state/s1/events.jsonl'),
+        path.join(h.home, '.copilot/session-state/s2.jsonl'),
+        path.join(ws, 'chatSessions', 'planted-doc.json'),
+        path.join(ws, 'chatSessions', 'planted-log.jsonl'),
+        path.join(ws, 'GitHub.copilot-chat', 'transcripts', 'planted-events.jsonl'),
+        path.join(ws, 'workspace.json'), // read for the project of every chat in the workspace
+      ].map(mkfifo);
+      unblocker = unblockAfter(4000, fifos);
+
+      const started = Date.now();
+      const summary = await h.run();
+      expect(Date.now() - started).toBeLessThan(3000);
+
+      const transcripts = fifos.filter((f) => !f.endsWith('workspace.json'));
+      expect(summary.unreadable.map((u) => u.path).sort()).toEqual([...transcripts].sort());
+      for (const f of transcripts) {
+        expect(h.logger.lines.some((l) => l.startsWith('warn: ') && l.includes(f) && /FIFO/.test(l))).toBe(
+          true,
+        );
+      }
+      // The regular transcripts beside them were harvested; the FIFO workspace.json only loses the project.
+      const stored = h.sessions().map((s) => `${s.source}:${s.sessionId}:${s.cwd}`);
+      expect(stored.sort()).toEqual(['claude:claude-s1:/work/acme', 'copilot:fine:']);
+    },
+  );
+
+  it('skips a store whose write-ahead log is a FIFO', { timeout: 20_000 }, async () => {
+    const h = harvestHome('sos-fifo-wal-');
+    home = h.home;
+    h.write('.copilot/session-store.db', '');
+    const wal = mkfifo(path.join(h.home, '.copilot/session-store.db-wal'));
+    unblocker = unblockAfter(4000, [wal]);
+    const started = Date.now();
+    const summary = await h.run(['copilot-cli']);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(summary.unreadable).toHaveLength(1);
+    expect(summary.unreadable[0]?.error).toContain(`${wal} is a FIFO`);
+  });
+});
