@@ -94,6 +94,7 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
           ctx: { home: deps.userHome, env: deps.env },
           clock: deps.clock,
           logger: deps.logger,
+          stateHome: deps.home,
         });
         status.harvests++;
         status.last_harvest = {

@@ -25,6 +25,7 @@ import type { Db } from '../store/db.js';
 import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
 import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
 import { redactTurnText } from './turn-text.js';
+import { claimSessionEnds, type SessionEnds } from './session-ends.js';
 
 export interface HarvestOptions {
   db: Db;
@@ -37,6 +38,8 @@ export interface HarvestOptions {
   mapCwd?: (cwd: string) => string;
   /** Called after each file, for progress display. */
   onFile?: (done: number, total: number, bytes: number) => void;
+  /** The state home whose `session-ends.jsonl` names transcripts to read first (`session-ends.ts`). */
+  stateHome?: string;
 }
 
 export interface SourceStats {
@@ -177,8 +180,10 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   const normalize = cachedNormalizer({ home: opts.ctx.home, platform: opts.platform ?? process.platform });
   const extraMarkers = agentMarkersFromEnv(opts.ctx.env['SKILLOPT_SLEEP_AGENT_MARKERS']);
   const ids = opts.sources ?? SOURCE_IDS;
+  // Only Claude Code reports ended sessions: a harvest without it leaves the log for one with it.
+  const ended = opts.stateHome && ids.includes('claude') ? claimSessionEnds(opts.stateHome) : null;
   const discovered = await Promise.all(
-    ids.map(async (id) => ({ id, files: await harvesters[id].discover(opts.ctx) })),
+    ids.map(async (id) => ({ id, files: endedFirst(await harvesters[id].discover(opts.ctx), ended) })),
   );
   const total = discovered.reduce((n, d) => n + d.files.length, 0);
   let done = 0;
@@ -239,7 +244,8 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
       stats.files++;
       summary.filesSeen++;
       const cursor = cursors.get(file.path);
-      const settled = opts.clock.now() - file.mtimeMs >= SETTLE_MS;
+      // An ended session's file is finished: its last line needs no quiet time.
+      const settled = ended?.paths.has(file.path) === true || opts.clock.now() - file.mtimeMs >= SETTLE_MS;
       const plan = planRead(harvester, file, cursor, writer);
       if (plan !== null) {
         const parseOptions = { includeOpenLastLine: settled };
@@ -274,5 +280,16 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     }
   }
   flush();
+  ended?.done();
   return summary;
+}
+
+/** The files of sessions reported ended come first, in the order they ended; the others keep theirs. */
+function endedFirst<T extends { path: string }>(files: T[], ended: SessionEnds | null): T[] {
+  if (!ended || ended.paths.size === 0) return files;
+  const rank = new Map([...ended.paths].map((p, i) => [p, i]));
+  const first = files
+    .filter((f) => rank.has(f.path))
+    .sort((a, b) => (rank.get(a.path) ?? 0) - (rank.get(b.path) ?? 0));
+  return [...first, ...files.filter((f) => !rank.has(f.path))];
 }

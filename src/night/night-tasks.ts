@@ -71,6 +71,8 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     logger: deps.logger,
     ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),
     ...(req.mapCwd ? { mapCwd: req.mapCwd } : {}),
+    // The demo harvests only its bundled transcripts: the log of real ended sessions stays for real ones.
+    ...(req.harvestCtx ? {} : { stateHome: deps.home }),
   });
   deps.logger.progress(harvestProgressLine(summary));
   const offline = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);

@@ -120,7 +120,7 @@ export const harvestCommand = (): Command =>
           clock: ctx.clock,
           logger: ctx.logger,
           ...(sources ? { sources } : {}),
-          ...(demo ? { mapCwd: demo.mapCwd } : {}),
+          ...(demo ? { mapCwd: demo.mapCwd } : { stateHome: ctx.home }),
           onFile: (done, total) => bar.update(done, total, 'transcript files'),
         });
         bar.finish();
