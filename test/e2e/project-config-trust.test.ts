@@ -5,7 +5,7 @@
  * before anything is read, run or sent, by `run`, `dry-run`, `schedule` and a daemon's night alike.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../fakes/fake-servers.js';
@@ -121,6 +121,30 @@ describe("a project's config cannot steer the tool", () => {
     expect(readFileSync(outside, 'utf8')).toBe('OUTSIDE-FILE-CONTENT-7f3a\n');
   });
 
+  it('a memory document or skill folder the repository links outside the project is not read', async () => {
+    server.reset();
+    const box = sandbox();
+    const tasks = writeTasksFile(box.root);
+    const outside = path.join(box.root, 'outside');
+    mkdirSync(path.join(outside, 'web'), { recursive: true });
+    writeFileSync(path.join(outside, 'notes.md'), 'OUTSIDE-MEMORY-9c1e\n');
+    writeFileSync(path.join(outside, 'SKILL.md'), 'OUTSIDE-SKILL-4b2d\n');
+    symlinkSync(path.join(outside, 'notes.md'), path.join(box.project, 'CLAUDE.md'));
+    mkdirSync(path.join(box.project, '.claude', 'skills'), { recursive: true });
+    symlinkSync(outside, path.join(box.project, '.claude', 'skills', 'skillopt-sleep-learned'));
+    userConfig(box, { backend: 'openai', base_url: server.url });
+    projectConfig(box, { evolve_memory: true, evolve_skill: false });
+    const memory = await runCliAsync(box, ['run', '--tasks-file', tasks], SECRETS);
+    expect(memory.code, memory.stderr).toBe(2);
+    expect(memory.stderr).toContain('the memory document');
+    expect(memory.stderr).toContain('is outside the project');
+    projectConfig(box, {});
+    const skill = await runCliAsync(box, ['run', '--tasks-file', tasks], SECRETS);
+    expect(skill.code, skill.stderr).toBe(2);
+    expect(skill.stderr).toContain('is outside the project');
+    expect(server.bodies.filter((b) => b.includes('OUTSIDE-'))).toEqual([]);
+  });
+
   it('cannot run a program the repository ships (claude_path, codex_path)', () => {
     const box = sandbox();
     const tasks = writeTasksFile(box.root);
@@ -206,18 +230,19 @@ describe("a project's config cannot steer the tool", () => {
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
-      const deadline = Date.now() + 20_000;
-      let lastNight: { exit_code: number | null } | null = null;
-      while (Date.now() < deadline && lastNight?.exit_code == null) {
-        await new Promise((r) => setTimeout(r, 200));
+      const lastExit = (): number | null => {
         try {
-          lastNight = (JSON.parse(readFileSync(status, 'utf8')) as { last_night: typeof lastNight })
-            .last_night;
+          const parsed = JSON.parse(readFileSync(status, 'utf8')) as {
+            last_night: { exit_code: number | null } | null;
+          };
+          return parsed.last_night?.exit_code ?? null;
         } catch {
-          lastNight = null;
+          return null;
         }
-      }
-      expect(lastNight?.exit_code).toBe(2);
+      };
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && lastExit() === null) await new Promise((r) => setTimeout(r, 200));
+      expect(lastExit()).toBe(2);
     } finally {
       child.kill('SIGTERM');
     }
