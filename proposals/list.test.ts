@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adoptProposal } from './adopt.js';
-import { latestProposal, listProposals, readProposal } from './list.js';
+import { InputError } from '../src/core/errors.js';
+import {
+  assertProposalId,
+  latestProposal,
+  listProposals,
+  MAX_PROPOSAL_ID_LENGTH,
+  readProposal,
+} from './list.js';
 import { rejectProposal } from './reject.js';
 import { stageProposal } from './stage.js';
 
@@ -139,5 +146,18 @@ describe('readProposal', () => {
     const project = tempProject();
     await expect(readProposal(project, '20250101-000000-1')).rejects.toMatchObject({ code: 'no_proposal' });
     await expect(readProposal(project, '..')).rejects.toMatchObject({ name: 'InputError' });
+  });
+});
+
+describe('assertProposalId', () => {
+  it('accepts generated ids and refuses empty, path-like and overlong ones', () => {
+    expect(() => assertProposalId('20250102-030003-4-10')).not.toThrow();
+    expect(() => assertProposalId('')).toThrow(/invalid proposal id ""/);
+    expect(() => assertProposalId('../x')).toThrow(/invalid proposal id/);
+    expect(() => assertProposalId('a'.repeat(MAX_PROPOSAL_ID_LENGTH))).not.toThrow();
+    const long = 'a'.repeat(300);
+    expect(() => assertProposalId(long)).toThrow(InputError);
+    // The message stays one short line: the id is cut, its length given.
+    expect(() => assertProposalId(long)).toThrow(/^invalid proposal id "a{40}"… \(300 characters\)/);
   });
 });

@@ -39,15 +39,19 @@ export function proposalsRootOf(projectDir: string): string {
   return path.join(path.resolve(projectDir), '.skillopt-sleep', 'proposals');
 }
 
+/** Generated ids are about 20 characters; far longer ones would fail the OS's name limit (ENAMETOOLONG). */
+export const MAX_PROPOSAL_ID_LENGTH = 100;
+
 /**
  * Ids are single path segments we generated (`YYYYMMDD-HHMMSS-<night>[-n]`); refusing anything else
- * keeps a user-supplied id from escaping the proposals folder.
+ * keeps a user-supplied id from escaping the proposals folder. An empty id is refused too, never read
+ * as "the latest" (a script with an unset `$ID` must not adopt whatever is newest).
  */
 export function assertProposalId(id: string): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) {
-    throw new InputError(
-      `invalid proposal id ${JSON.stringify(id)}: expected a folder name like 20250101-030000-7`,
-    );
+  const shown =
+    id.length > 40 ? `${JSON.stringify(id.slice(0, 40))}… (${id.length} characters)` : JSON.stringify(id);
+  if (id.length > MAX_PROPOSAL_ID_LENGTH || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) {
+    throw new InputError(`invalid proposal id ${shown}: expected a folder name like 20250101-030000-7`);
   }
 }
 

@@ -2,13 +2,38 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_KEYS } from '../src/config/schema.js';
+import { PROJECT_RULES, type ProjectRule } from '../src/config/project-trust.js';
+import { CONFIG_KEYS, type ConfigKey } from '../src/config/schema.js';
+
+const readme = readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Scheduling'));
+const rows = [...section.matchAll(/^\| `([a-z_]+)` +\|[^|]*\|([^|]*)\|/gm)].map((m) => ({
+  key: m[1] ?? '',
+  project: (m[2] ?? '').trim(),
+}));
+
+/** The words of the "Project config" column for a rule. */
+function label(rule: ProjectRule): string {
+  switch (rule.kind) {
+    case 'any':
+      return 'yes';
+    case 'user':
+      return 'no';
+    case 'lower':
+      return 'lower only';
+    case 'inside':
+      return 'inside it';
+    case 'tighten':
+      return `\`${JSON.stringify(rule.safe)}\` only`;
+  }
+}
 
 describe('README configuration table', () => {
   it('has one row per config key', () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Scheduling'));
-    const rows = [...section.matchAll(/^\| `([a-z_]+)` +\|/gm)].map((m) => m[1]);
-    expect([...rows].sort()).toEqual([...CONFIG_KEYS].sort());
+    expect(rows.map((r) => r.key).sort()).toEqual([...CONFIG_KEYS].sort());
+  });
+
+  it("says for each key what a project's config may set, as the code decides it", () => {
+    for (const { key, project } of rows) expect(project, key).toBe(label(PROJECT_RULES[key as ConfigKey]));
   });
 });

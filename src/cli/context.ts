@@ -10,7 +10,7 @@ import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
 import { normalizeProjectPath } from '../core/project-path.js';
 import { demoProjectDir, demoStoreFile } from '../night/demo.js';
-import { typedConfigFlags } from './options.js';
+import { flagForKey, typedConfigFlags } from './options.js';
 
 export interface CommonFlags {
   project?: string;
@@ -84,7 +84,7 @@ export function resolveProject(flag: string | undefined, mustExist = true): stri
 }
 
 export function projectConfig(ctx: CliContext, project: string, cmd: Command): LoadedConfig {
-  return loadConfig(ctx.home, project, typedConfigFlags(cmd));
+  return loadConfig(ctx.home, project, typedConfigFlags(cmd), flagForKey);
 }
 
 /**

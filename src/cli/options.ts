@@ -238,6 +238,17 @@ export function typedNightArgs(cmd: Command): string[] {
   return args;
 }
 
+/** The option that sets a config key on `run`/`dry-run`, if there is one (for messages). */
+export function flagForKey(key: keyof Config): string | undefined {
+  const extra: Partial<Record<keyof Config, string>> = {
+    backend: '--backend',
+    gate_metric: '--gate-metric',
+    auto_adopt: '--auto-adopt',
+  };
+  const night = NIGHT_OPTIONS.find((o) => o.key === key);
+  return extra[key] ?? (night ? night.flags.split(' ')[0] : undefined);
+}
+
 /** The config overrides the user actually typed on the command line. */
 export function typedConfigFlags(cmd: Command): Partial<Config> {
   const out: Record<string, unknown> = {};

@@ -1,12 +1,14 @@
 /**
  * Layered config: defaults < <home>/config.json < <project>/.skillopt-sleep/config.json < flags typed.
- * Every problem names the file and the key; nothing is silently ignored.
+ * Every problem names the file and the key; nothing is silently ignored. The project's file is
+ * untrusted (it comes with the repository): it may only set what `project-trust.ts` allows.
  */
 import { readFileSync } from 'node:fs';
 import { didYouMean } from '../core/closest-name.js';
 import { ConfigError } from '../core/errors.js';
 import { projectConfigFile, userConfigFile } from './paths.js';
-import { CONFIG_KEYS, configSchema, crossKeyProblems, type Config } from './schema.js';
+import { projectConfigRefusals, projectRefusalMessage } from './project-trust.js';
+import { CONFIG_KEYS, configSchema, crossKeyProblems, type Config, type ConfigKey } from './schema.js';
 
 export type ConfigLayer = { source: string; values: Record<string, unknown> };
 
@@ -78,13 +80,44 @@ export function mergeConfig(layers: ConfigLayer[]): LoadedConfig {
   return { config, origins };
 }
 
-/** Load the full stack for a project; `flags` holds only the options the user actually typed. */
-export function loadConfig(home: string, project: string, flags: Record<string, unknown>): LoadedConfig {
+/**
+ * Refuse a project layer that sets what only the user may (`project-trust.ts`), before anything of
+ * the night is read or run. `below` is what the defaults and the user's own file give.
+ */
+function checkProjectLayer(
+  layer: ConfigLayer,
+  below: Config,
+  at: { project: string; userConfig: string; flagFor?: (key: ConfigKey) => string | undefined },
+): void {
+  checkLayer(layer);
+  const refusals = projectConfigRefusals(layer.values, below, at.project);
+  if (refusals.length > 0)
+    throw new ConfigError(
+      projectRefusalMessage(layer.source, refusals, at.userConfig, at.flagFor),
+      'project_config_refused',
+    );
+}
+
+/**
+ * Load the full stack for a project; `flags` holds only the options the user actually typed, and
+ * `flagFor` names the option of a key, for the message that refuses a project's setting.
+ */
+export function loadConfig(
+  home: string,
+  project: string,
+  flags: Record<string, unknown>,
+  flagFor?: (key: ConfigKey) => string | undefined,
+): LoadedConfig {
   const layers: ConfigLayer[] = [];
-  const user = readConfigFile(userConfigFile(home));
+  const userConfig = userConfigFile(home);
+  const user = readConfigFile(userConfig);
   if (user) layers.push(user);
   const proj = readConfigFile(projectConfigFile(project));
-  if (proj) layers.push(proj);
+  if (proj) {
+    const below = mergeConfig([...layers]).config;
+    checkProjectLayer(proj, below, { project, userConfig, ...(flagFor ? { flagFor } : {}) });
+    layers.push(proj);
+  }
   layers.push({ source: 'flag', values: flags });
   return mergeConfig(layers);
 }

@@ -25,8 +25,8 @@ export class UsageError extends SkilloptError {
 
 /** A config file that does not parse or does not match the schema; names the file and the key. */
 export class ConfigError extends SkilloptError {
-  constructor(message: string) {
-    super(message, EXIT.usage, 'bad_config');
+  constructor(message: string, code = 'bad_config') {
+    super(message, EXIT.usage, code);
   }
 }
 

@@ -38,8 +38,7 @@ import { stageProposal } from '../../proposals/index.js';
 import { REPORT_SCHEMA_VERSION, finiteOrNull, taskCountText, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
-import { assertNightTargets } from './target-check.js';
-import { loadMemoryTarget } from './memory-target.js';
+import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
 import { combineEpochs, memoryReport, stageTargets } from './passes.js';
 import { planFanout, trainGroups } from './fanout.js';
 import { addUsage, zeroUsage, type Usage } from '../backends/types.js';
@@ -108,7 +107,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       throw new InputError('evolve_skill and evolve_memory are both false: a night has nothing to train');
     }
     const memory = req.config.evolve_memory
-      ? loadMemoryTarget(
+      ? await loadCheckedMemoryTarget(
           req.project,
           req.config,
           set.tasks.flatMap((t) => t.source_sessions),

@@ -55,4 +55,17 @@ describe('skill resolution', () => {
     const roots = skillRoots(project, temp(), []);
     expect(resolveSkill('sneaky', roots)).toMatchObject({ status: 'rejected' });
   });
+
+  it("skips a project skill folder the repository links out of the project (the user's roots stay)", () => {
+    const project = temp();
+    const home = temp();
+    const outside = temp();
+    skill(outside, 'web');
+    fs.mkdirSync(path.join(project, '.claude'), { recursive: true });
+    fs.symlinkSync(outside, path.join(project, '.claude', 'skills'));
+    expect(skillRoots(project, home, [])).toEqual([]);
+    expect(resolveSkill('web', skillRoots(project, home, [])).status).toBe('missing');
+    // Named by the user (skill_roots from their own config or --skill-root), the same folder is a root.
+    expect(skillRoots(project, home, [outside])).toEqual([outside]);
+  });
 });

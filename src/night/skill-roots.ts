@@ -14,17 +14,20 @@ export type SkillResolution =
 
 /** The search roots that exist, in order, deduplicated by real path. */
 export function skillRoots(project: string, userHome: string, extra: readonly string[]): string[] {
+  const inProject = [path.join(project, '.claude', 'skills'), path.join(project, '.agents', 'skills')];
   const candidates = [
-    path.join(project, '.claude', 'skills'),
-    path.join(project, '.agents', 'skills'),
+    ...inProject,
     path.join(userHome, '.claude', 'skills'),
     ...extra.map((r) => path.resolve(project, r)),
   ];
+  const realProject = realDir(project);
   const seen = new Set<string>();
   const roots: string[] = [];
   for (const dir of candidates) {
     const real = realDir(dir);
     if (real === null || seen.has(real)) continue;
+    // The project's own skill folders are the repository's: one that links out of it is not a root.
+    if (inProject.includes(dir) && (realProject === null || !isInside(real, realProject))) continue;
     seen.add(real);
     roots.push(real);
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { isInsideDir, proposalsRootOf, resolveRealPath } from '../../proposals/index.js';
 import { InputError } from '../core/errors.js';
 import type { Config } from '../config/schema.js';
+import { loadMemoryTarget, resolveMemoryPath, type MemoryTarget } from './memory-target.js';
 import { resolveSkillPath } from './skill-target.js';
 
 async function assertInsideProject(livePath: string, project: string, what: string): Promise<void> {
@@ -39,4 +40,19 @@ export async function assertNightTargets(project: string, config: Config): Promi
       'the memory document (memory_target)',
     );
   }
+}
+
+/**
+ * The memory document, checked inside the project before it is read: with `memory_target: "auto"` it
+ * is known only once the night's sessions are, and a repository may ship `CLAUDE.md` as a symlink to
+ * a file outside it, which would otherwise be read and sent before staging refused it.
+ */
+export async function loadCheckedMemoryTarget(
+  project: string,
+  config: Config,
+  sessionKeys: readonly string[],
+): Promise<MemoryTarget> {
+  const { livePath } = resolveMemoryPath(project, config, sessionKeys);
+  await assertInsideProject(livePath, project, 'the memory document');
+  return loadMemoryTarget(project, config, sessionKeys);
 }

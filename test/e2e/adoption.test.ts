@@ -1,5 +1,5 @@
 /** Adoption users can trust, through the built CLI in real temporary git repositories. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox } from './cli-helpers.js';
@@ -244,11 +244,13 @@ describe('adopt --commit', () => {
     for (const [file, text] of f.proposed) expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('adopt_commit in the project config commits; --no-commit overrides it', async () => {
+  it('adopt_commit in the user config commits; --no-commit overrides it', async () => {
     const box = committedRepo();
     await stageFixture(box);
     commitAll(box.project);
-    writeFileSync(path.join(box.project, '.skillopt-sleep/config.json'), '{"adopt_commit": true}\n');
+    // The user's own config: a project's config may not turn adopt_commit on (it comes with the repository).
+    mkdirSync(box.stateHome, { recursive: true });
+    writeFileSync(path.join(box.stateHome, 'config.json'), '{"adopt_commit": true}\n');
     const off = runCli(box, ['adopt', '--skill', 'alpha', '--no-commit', '--json']);
     expect(off.code, off.stderr).toBe(0);
     expect(off.json().git).toBeUndefined();

@@ -36,6 +36,18 @@ describe('night targets are checked before the night', () => {
 
   it('a configured memory document outside the project is refused by dry-run', () => {
     const box = sandbox();
+    mkdirSync(box.stateHome, { recursive: true });
+    writeFileSync(
+      path.join(box.stateHome, 'config.json'),
+      JSON.stringify({ evolve_memory: true, memory_target: '../AGENTS.md' }),
+    );
+    const r = runCli(box, ['dry-run', '--tasks-file', TASKS]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('the memory document (memory_target)');
+  });
+
+  it("in the project's own config it is refused when the config is loaded, naming the key", () => {
+    const box = sandbox();
     mkdirSync(path.join(box.project, '.skillopt-sleep'), { recursive: true });
     writeFileSync(
       path.join(box.project, '.skillopt-sleep', 'config.json'),
@@ -43,6 +55,6 @@ describe('night targets are checked before the night', () => {
     );
     const r = runCli(box, ['dry-run', '--tasks-file', TASKS]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('the memory document (memory_target)');
+    expect(r.stderr).toContain('"memory_target" to "../AGENTS.md" (outside the project');
   });
 });

@@ -79,8 +79,9 @@ describe('run --auto-adopt', () => {
     expect(runCli(box, ['status', '--json']).json().latest_proposal).toMatchObject({ status: 'staged' });
 
     const other = sandbox();
-    mkdirSync(path.join(other.project, '.skillopt-sleep'), { recursive: true });
-    writeFileSync(path.join(other.project, '.skillopt-sleep', 'config.json'), '{"auto_adopt": true}');
+    // The user's own config: a project's config may not turn auto_adopt on (it comes with the repository).
+    mkdirSync(other.stateHome, { recursive: true });
+    writeFileSync(path.join(other.stateHome, 'config.json'), '{"auto_adopt": true}');
     const r = runCli(other, ['run', '--tasks-file', tasks]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('[sleep] auto-adopted ');

@@ -1,6 +1,6 @@
 /** `adopt`: apply a staged proposal (or a reviewed subset of it) to the live files. */
 import { Command } from 'commander';
-import { adoptProposal, type AdoptReceipt } from '../../../proposals/index.js';
+import { adoptProposal, assertProposalId, type AdoptReceipt } from '../../../proposals/index.js';
 import { UsageError } from '../../core/errors.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, projectConfig, commandProject, type CommonFlags } from '../context.js';
@@ -29,6 +29,8 @@ export const adoptCommand = (): Command =>
     .option('--no-commit', 'do not commit, whatever adopt_commit says')
     .option('--demo', 'adopt into the bundled demo project (after `run --demo`)')
     .action(async (id: string | undefined, flags: AdoptFlags, cmd: Command) => {
+      // Checked first: an empty id (an unset $ID in a script) is refused, never read as "the latest".
+      if (id !== undefined) assertProposalId(id);
       const ctx = cliContext(flags);
       const project = commandProject(ctx, flags);
       if (flags.skill?.some((s) => s.trim() === '')) throw new UsageError('--skill names must be non-empty');
@@ -44,7 +46,7 @@ export const adoptCommand = (): Command =>
           const checkpoint = testCrashHook(ctx.env);
           receipt = await adoptProposal({
             projectDir: project,
-            ...(id ? { id } : {}),
+            ...(id !== undefined ? { id } : {}),
             now: ctx.clock.now(),
             select: {
               ...(flags.skill ? { skills: flags.skill.map((s) => s.trim()) } : {}),

@@ -1,6 +1,6 @@
 /** `proposals list|show|diff` and `reject`: review what the nights staged. */
 import { Command } from 'commander';
-import { listProposals, readProposal, rejectProposal } from '../../../proposals/index.js';
+import { assertProposalId, listProposals, readProposal, rejectProposal } from '../../../proposals/index.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
 import { markdownForTerminal } from '../markdown-terminal.js';
@@ -73,6 +73,7 @@ const showCommand = (): Command =>
     .argument('<id>', 'proposal id')
     .option('--demo', 'the bundled demo project')
     .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
+      assertProposalId(id);
       await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
         const details = await readProposal(project, id);
         if (ctx.json) {
@@ -101,6 +102,7 @@ const diffCommand = (): Command =>
     .argument('<id>', 'proposal id')
     .option('--demo', 'the bundled demo project')
     .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
+      assertProposalId(id);
       await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
         const details = await readProposal(project, id);
         if (ctx.json) {
@@ -144,6 +146,7 @@ export const rejectCommand = (): Command =>
     .option('--reason <text>', 'why (kept in rejected.json)')
     .option('--demo', 'the bundled demo project')
     .action(async (id: string, flags: CommonFlags & { reason?: string }) => {
+      assertProposalId(id);
       await withProject(flags, async (ctx, project, db) => {
         const result = await rejectProposal({
           projectDir: project,

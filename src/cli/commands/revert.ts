@@ -1,6 +1,6 @@
 /** `revert`: undo an adoption from its receipt. */
 import { Command } from 'commander';
-import { revertProposal, type RevertReceipt } from '../../../proposals/index.js';
+import { assertProposalId, revertProposal, type RevertReceipt } from '../../../proposals/index.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
@@ -19,6 +19,8 @@ export const revertCommand = (): Command =>
     .option('--commit', 'commit exactly the restored files with git')
     .option('--demo', 'revert in the bundled demo project')
     .action(async (id: string | undefined, flags: CommonFlags & { force?: boolean; commit?: boolean }) => {
+      // Checked first: an empty id (an unset $ID in a script) is refused, never read as "the latest".
+      if (id !== undefined) assertProposalId(id);
       const ctx = cliContext(flags);
       const project = commandProject(ctx, flags);
       const db = openDb(ctx, flags);
@@ -29,7 +31,7 @@ export const revertCommand = (): Command =>
           const checkpoint = testCrashHook(ctx.env);
           receipt = await revertProposal({
             projectDir: project,
-            ...(id ? { id } : {}),
+            ...(id !== undefined ? { id } : {}),
             now: ctx.clock.now(),
             force: flags.force === true,
             commit: flags.commit === true,

@@ -14,7 +14,7 @@ import {
 } from '../../scheduler/schedule.js';
 import { addNightOptions, typedNightArgs } from '../options.js';
 import { BACKENDS } from '../../config/schema.js';
-import { cliContext, resolveProject, type CommonFlags } from '../context.js';
+import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { printJson, say } from '../output.js';
 
 interface ScheduleFlags extends CommonFlags {
@@ -86,6 +86,9 @@ export const scheduleCommand = (): Command => {
       return;
     }
     const project = resolveProject(flags.project);
+    // The config a scheduled night will load, checked now: a bad or untrusted project config is
+    // refused here too (and again by every night, since a later `git pull` can change it).
+    projectConfig(ctx, project, command);
     const result = scheduleProject({
       home: ctx.home,
       crontab,

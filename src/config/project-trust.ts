@@ -1,0 +1,184 @@
+/**
+ * What a project's `.skillopt-sleep/config.json` may set. That file arrives with a `git clone` or a
+ * `git pull`, so it is untrusted: it may choose what to mine, gate settings and budgets lower than the
+ * user's, but never where data goes, which key is sent, which program runs, which files outside the
+ * project are read or written, or a looser limit. Those come only from the user's own config or flags.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { Config, ConfigKey } from './schema.js';
+
+export type ProjectRule =
+  /** Cannot move data or code across the project's boundary. */
+  | { kind: 'any' }
+  /** Only the user's config or flags; `why` completes "it ...". */
+  | { kind: 'user'; why: string }
+  /** A limit (null = none): the project may only lower the user's value. */
+  | { kind: 'lower' }
+  /** The project may set only `safe`, or the value the user's layers already give. */
+  | { kind: 'tighten'; safe: unknown; why: string }
+  /** A path, or paths, that must resolve inside the project (symlinks included). */
+  | { kind: 'inside'; unset?: string };
+
+const ANY = { kind: 'any' } as const;
+const LOWER = { kind: 'lower' } as const;
+const user = (why: string): ProjectRule => ({ kind: 'user', why });
+const WHERE = user('chooses where your data is sent');
+const PROGRAM = user('chooses which program runs');
+
+/** Every key, so a new key cannot be added without deciding whether a project may set it. */
+export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
+  backend: WHERE,
+  optimizer_backend: WHERE,
+  target_backend: WHERE,
+  base_url: WHERE,
+  optimizer_base_url: WHERE,
+  target_base_url: WHERE,
+  api_key_env: user('chooses which secret is sent'),
+  azure_api_version: user('shapes the requests sent to your Azure endpoint'),
+  // The model is billed to the user's account, and an unpriced one counts $0 against max_cost_usd.
+  model: user('chooses what your account is billed for'),
+  optimizer_model: user('chooses what your account is billed for'),
+  target_model: user('chooses what your account is billed for'),
+  prices: user('sets what max_cost_usd counts'),
+  claude_path: PROGRAM,
+  codex_path: PROGRAM,
+  max_calls: LOWER,
+  max_tokens: LOWER,
+  max_cost_usd: LOWER,
+  max_retries: LOWER,
+  workers: LOWER,
+  request_timeout_s: LOWER,
+  cli_timeout_s: LOWER,
+  confirm_spend: { kind: 'tighten', safe: true, why: 'spends without asking' },
+  auto_adopt: { kind: 'tighten', safe: false, why: 'changes live files without your review' },
+  adopt_commit: { kind: 'tighten', safe: false, why: 'makes adopt commit with git' },
+  multi_skill_fanout: {
+    kind: 'tighten',
+    safe: false,
+    why: 'makes skills outside the project (~/.claude/skills) targets',
+  },
+  scope: { kind: 'tighten', safe: 'invoked', why: "mines other folders' sessions into this project" },
+  target_skill_path: { kind: 'inside', unset: '' },
+  memory_target: { kind: 'inside', unset: 'auto' },
+  skill_roots: { kind: 'inside' },
+  edit_budget: ANY,
+  val_fraction: ANY,
+  test_fraction: ANY,
+  gate_metric: ANY,
+  gate_mixed_weight: ANY,
+  gate_no_regression: ANY,
+  seed: ANY,
+  max_tasks_per_night: ANY,
+  max_sessions_per_night: ANY,
+  lookback_hours: ANY,
+  transcript_source: ANY,
+  managed_skill_name: ANY,
+  preferences: ANY,
+  correction_patterns: ANY,
+  llm_mine: ANY,
+  llm_refine: ANY,
+  dream_factor: ANY,
+  recall_k: ANY,
+  dream_rollouts: ANY,
+  evolve_skill: ANY,
+  evolve_memory: ANY,
+};
+
+export interface ProjectRefusal {
+  key: ConfigKey;
+  /** Why, as the end of "may not set "<key>" ...". */
+  reason: string;
+}
+
+const limit = (v: unknown): number => (typeof v === 'number' ? v : Infinity);
+
+/** True when `target` is strictly below `project`, as written and with symlinks resolved. */
+export function resolvesInside(target: string, project: string): boolean {
+  const below = (child: string, parent: string): boolean => {
+    const rel = path.relative(parent, child);
+    return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+  };
+  if (!below(target, project)) return false;
+  let realProject: string;
+  try {
+    realProject = realpathSync(project);
+  } catch {
+    return false;
+  }
+  // The nearest existing ancestor, resolved, with the missing tail appended: a symlink the
+  // repository ships (`skills -> /home/me/.ssh`) is followed before anything is read through it.
+  const missing: string[] = [];
+  for (let current = target; ; current = path.dirname(current)) {
+    try {
+      return below(path.join(realpathSync(current), ...missing.reverse()), realProject);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(current) === current) return false;
+      missing.push(path.basename(current));
+    }
+  }
+}
+
+/**
+ * The keys of a project layer (already type-checked) the project may not set, given `below`, the
+ * config of the defaults and the user's own file. Nothing but the paths themselves is read.
+ */
+export function projectConfigRefusals(
+  values: Readonly<Record<string, unknown>>,
+  below: Config,
+  project: string,
+): ProjectRefusal[] {
+  const refusals: ProjectRefusal[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined || !(key in PROJECT_RULES)) continue;
+    const k = key as ConfigKey;
+    const rule = PROJECT_RULES[k];
+    const mine = below[k];
+    switch (rule.kind) {
+      case 'any':
+        break;
+      case 'user':
+        refusals.push({ key: k, reason: `(it ${rule.why})` });
+        break;
+      case 'lower':
+        if (limit(value) > limit(mine))
+          refusals.push({
+            key: k,
+            reason: `to ${JSON.stringify(value)} (a project may only lower your limit, ${JSON.stringify(mine)})`,
+          });
+        break;
+      case 'tighten':
+        if (value !== rule.safe && value !== mine)
+          refusals.push({ key: k, reason: `to ${JSON.stringify(value)} (it ${rule.why})` });
+        break;
+      case 'inside': {
+        const paths: unknown[] = Array.isArray(value) ? value : [value];
+        const outside = paths.find(
+          (p) =>
+            typeof p === 'string' && p !== rule.unset && !resolvesInside(path.resolve(project, p), project),
+        );
+        if (outside !== undefined)
+          refusals.push({
+            key: k,
+            reason: `to ${JSON.stringify(outside)} (outside the project, or through a symlink that leads out)`,
+          });
+        break;
+      }
+    }
+  }
+  return refusals;
+}
+
+/** One line: which keys, why, and where to put them if the user trusts the project. */
+export function projectRefusalMessage(
+  file: string,
+  refusals: readonly ProjectRefusal[],
+  userConfig: string,
+  flagFor: (key: ConfigKey) => string | undefined = () => undefined,
+): string {
+  const keys = refusals.map((r) => `"${r.key}" ${r.reason}`).join(', ');
+  const flags = refusals.map((r) => flagFor(r.key)).filter((f): f is string => f !== undefined);
+  const where = `your own config ${userConfig}${flags.length > 0 ? ` (or the option ${flags.join(', ')})` : ''}`;
+  return `${file}: a project's config (it arrives with the repository) may not set ${keys}; nothing was run or sent. If you trust this project, put ${refusals.length === 1 ? 'it' : 'them'} in ${where}`;
+}
