@@ -6,6 +6,7 @@ import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
+import { mapStrings, plainText } from '../src/core/safe-text.js';
 import { ensureProjectStateDir } from '../src/core/io/project-state-dir.js';
 import { errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
 import {
@@ -43,8 +44,9 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   const baseId = formatProposalId(options.now, options.night);
   await assertDirectory(project);
   const targets = await planTargets(project, options.targets);
-  const reportJsonText = serialiseReport(options.reportJson);
-  const diff = targets.map((t) => diffForTarget(t)).join('');
+  // The reports and the diff quote transcripts and model replies: no escape sequences reach them.
+  const reportJsonText = serialiseReport(mapStrings(options.reportJson));
+  const diff = plainText(targets.map((t) => diffForTarget(t)).join(''));
 
   const root = proposalsRootOf(project);
   await ensureProposalsRoot(project, root);
@@ -67,7 +69,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
       await writeFileAtomic(path.join(dir, target.proposedFile), target.input.proposedText);
     }
     await writeFileAtomic(path.join(dir, DIFF_FILE), diff);
-    await writeFileAtomic(path.join(dir, REPORT_MD_FILE), options.reportMd);
+    await writeFileAtomic(path.join(dir, REPORT_MD_FILE), plainText(options.reportMd));
     await writeFileAtomic(path.join(dir, REPORT_JSON_FILE), reportJsonText);
     // Last: a folder without a manifest is not a proposal, so readers never see a partial one.
     await writeFileAtomic(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
