@@ -32,7 +32,8 @@ export const HOSTILE_SEQUENCES: Readonly<Record<string, string>> = {
 
 /** Any terminal escape or control character but newline and tab (the classes above). */
 // eslint-disable-next-line no-control-regex
-export const UNSAFE_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
+export const UNSAFE_RE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 
 describe('plainText', () => {
   for (const [name, seq] of Object.entries(HOSTILE_SEQUENCES)) {

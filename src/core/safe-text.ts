@@ -10,7 +10,8 @@ import { redactSecrets } from './redact.js';
 /** CSI (`ESC [ … final`), also the 8-bit form `U+009B … final`. */
 const CSI_RE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]/g;
 /** OSC, DCS, SOS, PM, APC strings (title, clipboard, hyperlinks…) up to BEL, ST or the end of the text. */
-const STRING_SEQ_RE = /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)/g;
+const STRING_SEQ_RE =
+  /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)/g;
 /** Any other escape: ESC, intermediates, one final character (`ESC c` reset, `ESC ( B` charset); or a bare ESC. */
 const OTHER_ESC_RE = /\u001b(?:[!-/]*[0-~])?/g;
 /**
@@ -18,7 +19,8 @@ const OTHER_ESC_RE = /\u001b(?:[!-/]*[0-~])?/g;
  * separators, and bidi marks, embeddings, overrides and isolates (they reorder what a reader sees). The
  * zero-width (non-)joiners stay: scripts and emoji need them.
  */
-const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+const CONTROL_RE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 /* eslint-enable no-control-regex */
 
 /**
