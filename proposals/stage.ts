@@ -8,7 +8,7 @@ import { InputError, IoError, SkilloptError, errorMessage } from '../src/core/er
 import { sha256Hex } from '../src/core/hash.js';
 import { mapStrings, plainText } from '../src/core/safe-text.js';
 import { ensureProjectStateDir } from '../src/core/io/project-state-dir.js';
-import { errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
+import { PRIVATE_DIR_MODE, errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
 import {
   DIFF_FILE,
   MANIFEST_FILE,
@@ -64,7 +64,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
       : {}),
   };
   try {
-    await mkdir(path.join(dir, 'files'));
+    await mkdir(path.join(dir, 'files'), { mode: PRIVATE_DIR_MODE });
     for (const target of targets) {
       await writeFileAtomic(path.join(dir, target.proposedFile), target.input.proposedText);
     }
@@ -228,7 +228,7 @@ async function ensureProposalsRoot(project: string, root: string): Promise<void>
   if (await checkProposalsRoot(root)) return;
   try {
     ensureProjectStateDir(project);
-    await mkdir(root, { recursive: true });
+    await mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (err) {
     throw new IoError(`cannot create ${root}: ${errorMessage(err)}`);
   }
@@ -241,7 +241,7 @@ async function createProposalDir(root: string, baseId: string): Promise<{ id: st
     const id = n === 1 ? baseId : `${baseId}-${n}`;
     const dir = path.join(root, id);
     try {
-      await mkdir(dir);
+      await mkdir(dir, { mode: PRIVATE_DIR_MODE });
       return { id, dir };
     } catch (err) {
       if (errorCode(err) !== 'EEXIST') {

@@ -18,7 +18,6 @@
 
 import {
   DOTTED_RE,
-  NB,
   NEEDLE_RULES,
   PATH_RE,
   STEM_RULES,

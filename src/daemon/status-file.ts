@@ -36,7 +36,7 @@ export function writeDaemonStatus(home: string, status: DaemonStatus): void {
   const file = daemonStatusFile(home);
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(status, null, 2)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(status, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, file);
 }
 

@@ -133,7 +133,16 @@ export function savePendingEdits(db: Db, project: string, edits: Edit[], now: nu
     for (const e of edits) {
       const n = (tries.get(`${e.target}|${e.op}|${e.content}`) ?? 0) + 1;
       if (n > MAX_PENDING_TRIES) continue;
-      insert.run(project, e.target, e.op, storedText(e.content), storedText(e.anchor), storedText(e.rationale), n, now);
+      insert.run(
+        project,
+        e.target,
+        e.op,
+        storedText(e.content),
+        storedText(e.anchor),
+        storedText(e.rationale),
+        n,
+        now,
+      );
     }
   }).immediate();
 }

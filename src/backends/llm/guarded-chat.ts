@@ -81,7 +81,11 @@ export class GuardedChat {
     const hit = this.deps.cache?.get(key);
     if (hit) {
       this.deps.meter.cacheHits += 1;
-      return { text: storedText(hit.text), usage: { calls: 0, inputTokens: 0, outputTokens: 0 }, cached: true };
+      return {
+        text: storedText(hit.text),
+        usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
+        cached: true,
+      };
     }
     let sent = 0;
     for (let attempt = 0; ; attempt++) {
