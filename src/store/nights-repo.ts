@@ -77,7 +77,7 @@ export function finishNight(db: Db, id: number, outcome: NightOutcome, now: numb
 export function failNight(db: Db, id: number, error: string, now: number): void {
   db.prepare(`UPDATE nights SET finished_at = ?, status = 'failed', error = ? WHERE id = ?`).run(
     now,
-    error,
+    storedText(error),
     id,
   );
 }
