@@ -20,7 +20,12 @@ export function makePrivateDir(dir: string): string {
  */
 export function keepPrivate(p: string, st: Stats | undefined = lstatOrUndefined(p)): void {
   if (st === undefined || st.isSymbolicLink() || (st.mode & 0o077) === 0) return;
-  chmodSync(p, st.isDirectory() ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE);
+  try {
+    chmodSync(p, st.isDirectory() ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE);
+  } catch (err) {
+    // Another user's file (a shared folder): not ours to change, and no reason to stop the command.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+  }
 }
 
 function lstatOrUndefined(p: string): Stats | undefined {
