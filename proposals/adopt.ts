@@ -9,7 +9,14 @@ import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AdoptRefusedError, InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
-import { DEFAULT_FILE_MODE, errorCode, readFileIfExists, writeFileAtomic } from './atomic-write.js';
+import {
+  DEFAULT_FILE_MODE,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  errorCode,
+  readFileIfExists,
+  writeFileAtomic,
+} from './atomic-write.js';
 import { commitAdoption, gitPrecheck, type GitPlan } from './git.js';
 import {
   ADOPTED_FILE,
@@ -355,9 +362,10 @@ async function writeBackups(plan: readonly PlannedWrite[], backupDir: string): P
   const toBackUp = plan.filter((p) => p.original != null);
   if (toBackUp.length === 0) return;
   try {
-    await mkdir(backupDir, { recursive: true });
+    await mkdir(backupDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     for (const write of toBackUp) {
-      if (write.original != null) await writeFileAtomic(write.backupPath, write.original, write.mode);
+      // Private like the rest of the proposal folder; the live file's own mode is in the journal.
+      if (write.original != null) await writeFileAtomic(write.backupPath, write.original, PRIVATE_FILE_MODE);
     }
   } catch (err) {
     throw new IoError(`cannot back up live files to ${backupDir}: ${errorMessage(err)}; nothing was adopted`);

@@ -19,10 +19,10 @@ describe('writeFileAtomic', () => {
     const dir = tempDir();
     const file = path.join(dir, 'f.md');
     await writeFileAtomic(file, 'one');
-    expect(fs.statSync(file).mode & 0o777).toBe(0o644);
-    await writeFileAtomic(file, Buffer.from('two'), 0o600);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600); // private by default
+    await writeFileAtomic(file, Buffer.from('two'), 0o644);
     expect(fs.readFileSync(file, 'utf8')).toBe('two');
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o644);
     expect(fs.readdirSync(dir)).toEqual(['f.md']);
   });
 

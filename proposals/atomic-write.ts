@@ -5,7 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
+/** A live file the adoption creates (a new CLAUDE.md): the usual mode of a project file. */
 export const DEFAULT_FILE_MODE = 0o644;
+/** Proposal folders hold transcript quotes and backups: private to the user (`writeFileAtomic`'s default). */
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
 
 /**
  * Write `data` to `filePath` so readers see either the old or the new bytes, never a torn file:
@@ -15,7 +19,7 @@ export const DEFAULT_FILE_MODE = 0o644;
 export async function writeFileAtomic(
   filePath: string,
   data: string | Uint8Array,
-  mode: number = DEFAULT_FILE_MODE,
+  mode: number = PRIVATE_FILE_MODE,
 ): Promise<void> {
   const dir = path.dirname(filePath);
   // A short name that does not grow with the target's basename, so long names still fit.

@@ -61,6 +61,10 @@ export function assertProposalId(id: string): void {
  */
 export async function checkProposalsRoot(root: string): Promise<boolean> {
   try {
+    const stateDir = path.dirname(root);
+    if ((await lstat(stateDir)).isSymbolicLink()) {
+      throw new InputError(`${stateDir} is a symlink; refusing to read or write proposals through it`);
+    }
     const stat = await lstat(root);
     if (stat.isSymbolicLink()) {
       throw new InputError(`${root} is a symlink; refusing to use it as the proposals folder`);

@@ -5,7 +5,7 @@
 import { open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { AdoptRefusedError, IoError, errorMessage } from '../src/core/errors.js';
-import { DEFAULT_FILE_MODE, errorCode, isMissingPathError } from './atomic-write.js';
+import { PRIVATE_FILE_MODE, errorCode, isMissingPathError } from './atomic-write.js';
 
 export const ADOPT_LOCK_FILE = '.adopt.lock';
 
@@ -17,7 +17,7 @@ export async function acquireProposalLock(dir: string, id: string, now: number):
   const lockPath = lockPathOf(dir);
   let handle;
   try {
-    handle = await open(lockPath, 'wx', DEFAULT_FILE_MODE);
+    handle = await open(lockPath, 'wx', PRIVATE_FILE_MODE);
   } catch (err) {
     if (errorCode(err) === 'EEXIST') {
       throw new AdoptRefusedError(

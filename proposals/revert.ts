@@ -8,7 +8,13 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AdoptRefusedError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
-import { DEFAULT_FILE_MODE, readFileIfExists, writeFileAtomic } from './atomic-write.js';
+import {
+  DEFAULT_FILE_MODE,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  readFileIfExists,
+  writeFileAtomic,
+} from './atomic-write.js';
 import { commitAdoption, gitPrecheck } from './git.js';
 import { REVERTED_FILE, listProposals, readAdoptedState } from './list.js';
 import { locateProposal } from './adopt.js';
@@ -74,8 +80,8 @@ export async function revertProposal(options: RevertOptions): Promise<RevertRece
         : null;
     for (const p of active) {
       if (p.current != null) {
-        await mkdir(path.dirname(p.copyPath), { recursive: true });
-        await writeFileAtomic(p.copyPath, p.current, p.mode);
+        await mkdir(path.dirname(p.copyPath), { recursive: true, mode: PRIVATE_DIR_MODE });
+        await writeFileAtomic(p.copyPath, p.current, PRIVATE_FILE_MODE);
       }
     }
     step.reach('copies written');

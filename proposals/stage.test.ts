@@ -236,7 +236,18 @@ describe('stageProposal', () => {
       score: 0.5,
     });
     expect(fs.readFileSync(path.join(staged.dir, 'report.md'), 'utf8')).toBe('# report\n');
-    expect(fs.statSync(path.join(staged.dir, 'manifest.json')).mode & 0o777).toBe(0o644);
+    // Private whatever the umask: every file 0600, every folder 0700.
+    for (const f of ['manifest.json', 'proposal.diff', 'report.json', 'report.md', 'files/1-SKILL.md']) {
+      expect(fs.statSync(path.join(staged.dir, f)).mode & 0o777).toBe(0o600);
+    }
+    for (const d of [
+      staged.dir,
+      path.join(staged.dir, 'files'),
+      path.dirname(staged.dir),
+      path.join(project, '.skillopt-sleep'),
+    ]) {
+      expect(fs.statSync(d).mode & 0o777).toBe(0o700);
+    }
 
     const manifest = JSON.parse(fs.readFileSync(path.join(staged.dir, 'manifest.json'), 'utf8'));
     expect(manifest).toEqual(staged.manifest);

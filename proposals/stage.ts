@@ -6,8 +6,9 @@ import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
+import { mapStrings, plainText } from '../src/core/safe-text.js';
 import { ensureProjectStateDir } from '../src/core/io/project-state-dir.js';
-import { errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
+import { PRIVATE_DIR_MODE, errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
 import {
   DIFF_FILE,
   MANIFEST_FILE,
@@ -43,8 +44,9 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   const baseId = formatProposalId(options.now, options.night);
   await assertDirectory(project);
   const targets = await planTargets(project, options.targets);
-  const reportJsonText = serialiseReport(options.reportJson);
-  const diff = targets.map((t) => diffForTarget(t)).join('');
+  // The reports and the diff quote transcripts and model replies: no escape sequences reach them.
+  const reportJsonText = serialiseReport(mapStrings(options.reportJson));
+  const diff = plainText(targets.map((t) => diffForTarget(t)).join(''));
 
   const root = proposalsRootOf(project);
   await ensureProposalsRoot(project, root);
@@ -62,12 +64,12 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
       : {}),
   };
   try {
-    await mkdir(path.join(dir, 'files'));
+    await mkdir(path.join(dir, 'files'), { mode: PRIVATE_DIR_MODE });
     for (const target of targets) {
       await writeFileAtomic(path.join(dir, target.proposedFile), target.input.proposedText);
     }
     await writeFileAtomic(path.join(dir, DIFF_FILE), diff);
-    await writeFileAtomic(path.join(dir, REPORT_MD_FILE), options.reportMd);
+    await writeFileAtomic(path.join(dir, REPORT_MD_FILE), plainText(options.reportMd));
     await writeFileAtomic(path.join(dir, REPORT_JSON_FILE), reportJsonText);
     // Last: a folder without a manifest is not a proposal, so readers never see a partial one.
     await writeFileAtomic(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -226,7 +228,7 @@ async function ensureProposalsRoot(project: string, root: string): Promise<void>
   if (await checkProposalsRoot(root)) return;
   try {
     ensureProjectStateDir(project);
-    await mkdir(root, { recursive: true });
+    await mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (err) {
     throw new IoError(`cannot create ${root}: ${errorMessage(err)}`);
   }
@@ -239,7 +241,7 @@ async function createProposalDir(root: string, baseId: string): Promise<{ id: st
     const id = n === 1 ? baseId : `${baseId}-${n}`;
     const dir = path.join(root, id);
     try {
-      await mkdir(dir);
+      await mkdir(dir, { mode: PRIVATE_DIR_MODE });
       return { id, dir };
     } catch (err) {
       if (errorCode(err) !== 'EEXIST') {

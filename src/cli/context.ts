@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { systemClock } from '../core/clock.js';
 import { IoError, UsageError } from '../core/errors.js';
 import { folderProblem, isFolder } from '../core/io/folder-problem.js';
+import { keepPrivate } from '../core/io/private-mode.js';
+import { checkProjectStateDir } from '../core/io/project-state-dir.js';
 import type { Logger } from '../core/logger.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
@@ -50,6 +52,7 @@ export function usableStateHome(env: Env): string {
       'state_home_unusable',
     );
   }
+  keepPrivate(home); // made 0700 by the store; an older, world-readable one is tightened here
   return home;
 }
 
@@ -67,7 +70,8 @@ export function cliContext(flags: CommonFlags): CliContext {
 
 /**
  * The project folder: --project (a leading `~` is the home folder) or the current folder; it must
- * exist unless `mustExist` is false. An empty --project is refused rather than read as the current folder.
+ * exist unless `mustExist` is false. An empty --project is refused rather than read as the current folder;
+ * a symlink in its `.skillopt-sleep/` is refused (`checkProjectStateDir`), and modes there are tightened.
  */
 export function resolveProject(flag: string | undefined, mustExist = true): string {
   if (flag !== undefined && flag.trim() === '')
@@ -78,8 +82,10 @@ export function resolveProject(flag: string | undefined, mustExist = true): stri
     home: userHome(process.env),
     platform: process.platform,
   });
-  if (!mustExist) return project;
+  if (!mustExist && !isFolder(project)) return project;
   if (!isFolder(project)) throw new UsageError(`project folder ${project} does not exist or is not a folder`);
+  // Before its config, proposals or lock are read: a symlinked state folder is refused.
+  checkProjectStateDir(project);
   return project;
 }
 

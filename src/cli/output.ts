@@ -1,8 +1,10 @@
 /** Writing to the terminal: JSON for machines, sanitised single lines for people. */
 import { oneLine } from '../core/one-line.js';
+import { mapStrings, plainText } from '../core/safe-text.js';
 
+/** `--json` output: strings without escape sequences (`jq -r` would print them raw). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(mapStrings(value), null, 2)}\n`);
 }
 
 /** Untrusted text (transcript wording, rules) must not carry escape sequences or span lines. */
@@ -19,16 +21,7 @@ export function say(line: string): void {
  * characters are removed, newlines and tabs kept.
  */
 export function terminalText(s: string): string {
-  return (
-    s
-      // eslint-disable-next-line no-control-regex
-      .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/\u001b[\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)/g, '')
-      .replace(/\r\n/g, '\n')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069]/g, '')
-  );
+  return plainText(s);
 }
 
 /** Colour only on a terminal that wants it. */

@@ -12,8 +12,20 @@
  * `includes` on needles that start with a rare character, `stem_`/`stem-` shapes are found by visiting
  * each `_` and `-`, and keyword rules run as sticky patterns only where `indexOf` finds their keyword
  * followed by a plausible separator. Every repetition is bounded or runs over one character class with
- * a disjoint follower, and overlapping attempts are not retried, so the cost stays linear.
+ * a disjoint follower, and overlapping attempts are not retried, so the cost stays linear. The value
+ * tests and the token-shape tables are in `redact-patterns.ts`.
  */
+
+import {
+  DOTTED_RE,
+  NEEDLE_RULES,
+  PATH_RE,
+  STEM_RULES,
+  isPlaceholder,
+  isRedacted,
+  looksRandom,
+  shouldRedactValue,
+} from './redact-patterns.js';
 
 // prettier-ignore
 export const SECRET_KINDS = [
@@ -78,83 +90,8 @@ function stickyEdit(re: RegExp, text: string, at: number, plan: (g: RegExpExecAr
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Value heuristics
-
-const isRedacted = (v: string): boolean => v.startsWith('[REDACTED');
-
-/** `$VAR`, `${VAR}`, `$(cmd)`, `%s`, `{{x}}`, `<your-key>`, `***`, `xxxx`, `...`, `your_api_key`, `!Ref X`. */
-const PLACEHOLDER_RE = /^(?:\$|!|%\(?[A-Za-z_]|\{\{|<[^>]*>?$|\*{3,}$|x{4,}$|\.\.\.|…|your[_-])/i;
-const isPlaceholder = (v: string): boolean => PLACEHOLDER_RE.test(v);
-
-/**
- * Generated rather than written: 16+ characters that split (at case and digit changes) into many
- * 1-2 character pieces. `getUserAccessToken` or `parseJSONToHTTPResponse` split into words; a random
- * `bKmuLjbLDDwrBIURHKWE…` into `b Kmu Ljb LD Dwr BIURHKWE Og Zm O Szoq…`.
- */
-function randomish(s: string): boolean {
-  if (s.length < 16) return false;
-  const pieces = s.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [];
-  const short = pieces.filter((p) => p.length <= 2).length;
-  return short >= 3 && short * 3 >= pieces.length;
-}
-
-/** A token body that is not a word: letters with digits, or random-looking letters. */
-const looksRandom = (s: string): boolean => (/\d/.test(s) ? /[A-Za-z]/.test(s) : randomish(s));
-
-/** Words that are code (types, literals, keywords) when they follow `name:` / `name =`. */
-const CODE_WORDS = new Set(
-  (
-    'null nil none undefined nan true false yes no on off string str number int integer float double ' +
-    'bool boolean bytes byte buffer any unknown object void never optional required secretstr text ' +
-    'varchar char env os self this new await function lambda typeof get set const let var return ' +
-    'if else def class static public private protected readonly default empty token secret password ' +
-    'passwd pwd pass key apikey credentials option maybe value example'
-  ).split(' '),
-);
-const STEM_RE = /pass|pwd|token|secret|key|cred|auth/i;
-const IDENT_RE = /^[A-Za-z_$][\w$]*$/;
-const DOTTED_RE = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+!?$/; // `process.env.X!`
-
-/** A path (`/etc/x/key.pem`, `~/.ssh/id`, `./secrets.json`) or a comment opener names a file, not a secret. */
-const PATH_RE = /^(?:(?:~|\.{1,2})?\/(?:[\w.-]+\/)+[\w.-]*|(?:~|\.{1,2})\/[\w.-]*|\/[/*].*)$/;
-
-interface ValueContext {
-  quoted?: boolean;
-  braced?: boolean;
-  /**
-   * Where a bare word is a literal rather than an identifier: `.env`/shell (`FOO_TOKEN=v`, `k=v` at a
-   * line start), YAML (`k: v⏎`), query strings (`?token=v`), flags (`--password=v`), `;` lists.
-   */
-  literal?: boolean;
-  /** `;`-separated `k=v` list (connection string). */
-  semicolon?: boolean;
-  passwordish?: boolean;
-  /** The character after the value. */
-  next?: string;
-}
-
-function shouldRedactValue(v: string, c: ValueContext): boolean {
-  if (v.length < 3 || isRedacted(v) || isPlaceholder(v)) return false;
-  if (PATH_RE.test(v) && !randomish(v.replace(/[^A-Za-z0-9]/g, ''))) return false; // not `/K7MD/ENG…`
-  if (c.quoted === true) {
-    return !/\s/.test(v) && !v.includes('${') && !/^\{[\w.]*\}$/.test(v) && !CODE_WORDS.has(v.toLowerCase());
-  }
-  if (c.braced === true) return c.semicolon === true;
-  if (/^[+-]?\d+(?:\.\d+)?$/.test(v)) return c.passwordish === true; // counts and limits, unless a PIN
-  if (CODE_WORDS.has(v.toLowerCase()) || DOTTED_RE.test(v)) return false;
-  const next = c.next ?? '';
-  if (next !== '' && '([<{'.includes(next)) return false; // call, index, generic, JSX
-  // In code a bare value is an identifier or expression (literal secrets are quoted there).
-  if (c.literal !== true && IDENT_RE.test(v) && !randomish(v)) {
-    return /\d/.test(v) && !v.includes('$') && !STEM_RE.test(v);
-  }
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Distinctive token shapes
 
-const NB = '(?<![A-Za-z0-9_-])'; // no token character before
 const PEM_BEGIN_RE = /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
 const PEM_END_RE = /-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/y;
 /** Body lines of a PEM whose END line is missing (clipped text); newlines may be JSON-escaped. */
@@ -188,67 +125,6 @@ function redactPem(text: string, t: Tally): string {
   }
   return t.apply(text, edits);
 }
-
-/** Rules run over the whole text when it includes a needle (each starts with a rare character). */
-const NEEDLE_RULES: readonly { kind: SecretKind; needles: readonly string[]; re: RegExp }[] = [
-  {
-    kind: 'jwt',
-    needles: ['yJ'],
-    re: new RegExp(`${NB}eyJ[A-Za-z0-9_-]{5,8192}\\.[A-Za-z0-9_-]{8,65536}\\.[A-Za-z0-9_-]{0,8192}`, 'g'),
-  },
-  { kind: 'google-api-key', needles: ['Iza'], re: new RegExp(`${NB}AIza[0-9A-Za-z_-]{20,}`, 'g') },
-  { kind: 'google-oauth', needles: ['29.'], re: new RegExp(`${NB}ya29\\.[A-Za-z0-9_-]{20,}`, 'g') },
-  {
-    kind: 'sendgrid-key',
-    needles: ['SG.'],
-    re: new RegExp(`${NB}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}`, 'g'),
-  },
-];
-
-/** Rules tried (sticky) where one of their `stem_` / `stem-` prefixes occurs. */
-const STEM_RULES: readonly {
-  kind: SecretKind;
-  stems: readonly string[];
-  re: RegExp;
-  valid?: (m: string) => boolean;
-}[] = [
-  {
-    kind: 'slack-token',
-    stems: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-'],
-    re: new RegExp(`${NB}(?:xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`, 'y'),
-  },
-  { kind: 'google-oauth', stems: ['GOCSPX-'], re: new RegExp(`${NB}GOCSPX-[A-Za-z0-9_-]{20,}`, 'y') },
-  { kind: 'anthropic-key', stems: ['sk-ant-'], re: new RegExp(`${NB}sk-ant-[A-Za-z0-9_-]{20,}`, 'y') },
-  {
-    kind: 'openai-key',
-    stems: ['sk-'],
-    re: new RegExp(`${NB}sk-(?!ant-)[A-Za-z0-9_-]{20,}`, 'y'),
-    valid: (m) => looksRandom(m.slice(3)) && /[A-Za-z0-9_]{16}/.test(m), // not a `/sk-2024-report` slug
-  },
-  {
-    kind: 'github-token',
-    stems: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
-    re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})/y,
-  },
-  {
-    kind: 'gitlab-token',
-    stems: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glcbt-', 'glft-', 'gloas-', 'glsoat-'],
-    re: new RegExp(`${NB}gl[a-z]{2,4}-[A-Za-z0-9_-]{20,255}(?:\\.[A-Za-z0-9_-]{2,64}){0,3}`, 'y'),
-  },
-  {
-    kind: 'stripe-key',
-    stems: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_', 'whsec_'],
-    re: /(?<![A-Za-z0-9_])(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})/y,
-  },
-  {
-    kind: 'huggingface-token',
-    stems: ['hf_'],
-    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,}/y,
-    valid: (m) => looksRandom(m.slice(3)),
-  },
-  { kind: 'npm-token', stems: ['npm_'], re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y },
-  { kind: 'pypi-token', stems: ['pypi-'], re: new RegExp(`${NB}pypi-AgE[A-Za-z0-9_-]{50,}`, 'y') },
-];
 
 /** Stems keyed by the two characters ending them, so visiting a `_`/`-` costs one map lookup. */
 const pairKey = (s: string, i: number): number => s.charCodeAt(i - 1) * 65536 + s.charCodeAt(i);

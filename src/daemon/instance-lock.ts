@@ -40,7 +40,7 @@ export function runningDaemon(home: string): DaemonHolder | null {
 
 export function acquireDaemonLock(home: string, now: number): { release(): void } {
   const file = daemonLockFile(home);
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the state home
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, 'wx', 0o600);

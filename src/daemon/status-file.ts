@@ -34,9 +34,9 @@ export interface DaemonStatus {
 
 export function writeDaemonStatus(home: string, status: DaemonStatus): void {
   const file = daemonStatusFile(home);
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the state home
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(status, null, 2)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(status, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, file);
 }
 

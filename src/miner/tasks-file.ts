@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { InputError, IoError, errorMessage } from '../core/errors.js';
+import { mapStrings, storedText } from '../core/safe-text.js';
 import type { Origin, Outcome, ReferenceKind, RuleJudge, Split, TaskRecord } from '../core/task.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
 import { assignSplits, validateSplitFractions } from './split.js';
@@ -108,7 +109,9 @@ export function loadTasksFile(path: string, opts: LoadTasksOptions): LoadedTasks
   validateSplitFractions(opts);
   const data = parseJsonText(path, readTasksText(path));
   const envelope = readEnvelope(path, data);
-  const tasks = parseTasks(path, envelope.rawTasks, opts.warn);
+  // Every text of a task loses its control characters and secrets before anything reads it: tasks reach
+  // the store, replies (the mock echoes them) and reports whatever the backend.
+  const tasks = parseTasks(path, mapStrings(envelope.rawTasks, storedText), opts.warn);
   return {
     tasks: keepOrAssignSplits(tasks, opts),
     reviewed: envelope.reviewed,
@@ -349,7 +352,7 @@ export function serializeTasksFile(contents: TasksFileContents): string {
     n_sessions: contents.nSessions,
     target_skill_path: contents.targetSkillPath ?? '',
     reviewed: contents.reviewed ?? false,
-    tasks: contents.tasks.map(toFileTask),
+    tasks: contents.tasks.map((t) => mapStrings(toFileTask(t))),
   };
   return `${JSON.stringify(file, null, 2)}\n`;
 }

@@ -20,7 +20,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { agentMarkersFromEnv, isMachineSessionPrompt } from '../core/machine-sessions.js';
 import { cachedNormalizer } from '../core/project-path.js';
-import { redactSecrets } from '../core/redact.js';
+import { plainText, storedText } from '../core/safe-text.js';
 import type { Db } from '../store/db.js';
 import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
 import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
@@ -121,23 +121,33 @@ function planRead(
 }
 
 /**
- * Every text that reaches the store goes through the redaction: turn texts and each action's command
+ * Every text that reaches the store loses its control characters and goes through the redaction: turn texts and each action's command
  * or path and file text (cut again to the caps, since a redaction marker can be longer than the secret).
  */
 function redactSession(s: HarvestedSession): HarvestedSession {
   return {
     ...s,
+    branch: plainText(s.branch),
+    model: plainText(s.model),
+    sourceVersion: plainText(s.sourceVersion),
+    toolsUsed: s.toolsUsed.map(plainNames),
+    skillsUsed: s.skillsUsed.map(plainNames),
+    filesTouched: s.filesTouched.map(plainNames),
     turns: s.turns.map((t) => ({
       ...t,
       text: redactTurnText(t.text),
+      toolNames: t.toolNames.map(plainNames),
       actions: t.actions.length === 0 ? t.actions : t.actions.map(redactAction),
     })),
   };
 }
 
+const plainNames = (s: string): string => plainText(s);
+
 function redactAction(a: ToolAction): ToolAction {
   return {
     ...a,
+    tool: plainText(a.tool),
     target: redactCapped(a.target, MAX_TARGET_CHARS),
     added: redactCapped(a.added, MAX_TEXT_CHARS),
     removed: redactCapped(a.removed, MAX_TEXT_CHARS),
@@ -146,7 +156,7 @@ function redactAction(a: ToolAction): ToolAction {
 
 function redactCapped(text: string, max: number): string {
   if (text === '') return '';
-  const redacted = redactSecrets(text);
+  const redacted = storedText(text);
   return redacted.length <= max ? redacted : capText(redacted, max);
 }
 

@@ -25,7 +25,7 @@ function holderAlive(file: string): { alive: boolean; pid: number | null } {
 
 export function lockProject(home: string, project: string, now: number): ProjectLock {
   const dir = locksDir(home);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, `${sha256Hex(project).slice(0, 24)}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -2,7 +2,7 @@
  * How much of one turn's text the store keeps. A pasted log or file can make a prompt tens of megabytes;
  * mining needs what the user asked, not all of it, and every stored byte is read again by every night.
  */
-import { redactSecrets } from '../core/redact.js';
+import { storedText } from '../core/safe-text.js';
 
 /** Characters of one turn's text kept (256 Ki); the rest is dropped and the cut is marked. */
 export const MAX_TURN_TEXT_CHARS = 256 * 1024;
@@ -21,8 +21,8 @@ export function truncationMarker(originalChars: number, keptChars = MAX_TURN_TEX
  * the text is over the cap (redacting 50 MB to keep 256 KiB of it is wasted work).
  */
 export function redactTurnText(text: string, max = MAX_TURN_TEXT_CHARS): string {
-  if (text.length <= max) return redactSecrets(text);
-  const head = redactSecrets(text.slice(0, max + REDACT_SLACK_CHARS));
+  if (text.length <= max) return storedText(text);
+  const head = storedText(text.slice(0, max + REDACT_SLACK_CHARS));
   return `${cutAtWord(head, max)}${truncationMarker(text.length, max)}`;
 }
 

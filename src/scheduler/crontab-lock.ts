@@ -35,7 +35,7 @@ const sleepSync = (ms: number): void => {
 
 export function withCrontabLock<T>(home: string, fn: () => T): T {
   const file = path.join(locksDir(home), 'crontab.lock');
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // private, like the state home
   const deadline = Date.now() + WAIT_MS;
   // Created whole (temp file + link), so a lock file without a readable pid is corrupt, not half-written.
   const tmp = `${file}.${process.pid}.tmp`;

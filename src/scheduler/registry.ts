@@ -54,7 +54,7 @@ export function readRegistry(home: string): ScheduleEntry[] {
 /** Replace the registry atomically (temp file + rename), so a crash never leaves half a file. */
 export function writeRegistry(home: string, entries: ScheduleEntry[]): void {
   const file = schedulesFile(home);
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the state home
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, file);

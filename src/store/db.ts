@@ -1,8 +1,9 @@
 /** Opens the SQLite store (WAL) and brings its schema up to date. */
-import { mkdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { IoError } from '../core/errors.js';
+import { keepPrivate, makePrivateDir, PRIVATE_FILE_MODE } from '../core/io/private-mode.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -10,7 +11,7 @@ export type Db = Database.Database;
 export function openStore(file: string): Db {
   let db: Db;
   try {
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') makePrivate(file);
     db = new Database(file);
   } catch (err) {
     if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
@@ -25,11 +26,24 @@ export function openStore(file: string): Db {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db);
+    if (file !== ':memory:') for (const side of ['-wal', '-shm']) keepPrivate(file + side);
   } catch (err) {
     db.close();
     throw unreadableStore(file, err);
   }
   return db;
+}
+
+/**
+ * The store holds every conversation: its folder is 0700 and the database 0600 before SQLite opens it
+ * (its `-wal` and `-shm` files take the database's mode), and an older store's modes are tightened.
+ */
+function makePrivate(file: string): void {
+  makePrivateDir(path.dirname(file));
+  if (statSync(file, { throwIfNoEntry: false }) === undefined) {
+    closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+  }
+  for (const p of [file, `${file}-wal`, `${file}-shm`]) keepPrivate(p);
 }
 
 /**

@@ -1,6 +1,7 @@
 /** What nights learn across runs: recurring tasks and the edits the gate refused. */
 import { REGRESSION_REASON } from '../core/rejected-edit.js';
 import type { Check, Edit, EditTarget } from '../core/task.js';
+import { mapStrings, storedText } from '../core/safe-text.js';
 import type { Db } from './db.js';
 
 export interface TaskUpsert {
@@ -14,6 +15,7 @@ export interface TaskUpsert {
   outcomes: Record<string, number>;
 }
 
+/** Every text a store row keeps from tasks or model replies is plain and redacted (`storedText`). */
 export function upsertTasks(db: Db, tasks: TaskUpsert[], now: number): void {
   const stmt = db.prepare(
     `INSERT INTO tasks (id, project, intent, occurrences, first_seen, last_seen, checks, outcomes, updated_at)
@@ -28,11 +30,11 @@ export function upsertTasks(db: Db, tasks: TaskUpsert[], now: number): void {
       stmt.run(
         t.id,
         t.project,
-        t.intent,
+        storedText(t.intent),
         t.occurrences,
         t.firstSeen,
         t.lastSeen,
-        JSON.stringify(t.checks),
+        JSON.stringify(mapStrings(t.checks, storedText)),
         JSON.stringify(t.outcomes),
         now,
       );
@@ -79,11 +81,11 @@ export function recordRejectedEdit(
     project,
     edit.target,
     edit.op,
-    normalizeEditContent(edit.content),
-    edit.content,
+    normalizeEditContent(storedText(edit.content)),
+    storedText(edit.content),
     nightId,
     delta,
-    edit.reason ?? '',
+    storedText(edit.reason ?? ''),
     now,
     REGRESSION_REASON,
   );
@@ -131,7 +133,16 @@ export function savePendingEdits(db: Db, project: string, edits: Edit[], now: nu
     for (const e of edits) {
       const n = (tries.get(`${e.target}|${e.op}|${e.content}`) ?? 0) + 1;
       if (n > MAX_PENDING_TRIES) continue;
-      insert.run(project, e.target, e.op, e.content, e.anchor, e.rationale, n, now);
+      insert.run(
+        project,
+        e.target,
+        e.op,
+        storedText(e.content),
+        storedText(e.anchor),
+        storedText(e.rationale),
+        n,
+        now,
+      );
     }
   }).immediate();
 }

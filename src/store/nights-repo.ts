@@ -1,4 +1,5 @@
 /** Night history and the replays each night ran. */
+import { storedText } from '../core/safe-text.js';
 import type { Db } from './db.js';
 
 export interface NightRow {
@@ -76,7 +77,7 @@ export function finishNight(db: Db, id: number, outcome: NightOutcome, now: numb
 export function failNight(db: Db, id: number, error: string, now: number): void {
   db.prepare(`UPDATE nights SET finished_at = ?, status = 'failed', error = ? WHERE id = ?`).run(
     now,
-    error,
+    storedText(error),
     id,
   );
 }
@@ -143,6 +144,7 @@ export interface ReplayRow {
   latencyMs: number;
 }
 
+/** Answers and rationales are stored plain and redacted, whatever backend wrote them. */
 export function insertReplays(db: Db, nightId: number, rows: ReplayRow[]): void {
   const stmt = db.prepare(
     `INSERT INTO replays (night_id, phase, task_id, split, doc_hash, sample, response, hard, soft, rationale,
@@ -157,10 +159,10 @@ export function insertReplays(db: Db, nightId: number, rows: ReplayRow[]): void 
         r.split,
         r.docHash,
         r.sample,
-        r.response,
+        storedText(r.response),
         r.hard,
         r.soft,
-        r.rationale,
+        storedText(r.rationale),
         r.tokens,
         r.latencyMs,
       );

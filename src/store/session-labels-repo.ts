@@ -1,4 +1,5 @@
 /** The model's task-kind label of each session, stored once per (session key, hash of the text it saw). */
+import { storedText } from '../core/safe-text.js';
 import type { Db } from './db.js';
 
 export interface SessionLabel {
@@ -27,7 +28,7 @@ export function sqliteSessionLabels(db: Db, now: () => number): SessionLabelStor
     put(labels) {
       const t = now();
       db.transaction(() => {
-        for (const l of labels) insert.run(l.sessionKey, l.textHash, l.label, t);
+        for (const l of labels) insert.run(l.sessionKey, l.textHash, storedText(l.label), t);
       }).immediate();
     },
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Edit } from '../core/task.js';
+import { ALL_HOSTILE, UNSAFE_RE } from '../../test/helpers/hostile-text.js';
 import { BLOCK_END, BLOCK_START, applyEdits, learnedRules } from './learned-block.js';
 
 const add = (content: string): Edit => ({ target: 'skill', op: 'add', content, anchor: '', rationale: '' });
@@ -81,5 +82,14 @@ describe('learned block', () => {
 
   it('refuses a START marker without END instead of truncating the file', () => {
     expect(() => applyEdits(`x\n${BLOCK_START}\n- a\nprecious text`, [add('b')])).toThrow(/no <!-- SKILLOPT/);
+  });
+});
+
+describe('learned block and hostile text', () => {
+  it('a model edit with escape sequences becomes a plain one-line rule', () => {
+    const { doc } = applyEdits('# Skill\n', [add(`Use pnpm ${ALL_HOSTILE} always`)]);
+    expect(doc).not.toMatch(UNSAFE_RE);
+    expect(learnedRules(doc)).toHaveLength(1);
+    expect(learnedRules(doc)[0]).toMatch(/^Use pnpm .* always$/);
   });
 });

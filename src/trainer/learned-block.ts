@@ -3,6 +3,7 @@
  * markers is kept byte for byte (the reference moved the block to the end and reflowed the file).
  */
 import { InputError } from '../core/errors.js';
+import { plainText } from '../core/safe-text.js';
 import type { Edit } from '../core/task.js';
 import type { LearnedBlockState } from '../backends/types.js';
 
@@ -26,9 +27,12 @@ const BULLET = /^(?:[-*•]\s+)+/;
 /** How rules and anchors are compared: case, spacing, a copied bullet and backticks do not matter. */
 const normalizeRule = (s: string): string =>
   s.toLowerCase().replace(/`/g, '').replace(/\s+/g, ' ').trim().replace(BULLET, '').trim();
-/** A rule is one line (newlines would break the bullet list) without a bullet of its own (the block adds it). */
+/**
+ * A rule is one line (newlines would break the bullet list) without a bullet of its own (the block adds
+ * it), and without escape sequences or control characters (a model's or a transcript's wording).
+ */
 const oneLine = (s: string): string =>
-  s
+  plainText(s, ' ')
     .replace(/\s*\n\s*/g, ' ')
     .trim()
     .replace(BULLET, '')
@@ -86,7 +90,7 @@ export function learnedBlockState(doc: string): LearnedBlockState | undefined {
 
 function renderBlock(rules: string[]): string {
   const lines = [BLOCK_START, HEADING, '', NOTE, ''];
-  for (const r of rules) lines.push(`- ${r}`);
+  for (const r of rules) lines.push(`- ${oneLine(r)}`);
   lines.push(BLOCK_END);
   return lines.join('\n');
 }

@@ -56,7 +56,8 @@ describe('openai backend (OpenAI-compatible server)', () => {
     expect(existsSync(String(night.staging_dir))).toBe(true);
     const spend = night.spend as Spend;
     expect(spend.calls).toBe(openai.bodies.length);
-    expect(spend.redactions).toBeGreaterThan(0);
+    // The tasks file's secrets are redacted when it is read, so the guarded chat finds none left.
+    expect(spend.redactions).toBe(0);
     expect(openai.answered.attempt).toBeGreaterThanOrEqual(9);
     expect(openai.answered.reflect).toBe(1);
     expect(leaked(openai.bodies)).toEqual([]);

@@ -51,7 +51,7 @@ describe('the handoff queue and provider', () => {
       clock.now(),
     );
     const reply = await provider.send(ask('a'));
-    expect(reply.text).toMatch(/^Run \]52;c;ZXZpbA==`pnpm add zod`\nkey \[REDACTED:/);
+    expect(reply.text).toMatch(/^Run `pnpm add zod`\nkey \[REDACTED:/);
     for (const c of ['\u001b', '\u0007', '\r']) expect(reply.text).not.toContain(c);
     expect(reply.usage.outputTokens).toBeGreaterThan(0);
     expect(queue.open()).toEqual([]);

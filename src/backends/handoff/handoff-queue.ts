@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { InputError, UsageError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
-import { redactSecrets } from '../../core/redact.js';
+import { storedText } from '../../core/safe-text.js';
 import { handoffDir } from '../../config/paths.js';
 import type { ChatRequest } from '../llm/chat.js';
 import { exchangeHash } from '../recording/exchange-log.js';
@@ -45,12 +45,6 @@ const answerSchema = z.object({
 export const requestId = (req: ChatRequest): string => exchangeHash(req).slice(0, 16);
 
 const ID_PATTERN = /^[0-9a-f]{16}$/;
-
-/** Control characters other than newline and tab never reach a file we write (nor the model's reply). */
-export function cleanAnswer(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
-}
 
 function readJson<T>(file: string, schema: z.ZodType<T>): T | null {
   let raw: string;
@@ -147,7 +141,8 @@ export class HandoffQueue {
       throw new InputError(`the handoff request ${id} is answered already; answer the next one`);
     if (Buffer.byteLength(raw, 'utf8') > MAX_ANSWER_BYTES)
       throw new InputError(`the answer is larger than ${MAX_ANSWER_BYTES} bytes`);
-    const text = redactSecrets(cleanAnswer(raw));
+    // Control characters and escape sequences out, secrets redacted: what any stored text gets.
+    const text = storedText(raw);
     if (text.trim() === '') throw new InputError('the answer is empty');
     this.ensureDirs();
     const entry = { format: HANDOFF_ANSWER_FORMAT, id, text, answered_at: now };

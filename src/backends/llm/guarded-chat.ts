@@ -11,6 +11,7 @@ import { AnswerPendingError, BackendError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { Logger } from '../../core/logger.js';
 import { redactSecretsWithStats } from '../../core/redact.js';
+import { storedText } from '../../core/safe-text.js';
 import type { ResponseCache } from '../../store/response-cache-repo.js';
 import type { Usage } from '../types.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from './chat.js';
@@ -80,20 +81,26 @@ export class GuardedChat {
     const hit = this.deps.cache?.get(key);
     if (hit) {
       this.deps.meter.cacheHits += 1;
-      return { text: hit.text, usage: { calls: 0, inputTokens: 0, outputTokens: 0 }, cached: true };
+      return {
+        text: storedText(hit.text),
+        usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
+        cached: true,
+      };
     }
     let sent = 0;
     for (let attempt = 0; ; attempt++) {
       try {
         sent += 1;
         const reply = await this.deps.limiter.run(() => this.sendOnce(req));
+        // A reply is untrusted text: it is cached, stored and quoted in documents without escapes or secrets.
+        const text = storedText(reply.text);
         this.deps.cache?.put(
           key,
-          { text: reply.text, inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
+          { text, inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
           { role: req.role, provider: this.provider.name, model: this.provider.model },
         );
         return {
-          text: reply.text,
+          text,
           usage: {
             calls: sent,
             inputTokens: reply.usage.inputTokens,

@@ -13,7 +13,7 @@ import { runEval, type EvalReport } from '../../train/run-eval.js';
 import { runTrain, type TrainSummary } from '../../train/run-train.js';
 import { loadTrainConfig, type LoadedTrainConfig, type TrainConfig } from '../../train/train-config.js';
 import { folderProblem } from '../../core/io/folder-problem.js';
-import { stderrLogger, usableStateHome } from '../context.js';
+import { resolveProject, stderrLogger, usableStateHome } from '../context.js';
 import { printJson, say } from '../output.js';
 
 interface TrainFlags {
@@ -80,7 +80,7 @@ function renderTrain(s: TrainSummary): void {
  * the same config layers as a night: `<state home>/config.json`, then `./.skillopt-sleep/config.json`.
  */
 function trainBackend(c: TrainConfig, progress: boolean) {
-  const layered = loadConfig(usableStateHome(process.env), process.cwd(), {}).config;
+  const layered = loadConfig(usableStateHome(process.env), resolveProject(undefined), {}).config;
   const config = configSchema.parse({
     ...layered,
     backend: c.backend,

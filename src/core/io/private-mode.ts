@@ -1,0 +1,39 @@
+/**
+ * State files hold whole conversations: folders are 0700 and files 0600 whatever the umask, and a
+ * state folder made by an older version (0755 / 0644) is tightened when it is opened.
+ */
+import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
+
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** Make `dir` (and missing parents) 0700, or tighten it when it exists; returns its path. */
+export function makePrivateDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  keepPrivate(dir);
+  return dir;
+}
+
+/**
+ * Drop the group and other bits of `p` (0700 for a folder, 0600 for a file) when any is set. A missing
+ * path or a symlink is left alone (symlinks are refused where they matter, never followed here).
+ */
+export function keepPrivate(p: string, st: Stats | undefined = lstatOrUndefined(p)): void {
+  if (st === undefined || st.isSymbolicLink() || (st.mode & 0o077) === 0) return;
+  try {
+    chmodSync(p, st.isDirectory() ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE);
+  } catch (err) {
+    // Another user's file (a shared folder): not ours to change, and no reason to stop the command.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+  }
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}

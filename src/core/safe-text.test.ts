@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { HOSTILE_SEQUENCES, UNSAFE_RE } from '../../test/helpers/hostile-text.js';
+import { mapStrings, plainText, storedText } from './safe-text.js';
+
+describe('plainText', () => {
+  for (const [name, seq] of Object.entries(HOSTILE_SEQUENCES)) {
+    it(`removes ${name}`, () => {
+      const out = plainText(`before ${seq} after`);
+      expect(out).not.toMatch(UNSAFE_RE);
+      expect(out.startsWith('before ')).toBe(true);
+      expect(out.endsWith(' after')).toBe(true);
+    });
+  }
+
+  it('drops the payload of string sequences, not only their introducer', () => {
+    expect(plainText('a\u001b]52;c;SECRETPAYLOAD\u0007b')).toBe('ab');
+    expect(plainText('a\u001b]0;title\u001b\\b')).toBe('ab');
+    expect(plainText('a\u001b[2Jb')).toBe('ab');
+  });
+
+  it('keeps newlines, tabs, joiners and ordinary Unicode; a carriage return becomes a newline', () => {
+    expect(plainText('line 1\n\tline 2 é 漢字 👨\u200d👩')).toBe('line 1\n\tline 2 é 漢字 👨\u200d👩');
+    expect(plainText('a\r\nb\rc')).toBe('a\nb\nc');
+  });
+
+  it('replaces other controls by `controlsAs` when asked', () => {
+    expect(plainText('a\u0007b', ' ')).toBe('a b');
+  });
+});
+
+describe('storedText and mapStrings', () => {
+  it('storedText strips controls and redacts secrets (a secret split by an escape included)', () => {
+    const out = storedText('key ghp_\u001b[0m' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4 done');
+    expect(out).not.toMatch(UNSAFE_RE);
+    expect(out).toContain('[REDACTED:github-token]');
+  });
+
+  it('mapStrings cleans every string of a JSON value and leaves numbers and booleans', () => {
+    const value = { a: 'x\u001b[2Jy', n: 3, ok: true, list: ['\u202ez', { deep: 'p\u0007q' }], none: null };
+    expect(mapStrings(value)).toEqual({ a: 'xy', n: 3, ok: true, list: ['z', { deep: 'pq' }], none: null });
+  });
+});

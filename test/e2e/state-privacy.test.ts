@@ -1,0 +1,147 @@
+/**
+ * State files are private and a state folder arriving with a repository cannot redirect them (issue 15,
+ * items 5 and 6). The CLI runs under umask 022, so the modes checked are the ones the tool sets, not the
+ * ones the umask happens to give.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, PERSONAS, sandbox, type CliResult, type Sandbox } from './cli-helpers.js';
+
+/** The built CLI under `umask 022` (the usual default, which would give 0755 folders and 0644 files). */
+function runCli022(box: Sandbox, args: string[]): CliResult {
+  const r = spawnSync('/bin/sh', ['-c', 'umask 022 && exec "$@"', 'sh', process.execPath, CLI, ...args], {
+    cwd: box.project,
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: box.home,
+      SKILLOPT_SLEEP_HOME: box.stateHome,
+      NO_COLOR: '1',
+      TZ: 'UTC',
+    },
+  });
+  return {
+    code: r.status ?? -1,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    json: () => JSON.parse(r.stdout) as Record<string, unknown>,
+  };
+}
+
+const modeOf = (p: string): number => statSync(p).mode & 0o777;
+
+/** Every path under `dir` (itself included) whose mode is not 0700 (folders) or 0600 (files). */
+function notPrivate(dir: string): string[] {
+  const bad: string[] = [];
+  const visit = (p: string): void => {
+    const st = statSync(p);
+    const want = st.isDirectory() ? 0o700 : 0o600;
+    if ((st.mode & 0o777) !== want) bad.push(`${p} ${(st.mode & 0o777).toString(8)}`);
+    if (st.isDirectory()) for (const name of readdirSync(p)) visit(path.join(p, name));
+  };
+  visit(dir);
+  return bad;
+}
+
+const TASKS = path.join(PERSONAS, 'researcher.tasks.json');
+
+describe('file modes', () => {
+  it('after run and adopt: the state home, the store (WAL, SHM) and .skillopt-sleep are 0700 / 0600', () => {
+    const box = sandbox();
+    const run = runCli022(box, ['run', '--json', '--tasks-file', TASKS]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json().accepted).toBe(true);
+    const store = path.join(box.stateHome, 'store.sqlite');
+    expect(modeOf(box.stateHome)).toBe(0o700);
+    for (const f of [store, `${store}-wal`, `${store}-shm`])
+      if (existsSync(f)) expect(modeOf(f), f).toBe(0o600);
+    expect(notPrivate(box.stateHome)).toEqual([]);
+    expect(notPrivate(path.join(box.project, '.skillopt-sleep'))).toEqual([]);
+
+    const adopt = runCli022(box, ['adopt', '--json']);
+    expect(adopt.code, adopt.stderr).toBe(0);
+    const [skill = ''] = adopt.json().updated_paths as string[];
+    const proposals = path.join(box.project, '.skillopt-sleep', 'proposals');
+    expect(readdirSync(proposals).length).toBe(1);
+    expect(existsSync(path.join(proposals, readdirSync(proposals)[0] ?? '', 'adopted.json'))).toBe(true);
+    expect(notPrivate(path.join(box.project, '.skillopt-sleep'))).toEqual([]);
+    expect(notPrivate(box.stateHome)).toEqual([]);
+    // The live skill is a project file: its usual mode, not the state's.
+    expect(modeOf(skill)).toBe(0o644);
+  });
+
+  it('an existing world-readable store and state folders are tightened by the next command', () => {
+    const box = sandbox();
+    expect(runCli022(box, ['run', '--json', '--tasks-file', TASKS]).code).toBe(0);
+    const store = path.join(box.stateHome, 'store.sqlite');
+    const stateDir = path.join(box.project, '.skillopt-sleep');
+    // As an older version left them.
+    for (const f of [store, `${store}-wal`, `${store}-shm`]) if (existsSync(f)) chmodSync(f, 0o644);
+    chmodSync(box.stateHome, 0o755);
+    chmodSync(stateDir, 0o755);
+    writeFileSync(path.join(stateDir, 'config.json'), '{}\n', { mode: 0o644 });
+    chmodSync(path.join(stateDir, 'config.json'), 0o644);
+    const status = runCli022(box, ['status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(modeOf(box.stateHome)).toBe(0o700);
+    for (const f of [store, `${store}-wal`, `${store}-shm`])
+      if (existsSync(f)) expect(modeOf(f), f).toBe(0o600);
+    expect(notPrivate(stateDir)).toEqual([]);
+  });
+});
+
+describe('a symlinked project state folder', () => {
+  function linkedBox(): { box: Sandbox; elsewhere: string } {
+    const box = sandbox();
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'sos-elsewhere-'));
+    writeFileSync(path.join(elsewhere, 'config.json'), '{"lookback_hours": 1}\n');
+    symlinkSync(elsewhere, path.join(box.project, '.skillopt-sleep'));
+    return { box, elsewhere };
+  }
+
+  it('is refused with exit 2 and one line by every command, and nothing is written where it points', () => {
+    const { box, elsewhere } = linkedBox();
+    const before = readdirSync(elsewhere);
+    for (const args of [
+      ['run', '--tasks-file', TASKS],
+      ['dry-run', '--tasks-file', TASKS],
+      ['status'],
+      ['adopt'],
+      ['revert'],
+      ['proposals', 'list'],
+      ['harvest'],
+    ]) {
+      const r = runCli022(box, args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^\[sleep\] error: .*\.skillopt-sleep is a symlink; refusing/);
+    }
+    expect(readdirSync(elsewhere)).toEqual(before);
+  });
+
+  it('a symlink below it (proposals/, config.json, a proposal file) is refused too', () => {
+    for (const below of ['proposals', 'config.json', 'proposals/20260101-000000-1/adopted.json']) {
+      const box = sandbox();
+      const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'sos-elsewhere-'));
+      const link = path.join(box.project, '.skillopt-sleep', below);
+      mkdirSync(path.dirname(link), { recursive: true });
+      symlinkSync(elsewhere, link);
+      const r = runCli022(box, ['run', '--tasks-file', TASKS]);
+      expect(r.code, below).toBe(2);
+      expect(r.stderr, below).toContain(`${below} is a symlink`);
+      expect(readdirSync(elsewhere), below).toEqual([]);
+    }
+  });
+});
