@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readAdoptedState, checkProposalsRoot, proposalsRootOf, readReverted } from './list.js';
-import { lockPathOf, lockState, releaseProposalLock } from './lock.js';
+import { lockPathOf, lockState, removeStaleProposalLock } from './lock.js';
 import { readJournal, recoverTransaction, type Journal } from './transaction.js';
 import type { RecoveryNote } from './types.js';
 
@@ -37,7 +37,7 @@ export async function recoverProposalDir(dir: string, id: string): Promise<Recov
       paths: journal.entries.map((e) => e.livePath),
     };
   }
-  if (lock === 'stale') await releaseProposalLock(lockPathOf(dir));
+  if (lock === 'stale') removeStaleProposalLock(lockPathOf(dir));
   return note;
 }
 
