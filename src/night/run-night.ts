@@ -200,6 +200,8 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       memoryEpoch = null;
       groups = [];
     }
+    // Requests sent before a budget stop still answer and bill: the report counts them (bounded wait).
+    await deps.backend.settleSpend?.(inFlightWaitMs(req.config));
     const epoch = stoppedBy
       ? idleEpoch(set.tasks)
       : combineEpochs(skillEpoch, memoryEpoch, skill.workingText);
@@ -431,6 +433,10 @@ function idleEpoch(tasks: TaskRecord[]): EpochResult {
     usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
   };
 }
+
+/** Longest a request sent before the budget tripped can still take to answer or time out. */
+const inFlightWaitMs = (config: Config): number =>
+  Math.max(config.request_timeout_s, config.cli_timeout_s) * 1000 + 5000;
 
 const gateMetric = (config: Config) => ({
   metric: config.gate_metric,
