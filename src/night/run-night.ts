@@ -314,7 +314,8 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
  */
 function forgetKilledInvocation(db: Db, queue: HandoffQueue): void {
   const id = queue.startedNight();
-  if (id !== null && nightStatus(db, id) === 'running') forgetNight(db, id);
+  const status = id === null ? null : nightStatus(db, id);
+  if (id !== null && (status === 'running' || status === 'interrupted')) forgetNight(db, id);
 }
 
 /** What mining asked the model for (LLM miner and refine pass), for backends without a spend meter. */

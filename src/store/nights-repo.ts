@@ -1,4 +1,5 @@
 /** Night history and the replays each night ran. */
+import { ownIdentity, processAlive, type ProcessIdentity } from '../core/process-identity.js';
 import type { Db } from './db.js';
 
 export interface NightRow {
@@ -6,7 +7,8 @@ export interface NightRow {
   project: string;
   started_at: number;
   finished_at: number | null;
-  status: 'running' | 'completed' | 'failed';
+  /** 'interrupted': its process ended (killed) before the night finished. */
+  status: 'running' | 'completed' | 'failed' | 'interrupted';
   backend: string;
   n_sessions: number;
   n_tasks: number;
@@ -23,13 +25,51 @@ export interface NightRow {
   cache_hits: number;
   proposal_id: string;
   error: string;
+  /** The process running the night, and its start time ('' when the OS does not say). */
+  pid: number | null;
+  process_start: string;
 }
 
 export function startNight(db: Db, project: string, backend: string, now: number): number {
+  const me = ownIdentity();
   const r = db
-    .prepare(`INSERT INTO nights (project, started_at, status, backend) VALUES (?, ?, 'running', ?)`)
-    .run(project, now, backend);
+    .prepare(
+      `INSERT INTO nights (project, started_at, status, backend, pid, process_start)
+       VALUES (?, ?, 'running', ?, ?, ?)`,
+    )
+    .run(project, now, backend, me.pid, me.start);
   return Number(r.lastInsertRowid);
+}
+
+/** A running night without a recorded process (from before schema 9) is taken as interrupted after this. */
+const UNRECORDED_RUNNING_MS = 24 * 3_600_000;
+
+/**
+ * Running nights whose process is gone (a killed `run`) become 'interrupted', so they do not show as
+ * running for good. Returns how many were marked.
+ */
+export function markInterruptedNights(
+  db: Db,
+  now: number,
+  alive: (who: ProcessIdentity) => boolean = processAlive,
+): number {
+  const running = db
+    .prepare(`SELECT id, started_at, pid, process_start FROM nights WHERE status = 'running'`)
+    .all() as Array<{ id: number; started_at: number; pid: number | null; process_start: string }>;
+  const mark = db.prepare(
+    `UPDATE nights SET status = 'interrupted', error = ? WHERE id = ? AND status = 'running'`,
+  );
+  let marked = 0;
+  for (const n of running) {
+    const gone =
+      n.pid === null
+        ? now - n.started_at > UNRECORDED_RUNNING_MS
+        : !alive({ pid: n.pid, start: n.process_start });
+    if (!gone) continue;
+    const who = n.pid === null ? 'its process' : `its process (pid ${n.pid})`;
+    marked += mark.run(`${who} ended before the night finished`, n.id).changes;
+  }
+  return marked;
 }
 
 export interface NightOutcome {

@@ -7,14 +7,13 @@ import { UsageError } from '../../core/errors.js';
 import { loadHandoffState, type HandoffState } from '../../night/handoff-night.js';
 import type { Backend } from '../../backends/types.js';
 import type { Logger } from '../../core/logger.js';
-import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
 import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
 import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from '../../night/night-report.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
-import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
+import { cliContext, openNightStore, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
 import { recoverAndSync } from '../proposal-session.js';
 import path from 'node:path';
@@ -209,7 +208,8 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
       });
       const config = handoff?.state?.config ?? live;
       // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
-      const db = openStore(
+      const db = openNightStore(
+        ctx,
         demo ? (name === 'dry-run' ? ':memory:' : demoStoreFile(ctx.home)) : dbFile(ctx.home),
       );
       try {
