@@ -26,15 +26,14 @@ import {
   nightStatus,
   finishNight,
   insertReplays,
-  setNightProposal,
   startNight,
 } from '../store/nights-repo.js';
-import { recordProposal } from '../store/proposals-repo.js';
+import { recordNightProposal } from '../store/proposals-repo.js';
 import { runEpoch, type EpochResult } from '../trainer/epoch.js';
 import { batchScore } from '../trainer/gate.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
-import { stageProposal } from '../../proposals/index.js';
+import { stageProposal, type Checkpoint } from '../../proposals/index.js';
 import { REPORT_SCHEMA_VERSION, finiteOrNull, taskCountText, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
@@ -74,6 +73,8 @@ export interface NightRequest {
   mapCwd?: (cwd: string) => string;
   /** Compute the tasks and the spend plan, then stop before the first model request (dry-run without --yes). */
   planOnly?: boolean;
+  /** Test-only: called at each step of staging the proposal (the crash tests kill the process there). */
+  stageCheckpoint?: Checkpoint;
   /** A handoff night: its queue, and its saved state once its mining finished (`handoff-night.ts`). */
   handoff?: { queue: HandoffQueue; state: HandoffState | null };
 }
@@ -255,10 +256,13 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           ...(fanout ? { allowedRoots: fanout.roots } : {}),
           reportMd: renderReportMd({ ...report, staging_dir: '(this folder)' }),
           reportJson: report,
+          nightId,
+          ...(req.stageCheckpoint ? { checkpoint: req.stageCheckpoint } : {}),
         });
         report.staging_dir = staged.dir;
         report.proposal_id = staged.id;
-        recordProposal(deps.db, {
+        // A kill before this leaves the folder whole; the next command adds the row from its manifest.
+        recordNightProposal(deps.db, {
           id: staged.id,
           project: req.project,
           nightId,
@@ -266,7 +270,6 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           createdAt: now,
           targets: targets.map((t) => t.livePath),
         });
-        setNightProposal(deps.db, nightId, staged.id);
       }
       report.ended_at = deps.clock.now();
       finishNight(

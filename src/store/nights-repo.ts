@@ -149,7 +149,7 @@ export function nightsForProject(db: Db, project: string, limit: number): NightR
 
 /**
  * When the project's newest night whose proposal was adopted started (null when none was): the
- * sessions before it have been learned from. Nights whose proposal was rejected, reverted, superseded
+ * sessions before it have been learned from (also when the night was killed after staging it). Nights whose proposal was rejected, reverted, superseded
  * or is still waiting, and nights that proposed nothing, leave their sessions to later nights.
  */
 export function lastAdoptedNightStart(db: Db, project: string): number | null {
@@ -157,7 +157,7 @@ export function lastAdoptedNightStart(db: Db, project: string): number | null {
     .prepare(
       `SELECT n.started_at AS startedAt FROM nights n
        JOIN proposals p ON p.project = n.project AND p.id = n.proposal_id
-       WHERE n.project = ? AND n.status = 'completed' AND p.status = 'adopted'
+       WHERE n.project = ? AND n.status IN ('completed', 'interrupted') AND p.status = 'adopted'
        ORDER BY n.id DESC LIMIT 1`,
     )
     .get(project) as { startedAt: number } | undefined;
