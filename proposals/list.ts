@@ -33,6 +33,8 @@ export const REPORT_MD_FILE = 'report.md';
 export const REPORT_JSON_FILE = 'report.json';
 export const REJECTED_FILE = 'rejected.json';
 export const REVERTED_FILE = 'reverted.json';
+/** A proposal being written (`staging-dir.ts`): not a proposal until it is renamed to its id. */
+export const STAGING_PREFIX = '.staging-';
 
 /** `<project>/.skillopt-sleep/proposals` */
 export function proposalsRootOf(projectDir: string): string {
@@ -126,7 +128,7 @@ export async function listProposals(projectDir: string): Promise<ProposalListing
       skipped.push({ name: entry.name, dir, reason: 'is a symlink' });
       continue;
     }
-    if (!entry.isDirectory()) continue;
+    if (!entry.isDirectory() || entry.name.startsWith(STAGING_PREFIX)) continue;
     try {
       proposals.push(await summarise(dir, entry.name));
     } catch (err) {
@@ -230,6 +232,7 @@ async function summarise(dir: string, id: string): Promise<ProposalSummary> {
     id: manifest.id,
     dir,
     night: manifest.night,
+    ...(manifest.nightId !== undefined ? { nightId: manifest.nightId } : {}),
     createdAt: manifest.createdAt,
     status: reverted ? 'reverted' : adopted.adopted ? 'adopted' : rejected ? 'rejected' : 'staged',
     targets: manifest.targets.map((t) => ({

@@ -1,43 +1,53 @@
 /**
- * One adopt or revert per proposal at a time: an exclusive-create lock file naming the process.
- * A lock whose process is gone (killed mid-adoption) is stale; recovery removes it.
+ * One adopt or revert per proposal at a time: the shared pid-lock (`src/core/pid-lock.ts`) naming the
+ * process. A lock whose process is gone (killed mid-adoption) is stale; recovery finishes or rolls back
+ * its transaction, then removes it.
  */
-import { open, readFile, unlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AdoptRefusedError, IoError, errorMessage } from '../src/core/errors.js';
-import { PRIVATE_FILE_MODE, errorCode, isMissingPathError } from './atomic-write.js';
+import { processAlive } from '../src/core/process-identity.js';
+import { readLockRecord, removeStaleLock, tryPidLock } from '../src/core/pid-lock.js';
 
 export const ADOPT_LOCK_FILE = '.adopt.lock';
+
+/** The release of each lock this process holds, by path. */
+const heldLocks = new Map<string, () => void>();
 
 export function lockPathOf(dir: string): string {
   return path.join(dir, ADOPT_LOCK_FILE);
 }
 
 export async function acquireProposalLock(dir: string, id: string, now: number): Promise<string> {
+  await Promise.resolve();
   const lockPath = lockPathOf(dir);
-  let handle;
+  let lock;
   try {
-    handle = await open(lockPath, 'wx', PRIVATE_FILE_MODE);
+    // Never taken over here: a stale lock means an interrupted transaction that recovery must see first.
+    lock = tryPidLock(lockPath, { startedAt: now }, { takeOverStale: false });
   } catch (err) {
-    if (errorCode(err) === 'EEXIST') {
-      throw new AdoptRefusedError(
-        `another adopt or revert of proposal ${id} is in progress (lock ${lockPath}); if none is running, delete that file and retry`,
-        'adopt_in_progress',
-      );
-    }
     throw new IoError(`cannot create ${lockPath}: ${errorMessage(err)}`);
   }
-  try {
-    await handle.writeFile(`${JSON.stringify({ pid: process.pid, startedAt: now })}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
+  if (!lock.held) {
+    throw new AdoptRefusedError(
+      `another adopt or revert of proposal ${id} is in progress (lock ${lockPath}); if none is running, delete that file and retry`,
+      'adopt_in_progress',
+    );
   }
+  heldLocks.set(lockPath, lock.release);
   return lockPath;
 }
 
+/** Release a lock this process took (a no-op for any other). */
 export async function releaseProposalLock(lockPath: string): Promise<void> {
-  await unlink(lockPath).catch(() => undefined);
+  await Promise.resolve();
+  heldLocks.get(lockPath)?.();
+  heldLocks.delete(lockPath);
+}
+
+/** Remove a stale lock once its transaction was recovered (proved stale again, never a live one). */
+export function removeStaleProposalLock(lockPath: string): void {
+  removeStaleLock(lockPath);
 }
 
 export type LockState = 'none' | 'held' | 'stale';
@@ -47,36 +57,10 @@ export type LockState = 'none' | 'held' | 'stale';
  * process is gone.
  */
 export async function lockState(dir: string): Promise<LockState> {
-  let text: string;
-  try {
-    text = await readFile(lockPathOf(dir), 'utf8');
-  } catch (err) {
-    return isMissingPathError(err) ? 'none' : 'held';
-  }
-  const pid = parsePid(text);
-  if (pid === null) return 'held';
-  return processAlive(pid) ? 'held' : 'stale';
-}
-
-function parsePid(text: string): number | null {
-  try {
-    const data: unknown = JSON.parse(text);
-    if (typeof data === 'object' && data !== null && 'pid' in data) {
-      const pid = data.pid;
-      if (typeof pid === 'number' && Number.isSafeInteger(pid) && pid > 0) return pid;
-    }
-  } catch {
-    // An unreadable lock is treated as held.
-  }
-  return null;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else.
-    return errorCode(err) === 'EPERM';
-  }
+  await Promise.resolve();
+  const file = lockPathOf(dir);
+  if (!existsSync(file)) return 'none';
+  const record = readLockRecord(file);
+  if (record === null) return existsSync(file) ? 'held' : 'none';
+  return processAlive(record) ? 'held' : 'stale';
 }

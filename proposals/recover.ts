@@ -1,18 +1,20 @@
 /**
- * Crash recovery, run by every command that opens a project's proposals: an adopt or revert killed
- * midway left a journal (and a stale lock). Its transaction is finished when its receipt was already
+ * Crash recovery, run by every command that opens a project's proposals: a staging killed midway left
+ * a temporary folder (removed); an adopt or revert killed midway left a journal (and a stale lock). Its transaction is finished when its receipt was already
  * written, and rolled back otherwise, so live files end wholly old or wholly new.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readAdoptedState, checkProposalsRoot, proposalsRootOf, readReverted } from './list.js';
-import { lockPathOf, lockState, releaseProposalLock } from './lock.js';
+import { lockPathOf, lockState, removeStaleProposalLock } from './lock.js';
+import { removeLeftoverStaging } from './staging-dir.js';
 import { readJournal, recoverTransaction, type Journal } from './transaction.js';
 import type { RecoveryNote } from './types.js';
 
 export async function recoverProject(projectDir: string): Promise<RecoveryNote[]> {
   const root = proposalsRootOf(projectDir);
   if (!(await checkProposalsRoot(root))) return [];
+  await removeLeftoverStaging(root);
   const notes: RecoveryNote[] = [];
   for (const entry of await readdir(root, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
@@ -37,7 +39,7 @@ export async function recoverProposalDir(dir: string, id: string): Promise<Recov
       paths: journal.entries.map((e) => e.livePath),
     };
   }
-  if (lock === 'stale') await releaseProposalLock(lockPathOf(dir));
+  if (lock === 'stale') removeStaleProposalLock(lockPathOf(dir));
   return note;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Staging: write a night's proposal folder (proposed files, one unified diff, the reports) and
- * publish it by writing `manifest.json` last. A half-written folder is removed.
+ * Staging: write a night's proposal (proposed files, one unified diff, the reports, `manifest.json`)
+ * into a temporary folder and publish it by renaming that folder to the proposal's id
+ * (`staging-dir.ts`): a proposal folder is always whole. A failed staging removes its folder.
  */
 import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,17 +19,16 @@ import {
   proposalsRootOf,
 } from './list.js';
 import { unifiedDiff } from './diff.js';
+import { commitStagingDir, createStagingDir } from './staging-dir.js';
 import { MANIFEST_SCHEMA, MANIFEST_VERSION } from './types.js';
 import type {
+  Checkpoint,
   ManifestTarget,
   ProposalManifest,
   StageProposalOptions,
   StageTarget,
   StagedProposal,
 } from './types.js';
-
-/** How many `-2`, `-3`... suffixes we try before concluding something is wrong. */
-const MAX_ID_COLLISIONS = 1000;
 
 interface PlannedTarget {
   input: StageTarget;
@@ -50,34 +50,51 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
 
   const root = proposalsRootOf(project);
   await ensureProposalsRoot(project, root);
-  const { id, dir } = await createProposalDir(root, baseId);
-  const manifest: ProposalManifest = {
+  const staging = await createStagingDir(root);
+  const step = stepper(options.checkpoint);
+  const manifestFor = (id: string): ProposalManifest => ({
     schema: MANIFEST_SCHEMA,
     version: MANIFEST_VERSION,
     id,
     project,
     night: options.night,
+    ...(options.nightId !== undefined ? { nightId: options.nightId } : {}),
     createdAt: options.now,
     targets: targets.map(toManifestTarget),
     ...(options.allowedRoots !== undefined
       ? { allowedRoots: options.allowedRoots.map((r) => path.resolve(r)) }
       : {}),
-  };
+  });
+  let manifest = manifestFor(baseId);
   try {
-    await mkdir(path.join(dir, 'files'), { mode: PRIVATE_DIR_MODE });
+    await mkdir(path.join(staging, 'files'), { mode: PRIVATE_DIR_MODE });
     for (const target of targets) {
-      await writeFileAtomic(path.join(dir, target.proposedFile), target.input.proposedText);
+      await writeFileAtomic(path.join(staging, target.proposedFile), target.input.proposedText);
+      step('proposed file');
     }
-    await writeFileAtomic(path.join(dir, DIFF_FILE), diff);
-    await writeFileAtomic(path.join(dir, REPORT_MD_FILE), plainText(options.reportMd));
-    await writeFileAtomic(path.join(dir, REPORT_JSON_FILE), reportJsonText);
-    // Last: a folder without a manifest is not a proposal, so readers never see a partial one.
-    await writeFileAtomic(path.join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFileAtomic(path.join(staging, DIFF_FILE), diff);
+    step('diff');
+    await writeFileAtomic(path.join(staging, REPORT_MD_FILE), plainText(options.reportMd));
+    await writeFileAtomic(path.join(staging, REPORT_JSON_FILE), reportJsonText);
+    step('reports');
+    const { id, dir } = await commitStagingDir(staging, root, baseId, async (candidate) => {
+      manifest = manifestFor(candidate);
+      await writeFileAtomic(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      step('manifest');
+    });
+    step('published');
+    return { id, dir, manifest };
   } catch (err) {
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    throw new IoError(`cannot stage proposal ${id} in ${dir}: ${errorMessage(err)}`);
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    if (err instanceof SkilloptError) throw err;
+    throw new IoError(`cannot stage proposal ${manifest.id} in ${root}: ${errorMessage(err)}`);
   }
-  return { id, dir, manifest };
+}
+
+/** Numbered checkpoints for the crash tests (`SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT`). */
+function stepper(hook: Checkpoint | undefined): (what: string) => void {
+  let n = 0;
+  return (what) => hook?.(++n, what);
 }
 
 /** `YYYYMMDD-HHMMSS-<night>` in UTC. */
@@ -233,23 +250,6 @@ async function ensureProposalsRoot(project: string, root: string): Promise<void>
     throw new IoError(`cannot create ${root}: ${errorMessage(err)}`);
   }
   await checkProposalsRoot(root);
-}
-
-/** mkdir without `recursive` fails with EEXIST, which is how a same-second collision is detected. */
-async function createProposalDir(root: string, baseId: string): Promise<{ id: string; dir: string }> {
-  for (let n = 1; n <= MAX_ID_COLLISIONS; n++) {
-    const id = n === 1 ? baseId : `${baseId}-${n}`;
-    const dir = path.join(root, id);
-    try {
-      await mkdir(dir, { mode: PRIVATE_DIR_MODE });
-      return { id, dir };
-    } catch (err) {
-      if (errorCode(err) !== 'EEXIST') {
-        throw err instanceof SkilloptError ? err : new IoError(`cannot create ${dir}: ${errorMessage(err)}`);
-      }
-    }
-  }
-  throw new IoError(`cannot create a proposal folder for ${baseId}: ${MAX_ID_COLLISIONS} ids already taken`);
 }
 
 function diffForTarget(target: PlannedTarget): string {

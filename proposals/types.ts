@@ -38,6 +38,10 @@ export interface StageProposalOptions {
    * re-checks every `allowOutside` target against them.
    */
   allowedRoots?: readonly string[];
+  /** The store's row of the night staging it, kept in the manifest so a lost store row can be rebuilt. */
+  nightId?: number;
+  /** Test-only: called at each step of staging (the crash tests kill the process there). */
+  checkpoint?: Checkpoint;
 }
 
 const sha256Pattern = /^[0-9a-f]{64}$/;
@@ -69,6 +73,8 @@ export const proposalManifestSchema = z.object({
   id: z.string().min(1),
   project: absolutePath,
   night: z.number().int().nonnegative(),
+  /** The store's row of the night that staged it (absent before it was recorded). */
+  nightId: z.number().int().positive().optional(),
   createdAt: epochMs,
   targets: z.array(manifestTargetSchema).min(1),
   /** Where targets outside the project must stay (per-skill proposals); absent: no such limit. */
@@ -152,6 +158,8 @@ export interface ProposalSummary {
   id: string;
   dir: string;
   night: number;
+  /** The store's row of the night that staged it, when the manifest records it. */
+  nightId?: number;
   createdAt: number;
   status: ProposalStatus;
   targets: ProposalTargetSummary[];

@@ -76,6 +76,7 @@ class SplitBackend implements Backend {
   judgeRubric: Backend['judgeRubric'] = (req) => this.optimizer.judgeRubric(req);
   spendSummary = (): SpendSummary => this.real.spendSummary();
   restoreSpend = (summary: SpendSummary): void => this.real.restoreSpend(summary);
+  settleSpend = (timeoutMs: number): Promise<void> => this.real.settleSpend(timeoutMs);
 }
 
 function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBackend {

@@ -172,6 +172,8 @@ export interface Backend {
   spendSummary?(): SpendSummary;
   /** Carry on from an earlier part of the same night's spend (a resumed handoff night). */
   restoreSpend?(summary: SpendSummary): void;
+  /** Real backends: wait (at most `timeoutMs`) for the requests in flight to answer and be metered. */
+  settleSpend?(timeoutMs: number): Promise<void>;
 }
 
 export const zeroUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });

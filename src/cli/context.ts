@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
+import { markInterruptedNights } from '../store/nights-repo.js';
 import { normalizeProjectPath } from '../core/project-path.js';
 import { demoProjectDir, demoStoreFile } from '../night/demo.js';
 import { flagForKey, typedConfigFlags } from './options.js';
@@ -107,5 +108,17 @@ export function commandProject(ctx: CliContext, flags: CommonFlags): string {
 
 /** The store: the demo's own with --demo (sealed from real nights), else the state home's. */
 export function openDb(ctx: CliContext, flags: CommonFlags = {}): Db {
-  return openStore(flags.demo ? demoStoreFile(ctx.home) : dbFile(ctx.home));
+  return openNightStore(ctx, flags.demo ? demoStoreFile(ctx.home) : dbFile(ctx.home));
+}
+
+/** Open a store and mark its nights whose process was killed as interrupted (they never finish). */
+export function openNightStore(ctx: CliContext, file: string): Db {
+  const db = openStore(file);
+  try {
+    markInterruptedNights(db, ctx.clock.now());
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
 }

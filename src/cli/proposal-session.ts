@@ -32,10 +32,15 @@ export async function syncMirror(db: Db, project: string): Promise<void> {
 
 /**
  * TEST-ONLY hook: with SKILLOPT_SLEEP_TEST_CRASH_AT=<n>, an adopt or revert kills itself with SIGKILL
- * at step n of its transaction, so the crash test can show recovery works from every point.
+ * at step n of its transaction (with SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT=<n>, `run` at step n of staging
+ * its proposal), so the crash tests can show recovery works from every point.
  */
-export function testCrashHook(env: Readonly<Record<string, string | undefined>>): Checkpoint | undefined {
-  const at = Number(env.SKILLOPT_SLEEP_TEST_CRASH_AT);
+export function testCrashHook(
+  env: Readonly<Record<string, string | undefined>>,
+  variable:
+    'SKILLOPT_SLEEP_TEST_CRASH_AT' | 'SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT' = 'SKILLOPT_SLEEP_TEST_CRASH_AT',
+): Checkpoint | undefined {
+  const at = Number(env[variable]);
   if (!Number.isSafeInteger(at) || at <= 0) return undefined;
   return (step) => {
     if (step === at) process.kill(process.pid, 'SIGKILL');

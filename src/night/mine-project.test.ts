@@ -7,7 +7,7 @@ import { fixedClock } from '../core/clock.js';
 import { defaultConfig, type Config } from '../config/schema.js';
 import { read, run, session } from '../miner/test-helpers.js';
 import { openStore, type Db } from '../store/db.js';
-import { finishNight, setNightProposal, startNight } from '../store/nights-repo.js';
+import { finishNight, markInterruptedNights, setNightProposal, startNight } from '../store/nights-repo.js';
 import { markProposal, recordProposal } from '../store/proposals-repo.js';
 import { sessionWriter } from '../store/session-writer.js';
 import { emptyNightNote, mineProjectClusters, mineProjectTasks } from './mine-project.js';
@@ -113,6 +113,19 @@ describe('which history a night mines', () => {
     expect(mineProjectClusters(db, PROJECT, cfg, fixedClock(NOW)).clusters.map((c) => c.occurrences)).toEqual(
       [5],
     );
+  });
+
+  it('killed nights (running, then interrupted) after an adopted one, however many, do not move the window', () => {
+    const db = store();
+    for (let i = 0; i < 4; i++) put(db, `s${i}`, 40 + i);
+    const cfg = config({ lookback_hours: 24 });
+    night(db, 30, 'adopted');
+    for (let i = 0; i < 25; i++) startNight(db, PROJECT, 'mock', NOW - (20 - i / 2) * DAY);
+    markInterruptedNights(db, NOW, () => false);
+    const mined = mineProjectClusters(db, PROJECT, cfg, fixedClock(NOW));
+    expect(mined.activeSince).toBe(NOW - 30 * DAY);
+    expect(mined.funnel.window).toBe('adopted_night');
+    expect(mined.clusters).toHaveLength(0);
   });
 
   it('on a first night uses every session within the lookback and says how many the cap left out', () => {

@@ -26,15 +26,14 @@ import {
   nightStatus,
   finishNight,
   insertReplays,
-  setNightProposal,
   startNight,
 } from '../store/nights-repo.js';
-import { recordProposal } from '../store/proposals-repo.js';
+import { recordNightProposal } from '../store/proposals-repo.js';
 import { runEpoch, type EpochResult } from '../trainer/epoch.js';
 import { batchScore } from '../trainer/gate.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
-import { stageProposal } from '../../proposals/index.js';
+import { stageProposal, type Checkpoint } from '../../proposals/index.js';
 import { REPORT_SCHEMA_VERSION, finiteOrNull, taskCountText, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
@@ -73,6 +72,8 @@ export interface NightRequest {
   mapCwd?: (cwd: string) => string;
   /** Compute the tasks and the spend plan, then stop before the first model request (dry-run without --yes). */
   planOnly?: boolean;
+  /** Test-only: called at each step of staging the proposal (the crash tests kill the process there). */
+  stageCheckpoint?: Checkpoint;
   /** A handoff night: its queue, and its saved state once its mining finished (`handoff-night.ts`). */
   handoff?: { queue: HandoffQueue; state: HandoffState | null };
 }
@@ -199,6 +200,8 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       memoryEpoch = null;
       groups = [];
     }
+    // Requests sent before a budget stop still answer and bill: the report counts them (bounded wait).
+    await deps.backend.settleSpend?.(inFlightWaitMs(req.config));
     const epoch = stoppedBy
       ? idleEpoch(set.tasks)
       : combineEpochs(skillEpoch, memoryEpoch, skill.workingText);
@@ -252,10 +255,13 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           ...(fanout ? { allowedRoots: fanout.roots } : {}),
           reportMd: renderReportMd({ ...report, staging_dir: '(this folder)' }),
           reportJson: report,
+          nightId,
+          ...(req.stageCheckpoint ? { checkpoint: req.stageCheckpoint } : {}),
         });
         report.staging_dir = staged.dir;
         report.proposal_id = staged.id;
-        recordProposal(deps.db, {
+        // A kill before this leaves the folder whole; the next command adds the row from its manifest.
+        recordNightProposal(deps.db, {
           id: staged.id,
           project: req.project,
           nightId,
@@ -263,7 +269,6 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           createdAt: now,
           targets: targets.map((t) => t.livePath),
         });
-        setNightProposal(deps.db, nightId, staged.id);
       }
       report.ended_at = deps.clock.now();
       finishNight(
@@ -311,7 +316,8 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
  */
 function forgetKilledInvocation(db: Db, queue: HandoffQueue): void {
   const id = queue.startedNight();
-  if (id !== null && nightStatus(db, id) === 'running') forgetNight(db, id);
+  const status = id === null ? null : nightStatus(db, id);
+  if (id !== null && (status === 'running' || status === 'interrupted')) forgetNight(db, id);
 }
 
 /** What mining asked the model for (LLM miner and refine pass), for backends without a spend meter. */
@@ -430,6 +436,10 @@ function idleEpoch(tasks: TaskRecord[]): EpochResult {
     usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
   };
 }
+
+/** Longest a request sent before the budget tripped can still take to answer or time out. */
+const inFlightWaitMs = (config: Config): number =>
+  Math.max(config.request_timeout_s, config.cli_timeout_s) * 1000 + 5000;
 
 const gateMetric = (config: Config) => ({
   metric: config.gate_metric,

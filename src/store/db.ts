@@ -74,12 +74,24 @@ export function migrate(db: Db): void {
   }
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
-    // IMMEDIATE takes the write lock before reading the version again: two processes opening a new
-    // store at once (two scheduled nights, the daemon and a night) apply each migration exactly once.
-    db.transaction(() => {
-      if (schemaVersion(db) >= m.version) return;
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }).immediate();
+    // A table rebuild must not cascade its DROP into the tables that reference it (SQLite's documented
+    // procedure); the references are checked before the version is committed.
+    if (m.rebuildsTable) db.pragma('foreign_keys = OFF');
+    try {
+      // IMMEDIATE takes the write lock before reading the version again: two processes opening a new
+      // store at once (two scheduled nights, the daemon and a night) apply each migration exactly once.
+      db.transaction(() => {
+        if (schemaVersion(db) >= m.version) return;
+        const broken = (): number =>
+          m.rebuildsTable ? (db.pragma('foreign_key_check') as unknown[]).length : 0;
+        const before = broken();
+        db.exec(m.sql);
+        if (broken() > before)
+          throw new IoError(`migration ${m.version} (${m.name}) would break the store's references`);
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    } finally {
+      if (m.rebuildsTable) db.pragma('foreign_keys = ON');
+    }
   }
 }

@@ -2,7 +2,13 @@
  * Numbered schema migrations. Never edit a shipped migration: add the next number.
  * All times are UTC epoch milliseconds.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  name: string;
+  sql: string;
+  /** Rebuilds a table other tables reference: run with foreign keys off, then checked (`db.ts`). */
+  rebuildsTable?: boolean;
+}> = [
   {
     version: 1,
     name: 'initial',
@@ -219,5 +225,49 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
     // Reflection tells edits that made held-out scores worse (never again) from those with no measurable
     // effect (may come back); the reason says which. Rows from before keep '' and are read by their delta.
     sql: `ALTER TABLE rejected_edits ADD COLUMN reason TEXT NOT NULL DEFAULT '';`,
+  },
+  {
+    version: 9,
+    name: 'interrupted nights',
+    // A running night records its process (pid and start time); the next command marks a running
+    // night whose process is gone 'interrupted'. SQLite cannot change a CHECK in place, so the table
+    // is rebuilt (ids and the AUTOINCREMENT counter kept; replays and proposals keep pointing at it).
+    rebuildsTable: true,
+    sql: `
+      CREATE TEMP TABLE m9_seq AS SELECT seq FROM sqlite_sequence WHERE name = 'nights';
+      CREATE TABLE nights_v9 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        project TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'interrupted')),
+        backend TEXT NOT NULL,
+        n_sessions INTEGER NOT NULL DEFAULT 0,
+        n_tasks INTEGER NOT NULL DEFAULT 0,
+        baseline REAL,
+        candidate REAL,
+        accepted INTEGER NOT NULL DEFAULT 0,
+        gate_action TEXT NOT NULL DEFAULT '',
+        stopped TEXT NOT NULL DEFAULT '',
+        calls INTEGER NOT NULL DEFAULT 0,
+        tokens INTEGER NOT NULL DEFAULT 0,
+        proposal_id TEXT NOT NULL DEFAULT '',
+        error TEXT NOT NULL DEFAULT '',
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        cost_usd REAL NOT NULL DEFAULT 0,
+        cache_hits INTEGER NOT NULL DEFAULT 0,
+        pid INTEGER,
+        process_start TEXT NOT NULL DEFAULT ''
+      );
+      INSERT INTO nights_v9 (id, project, started_at, finished_at, status, backend, n_sessions, n_tasks, baseline, candidate, accepted, gate_action, stopped, calls, tokens, proposal_id, error, input_tokens, output_tokens, cost_usd, cache_hits) SELECT id, project, started_at, finished_at, status, backend, n_sessions, n_tasks, baseline, candidate, accepted, gate_action, stopped, calls, tokens, proposal_id, error, input_tokens, output_tokens, cost_usd, cache_hits FROM nights;
+      DROP TABLE nights;
+      ALTER TABLE nights_v9 RENAME TO nights;
+      CREATE INDEX nights_by_project ON nights (project, id);
+      DELETE FROM sqlite_sequence WHERE name = 'nights';
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'nights', MAX(COALESCE((SELECT seq FROM m9_seq), 0), COALESCE((SELECT MAX(id) FROM nights), 0));
+      DROP TABLE m9_seq;
+    `,
   },
 ];

@@ -1,5 +1,6 @@
 /** Night history and the replays each night ran. */
 import { storedText } from '../core/safe-text.js';
+import { ownIdentity, processAlive, type ProcessIdentity } from '../core/process-identity.js';
 import type { Db } from './db.js';
 
 export interface NightRow {
@@ -7,7 +8,8 @@ export interface NightRow {
   project: string;
   started_at: number;
   finished_at: number | null;
-  status: 'running' | 'completed' | 'failed';
+  /** 'interrupted': its process ended (killed) before the night finished. */
+  status: 'running' | 'completed' | 'failed' | 'interrupted';
   backend: string;
   n_sessions: number;
   n_tasks: number;
@@ -24,13 +26,51 @@ export interface NightRow {
   cache_hits: number;
   proposal_id: string;
   error: string;
+  /** The process running the night, and its start time ('' when the OS does not say). */
+  pid: number | null;
+  process_start: string;
 }
 
 export function startNight(db: Db, project: string, backend: string, now: number): number {
+  const me = ownIdentity();
   const r = db
-    .prepare(`INSERT INTO nights (project, started_at, status, backend) VALUES (?, ?, 'running', ?)`)
-    .run(project, now, backend);
+    .prepare(
+      `INSERT INTO nights (project, started_at, status, backend, pid, process_start)
+       VALUES (?, ?, 'running', ?, ?, ?)`,
+    )
+    .run(project, now, backend, me.pid, me.start);
   return Number(r.lastInsertRowid);
+}
+
+/** A running night without a recorded process (from before schema 9) is taken as interrupted after this. */
+const UNRECORDED_RUNNING_MS = 24 * 3_600_000;
+
+/**
+ * Running nights whose process is gone (a killed `run`) become 'interrupted', so they do not show as
+ * running for good. Returns how many were marked.
+ */
+export function markInterruptedNights(
+  db: Db,
+  now: number,
+  alive: (who: ProcessIdentity) => boolean = processAlive,
+): number {
+  const running = db
+    .prepare(`SELECT id, started_at, pid, process_start FROM nights WHERE status = 'running'`)
+    .all() as Array<{ id: number; started_at: number; pid: number | null; process_start: string }>;
+  const mark = db.prepare(
+    `UPDATE nights SET status = 'interrupted', error = ? WHERE id = ? AND status = 'running'`,
+  );
+  let marked = 0;
+  for (const n of running) {
+    const gone =
+      n.pid === null
+        ? now - n.started_at > UNRECORDED_RUNNING_MS
+        : !alive({ pid: n.pid, start: n.process_start });
+    if (!gone) continue;
+    const who = n.pid === null ? 'its process' : `its process (pid ${n.pid})`;
+    marked += mark.run(`${who} ended before the night finished`, n.id).changes;
+  }
+  return marked;
 }
 
 export interface NightOutcome {
@@ -110,7 +150,7 @@ export function nightsForProject(db: Db, project: string, limit: number): NightR
 
 /**
  * When the project's newest night whose proposal was adopted started (null when none was): the
- * sessions before it have been learned from. Nights whose proposal was rejected, reverted, superseded
+ * sessions before it have been learned from (also when the night was killed after staging it). Nights whose proposal was rejected, reverted, superseded
  * or is still waiting, and nights that proposed nothing, leave their sessions to later nights.
  */
 export function lastAdoptedNightStart(db: Db, project: string): number | null {
@@ -118,7 +158,7 @@ export function lastAdoptedNightStart(db: Db, project: string): number | null {
     .prepare(
       `SELECT n.started_at AS startedAt FROM nights n
        JOIN proposals p ON p.project = n.project AND p.id = n.proposal_id
-       WHERE n.project = ? AND n.status = 'completed' AND p.status = 'adopted'
+       WHERE n.project = ? AND n.status IN ('completed', 'interrupted') AND p.status = 'adopted'
        ORDER BY n.id DESC LIMIT 1`,
     )
     .get(project) as { startedAt: number } | undefined;

@@ -28,9 +28,21 @@ export function markProposal(db: Db, project: string, id: string, status: Propos
   ).run(status, status, at, project, id);
 }
 
+/** A night's proposal and the night's link to it, in one transaction. */
+export function recordNightProposal(
+  db: Db,
+  p: Parameters<typeof recordProposal>[1] & { nightId: number },
+): void {
+  db.transaction(() => {
+    recordProposal(db, p);
+    db.prepare('UPDATE nights SET proposal_id = ? WHERE id = ?').run(p.id, p.nightId);
+  })();
+}
+
 /**
  * Bring the mirror in line with the proposal folders (the truth): after a crash between writing a
- * receipt and updating the store, the next command fixes the row. Missing rows are added.
+ * receipt and updating the store, the next command fixes the row. Missing rows are added (a staging
+ * killed after its folder was published, before its row: the manifest names its night, linked here).
  */
 export function syncProposals(
   db: Db,
@@ -41,18 +53,25 @@ export function syncProposals(
     createdAt: number;
     status: ProposalStatus;
     adoptedAt?: number;
+    nightId?: number;
     targets: ReadonlyArray<{ livePath: string }>;
   }>,
 ): void {
   const upsert = db.prepare(
     `INSERT INTO proposals (id, project, night_id, dir, status, created_at, adopted_at, targets)
-     VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
-     ON CONFLICT (project, id) DO UPDATE SET status = excluded.status, adopted_at = excluded.adopted_at`,
+     VALUES (?, ?, (SELECT id FROM nights WHERE id = ? AND project = ?), ?, ?, ?, ?, ?)
+     ON CONFLICT (project, id) DO UPDATE SET status = excluded.status, adopted_at = excluded.adopted_at,
+       night_id = COALESCE(proposals.night_id, excluded.night_id)`,
+  );
+  const link = db.prepare(
+    `UPDATE nights SET proposal_id = ? WHERE id = ? AND project = ? AND proposal_id = ''`,
   );
   db.transaction(() => {
     for (const p of proposals) {
       upsert.run(
         p.id,
+        project,
+        p.nightId ?? null,
         project,
         p.dir,
         p.status,
@@ -60,6 +79,7 @@ export function syncProposals(
         p.adoptedAt ?? null,
         JSON.stringify(p.targets.map((t) => t.livePath)),
       );
+      if (p.nightId !== undefined) link.run(p.id, p.nightId, project);
     }
   })();
 }

@@ -25,6 +25,8 @@ export interface FakeServer {
   holdMs: number;
   /** Times between consecutive requests, ms (to check that retry-after was honoured). */
   arrivals: number[];
+  /** What the normal answers billed: requests and the tokens their usage reported. */
+  served: { requests: number; inputTokens: number; outputTokens: number };
   reset(): void;
   close(): Promise<void>;
 }
@@ -66,6 +68,15 @@ function answer(flavor: Flavor, body: Record<string, unknown>, text: string): un
   };
 }
 
+/** The tokens an answer's usage reports, whichever flavour it is. */
+function billed(payload: unknown): { input: number; output: number } {
+  const u = (payload as { usage: Record<string, number> }).usage;
+  return {
+    input: u.prompt_tokens ?? u.input_tokens ?? 0,
+    output: u.completion_tokens ?? u.output_tokens ?? 0,
+  };
+}
+
 export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
   const state: FakeServer = {
     url: '',
@@ -76,6 +87,7 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
     alwaysStatus: null,
     holdMs: 0,
     arrivals: [],
+    served: { requests: 0, inputTokens: 0, outputTokens: 0 },
     reset() {
       state.bodies.length = 0;
       state.paths.length = 0;
@@ -84,6 +96,7 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
       state.alwaysStatus = null;
       state.holdMs = 0;
       state.arrivals.length = 0;
+      state.served = { requests: 0, inputTokens: 0, outputTokens: 0 };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -118,7 +131,12 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
       const text = promptText(flavor, body);
       const kind = kindOf(text);
       state.answered[kind] = (state.answered[kind] ?? 0) + 1;
-      send(200, answer(flavor, body, reply(text)));
+      const answered = answer(flavor, body, reply(text));
+      const usage = billed(answered);
+      state.served.requests += 1;
+      state.served.inputTokens += usage.input;
+      state.served.outputTokens += usage.output;
+      send(200, answered);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -105,6 +105,10 @@ export class LlmBackend implements Backend {
     this.meter.restore(summary);
   }
 
+  async settleSpend(timeoutMs: number): Promise<void> {
+    await this.meter.whenIdle(timeoutMs);
+  }
+
   /**
    * Ask a role for a JSON value: fill the template, extract the first JSON value of the reply, validate
    * it; on failure ask once more with the reason. Exported for prompt-backed features (e.g. an LLM miner).

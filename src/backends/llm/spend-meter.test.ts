@@ -11,6 +11,20 @@ const used = (inputTokens: number, outputTokens: number, costUsd = 0) => ({
 });
 
 describe('SpendMeter', () => {
+  it('meters replies that arrive after the budget tripped, and whenIdle waits for them', async () => {
+    const meter = new SpendMeter({ maxCalls: 2, maxTokens: null, maxCostUsd: null });
+    const a = meter.reserve(req());
+    const b = meter.reserve(req());
+    expect(() => meter.reserve(req())).toThrow(BudgetExhaustedError);
+    expect(await meter.whenIdle(1)).toBe(false);
+    const idle = meter.whenIdle(5_000);
+    meter.settle(a, used(10, 5));
+    setTimeout(() => meter.settle(b, used(7, 3)), 5);
+    expect(await idle).toBe(true);
+    expect(meter.summary()).toMatchObject({ calls: 2, input_tokens: 17, output_tokens: 8 });
+    expect(await meter.whenIdle(1)).toBe(true);
+  });
+
   it('allows exactly max_calls requests, then refuses every later one', () => {
     const meter = new SpendMeter({ maxCalls: 3, maxTokens: null, maxCostUsd: null });
     for (let i = 0; i < 3; i++) meter.settle(meter.reserve(req()), used(1, 1));

@@ -3,8 +3,9 @@
  * tokens (prompt bytes, since a token is at least one byte, plus per-message overhead, plus the
  * `max_tokens` the reply is capped at) and that bound's cost. A request whose reservation would cross
  * `max_calls`, `max_tokens` or `max_cost_usd` is not sent; the meter then refuses everything else too,
- * so the night unwinds. Settling replaces the reservation by what the provider reported. Retries are
- * requests like any other; cache hits never reach the meter.
+ * so the night unwinds. Settling replaces the reservation by what the provider reported, also for
+ * replies that arrive after the budget tripped (`whenIdle` lets the night wait for them before it
+ * reports its spend). Retries are requests like any other; cache hits never reach the meter.
  */
 import { BudgetExhaustedError } from '../../core/errors.js';
 import { costUsd, type Price } from './prices.js';
@@ -62,6 +63,9 @@ export class SpendMeter {
   haltedBy: Error | null = null;
   private reservedTokens = 0;
   private reservedCost = 0;
+  /** Requests reserved and not yet settled (in flight), and who waits for there to be none. */
+  private inFlight = 0;
+  private idleWaiters: Array<() => void> = [];
 
   readonly limits: BudgetLimits;
   constructor(limits: BudgetLimits) {
@@ -83,6 +87,7 @@ export class SpendMeter {
     this.calls += 1;
     this.reservedTokens += tokens;
     this.reservedCost += cost;
+    this.inFlight += 1;
     return { tokens, cost, settled: false };
   }
 
@@ -95,6 +100,23 @@ export class SpendMeter {
     this.inputTokens += used.inputTokens;
     this.outputTokens += used.outputTokens;
     this.cost += used.costUsd;
+    this.inFlight -= 1;
+    if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /**
+   * Wait until every request in flight has settled, at most `timeoutMs`; true when none is left. A
+   * night stopped by its budget waits here, so the replies still arriving are in its spend.
+   */
+  async whenIdle(timeoutMs: number): Promise<boolean> {
+    if (this.inFlight === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const idle = await Promise.race([
+      new Promise<boolean>((resolve) => this.idleWaiters.push(() => resolve(true))),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return idle;
   }
 
   /** Undo a reservation whose request got no answer (it waits in the handoff queue): it was no call. */

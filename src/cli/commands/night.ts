@@ -7,16 +7,15 @@ import { UsageError } from '../../core/errors.js';
 import { loadHandoffState, type HandoffState } from '../../night/handoff-night.js';
 import type { Backend } from '../../backends/types.js';
 import type { Logger } from '../../core/logger.js';
-import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
 import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
 import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from '../../night/night-report.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
-import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
+import { cliContext, openNightStore, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
-import { recoverAndSync } from '../proposal-session.js';
+import { recoverAndSync, testCrashHook } from '../proposal-session.js';
 import path from 'node:path';
 import { addRecordingOptions, recordingDeps, type RecordingFlags } from '../recording-flags.js';
 
@@ -209,7 +208,8 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
       });
       const config = handoff?.state?.config ?? live;
       // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
-      const db = openStore(
+      const db = openNightStore(
+        ctx,
         demo ? (name === 'dry-run' ? ':memory:' : demoStoreFile(ctx.home)) : dbFile(ctx.home),
       );
       try {
@@ -234,12 +234,14 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
         };
         const backend = createBackend(config, deps);
         warnUnmeteredBudget(command, backend, ctx.logger);
+        const stageCheckpoint = testCrashHook(ctx.env, 'SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT');
         const report = await runNight(
           {
             project,
             config,
             mode: name,
             planOnly,
+            ...(stageCheckpoint ? { stageCheckpoint } : {}),
             ...(handoff ? { handoff } : {}),
             ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
             ...(demo

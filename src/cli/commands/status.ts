@@ -60,7 +60,7 @@ export const statusCommand = (): Command =>
         }
         for (const n of nights) {
           say(
-            `  ${iso(n.started_at)}  ${n.status.padEnd(9)} ${n.backend.padEnd(6)} held-out ${score(n.baseline)} -> ${score(n.candidate)}  ${n.gate_action || '-'}${n.calls ? `  ${n.calls} calls, ${n.tokens} tokens, $${(n.cost_usd ?? 0).toFixed(4)}${n.cache_hits ? `, ${n.cache_hits} cached` : ''}` : ''}${n.stopped ? `  stopped: ${n.stopped}` : ''}${n.proposal_id ? `  proposal ${n.proposal_id}` : ''}${n.error ? `  error: ${n.error}` : ''}`,
+            `  ${iso(n.started_at)}  ${n.status.padEnd(11)} ${n.backend.padEnd(6)} held-out ${score(n.baseline)} -> ${score(n.candidate)}  ${n.gate_action || '-'}${n.calls ? `  ${n.calls} calls, ${n.tokens} tokens, $${(n.cost_usd ?? 0).toFixed(4)}${n.cache_hits ? `, ${n.cache_hits} cached` : ''}` : ''}${n.stopped ? `  stopped: ${n.stopped}` : ''}${n.proposal_id ? `  proposal ${n.proposal_id}` : ''}${n.error ? `  error: ${n.error}` : ''}`,
           );
         }
       } finally {
