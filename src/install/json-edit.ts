@@ -8,7 +8,6 @@ import {
   modify,
   parseTree,
   printParseErrorCode,
-  type FormattingOptions,
   type JSONPath,
   type Node,
   type ParseError,
@@ -51,13 +50,11 @@ function nodeValue(node: Node): unknown {
   }
 }
 
-/** Indentation and line ending of the file, so inserted lines look like their neighbours. */
-export function formattingOf(text: string): FormattingOptions {
+/** Indentation unit and line ending of the file, so inserted lines look like their neighbours. */
+export function formattingOf(text: string): { unit: string; eol: string } {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
-  return indent.startsWith('\t')
-    ? { insertSpaces: false, tabSize: 1, eol }
-    : { insertSpaces: true, tabSize: indent.length, eol };
+  return { unit: indent.startsWith('\t') ? '\t' : indent, eol };
 }
 
 export interface JsonSet {
@@ -66,26 +63,85 @@ export interface JsonSet {
   insertedAt: JSONPath;
 }
 
+function lineIndent(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+}
+
+/**
+ * One insertion, laid out by hand: jsonc-parser's own formatting re-indents the neighbouring value
+ * too, so it is asked for the bare edit (where, and which comma) and only our text is indented, like
+ * the siblings of the container it goes into. A container written on one line gets a one-line insert.
+ */
+function insertion(
+  text: string,
+  path: JSONPath,
+  value: unknown,
+  parentPath: JSONPath,
+  array: boolean,
+): string {
+  const [edit, ...more] = modify(text, path, value, { isArrayInsertion: array });
+  if (!edit || more.length > 0 || edit.length !== 0) return applyEdits(text, modify(text, path, value, {}));
+  const root = jsonTree(text);
+  const parent = root ? findNodeAtLocation(root, parentPath) : undefined;
+  if (!parent) return applyEdits(text, [edit]);
+  const span = text.slice(parent.offset, parent.offset + parent.length);
+  if (!span.includes('\n')) return applyEdits(text, [edit]);
+  const { unit, eol } = formattingOf(text);
+  const comma = edit.content.startsWith(',') ? ',' : '';
+  const body = edit.content.slice(comma.length);
+  const siblings = parent.children ?? [];
+  const last = siblings[siblings.length - 1];
+  const parentIndent = lineIndent(text, parent.offset);
+  const indent = last ? lineIndent(text, last.offset) : parentIndent + unit;
+  const pretty = (v: unknown): string =>
+    JSON.stringify(v, null, unit)
+      .split('\n')
+      .join(eol + indent);
+  let laid: string;
+  if (array) laid = pretty(JSON.parse(body));
+  else {
+    const [[key, inner]] = Object.entries(JSON.parse(`{${body}}`) as Record<string, unknown>) as [
+      [string, unknown],
+    ];
+    laid = `${JSON.stringify(key)}: ${pretty(inner)}`;
+  }
+  const closing = parent.offset + parent.length - 1;
+  const sameLineAsClose = !text.slice(edit.offset, closing).includes('\n');
+  const content = `${comma}${eol}${indent}${laid}${sameLineAsClose ? eol + parentIndent : ''}`;
+  return applyEdits(text, [{ offset: edit.offset, length: 0, content }]);
+}
+
+/** Where a value for `path` goes: the shallowest missing part of it, and its parent. */
+function missingFrom(root: Node | undefined, path: JSONPath): JSONPath {
+  for (let depth = 1; depth <= path.length; depth++) {
+    const prefix = path.slice(0, depth);
+    const node = root ? findNodeAtLocation(root, prefix) : undefined;
+    if (!node) return prefix;
+    if (depth < path.length && node.type !== 'object' && node.type !== 'array')
+      throw new JsonEditError(`has "${prefix.join('.')}" that is not an object`);
+  }
+  return path;
+}
+
 /**
  * Sets `path` to `value`, creating the missing objects on the way. Each parent on the path must be an
  * object when it exists (a `servers` that is a string is refused, never replaced).
  */
 export function setJsonValue(text: string, path: JSONPath, value: unknown): JsonSet {
   const root = jsonTree(text);
-  let insertedAt: JSONPath = path;
-  for (let depth = 1; depth <= path.length; depth++) {
-    const prefix = path.slice(0, depth);
-    const node = root ? findNodeAtLocation(root, prefix) : undefined;
-    if (!node) {
-      insertedAt = prefix;
-      break;
-    }
-    if (depth < path.length && node.type !== 'object' && node.type !== 'array')
-      throw new JsonEditError(`has "${prefix.join('.')}" that is not an object`);
+  const insertedAt = missingFrom(root, path);
+  if (text.trim() === '') {
+    const fresh = applyEdits('{}', modify('{}', path, value, {}));
+    return { text: `${JSON.stringify(JSON.parse(fresh), null, 2)}\n`, insertedAt };
   }
-  const base = text.trim() === '' ? '{}' : text;
-  const edits = modify(base, path, value, { formattingOptions: formattingOf(text) });
-  return { text: applyEdits(base, edits), insertedAt };
+  const exists = insertedAt.length === path.length && root && findNodeAtLocation(root, path);
+  if (exists) {
+    // Replacing our own earlier value: only its span changes.
+    return { text: applyEdits(text, modify(text, path, value, {})), insertedAt };
+  }
+  const nested = path.slice(insertedAt.length).reduceRight<unknown>((v, k) => ({ [k]: v }), value);
+  return { text: insertion(text, insertedAt, nested, insertedAt.slice(0, -1), false), insertedAt };
 }
 
 /** Appends `value` to the array at `path` (created when missing). */
@@ -94,8 +150,37 @@ export function appendJsonItem(text: string, path: JSONPath, value: unknown): Js
   if (current === undefined) return setJsonValue(text, path, [value]);
   if (!Array.isArray(current)) throw new JsonEditError(`has "${path.join('.')}" that is not a list`);
   const at = [...path, current.length];
-  const edits = modify(text, at, value, { formattingOptions: formattingOf(text), isArrayInsertion: true });
-  return { text: applyEdits(text, edits), insertedAt: at };
+  return { text: insertion(text, at, value, path, true), insertedAt: at };
+}
+
+/**
+ * Cuts one member out of its container, from the end of the member before it (its comma included), so
+ * the exact bytes an insertion added go again; the first member takes the separator after it instead.
+ */
+function cut(text: string, path: JSONPath): string {
+  const root = jsonTree(text);
+  const found = root ? findNodeAtLocation(root, path) : undefined;
+  if (!found) return text;
+  const member = found.parent?.type === 'property' ? found.parent : found;
+  const container = member.parent;
+  if (!container) return text;
+  const siblings = container.children ?? [];
+  const at = siblings.indexOf(member);
+  const end = member.offset + member.length;
+  if (at > 0) {
+    const prev = siblings[at - 1]!;
+    return text.slice(0, prev.offset + prev.length) + text.slice(end);
+  }
+  const next = siblings[at + 1];
+  if (next) return text.slice(0, member.offset) + text.slice(next.offset);
+  // The only member: the container keeps its own bytes around it, minus one line of ours.
+  const open = container.offset + 1;
+  const close = container.offset + container.length - 1;
+  const inner = text.slice(open, close);
+  const kept =
+    inner.slice(0, member.offset - open).replace(/\r?\n[ \t]*$/, '') +
+    inner.slice(end - open).replace(/^,/, '');
+  return text.slice(0, open) + kept + text.slice(close);
 }
 
 /**
@@ -103,7 +188,7 @@ export function appendJsonItem(text: string, path: JSONPath, value: unknown): Js
  * uninstall after other edits leaves no empty `{}` of ours behind.
  */
 export function removeJsonValue(text: string, path: JSONPath, insertedAt: JSONPath = path): string {
-  let out = applyEdits(text, modify(text, path, undefined, {}));
+  let out = cut(text, path);
   for (let depth = path.length - 1; depth >= insertedAt.length && depth > 0; depth--) {
     const parent = path.slice(0, depth);
     const left = jsonValueAt(out, parent);
@@ -111,7 +196,7 @@ export function removeJsonValue(text: string, path: JSONPath, insertedAt: JSONPa
       ? left.length === 0
       : left !== null && typeof left === 'object' && Object.keys(left).length === 0;
     if (!empty) break;
-    out = applyEdits(out, modify(out, parent, undefined, {}));
+    out = cut(out, parent);
   }
   return out;
 }
