@@ -2,7 +2,7 @@
  * Carrying out a plan: backups first, then each file written atomically (temp, fsync, rename) with
  * its permission bits kept (new files 0644 and folders 0755, as the agents make them), then the ledger.
  */
-import { chmodSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../core/io/atomic-file.js';
 import { IoError, errorMessage } from '../core/errors.js';
 import { Ledger, written } from './ledger.js';
@@ -44,7 +44,9 @@ export function applyInstall(plan: readonly FileChange[], home: string): void {
     const stale =
       entry !== undefined && (c.before === undefined || written(c.before) !== entry.written_sha256);
     try {
-      for (const dir of c.folders) mkdirSync(dir, { mode: NEW_FOLDER_MODE });
+      // Two files of one agent can share a new folder: the first one made it.
+      const made = c.folders.filter((dir) => !existsSync(dir));
+      for (const dir of made) mkdirSync(dir, { mode: NEW_FOLDER_MODE });
       let backup: string | null;
       if (!entry) backup = c.before === undefined ? null : ledger.backup(c.file, c.before);
       else if (stale) {
@@ -57,7 +59,7 @@ export function applyInstall(plan: readonly FileChange[], home: string): void {
         existed: entry && !stale ? entry.existed : c.before !== undefined,
         backup,
         written_sha256: written(c.after ?? ''),
-        created_dirs: entry ? [...entry.created_dirs, ...c.folders] : c.folders,
+        created_dirs: entry ? [...entry.created_dirs, ...made] : made,
         ...(insertedAt ? { inserted_at: insertedAt } : {}),
       });
     } catch (err) {
@@ -70,7 +72,7 @@ export function applyInstall(plan: readonly FileChange[], home: string): void {
 
 export function applyUninstall(plan: readonly FileChange[], home: string): string[] {
   const ledger = new Ledger(home);
-  const removed: string[] = [];
+  const folders = new Set<string>();
   for (const c of plan) {
     try {
       if (c.after !== c.before) {
@@ -78,7 +80,7 @@ export function applyUninstall(plan: readonly FileChange[], home: string): strin
         else writeKeepingMode(c, c.after);
       }
       if (c.action !== 'kept') {
-        for (const dir of c.folders) if (removeIfEmpty(dir)) removed.push(dir);
+        for (const dir of c.folders) folders.add(dir);
         ledger.forget(c.file);
       }
     } catch (err) {
@@ -87,5 +89,6 @@ export function applyUninstall(plan: readonly FileChange[], home: string): strin
     }
   }
   ledger.save();
-  return removed;
+  // Innermost first, once every file is gone, so a folder two files shared goes too.
+  return [...folders].sort((a, b) => b.length - a.length).filter(removeIfEmpty);
 }
