@@ -6,6 +6,7 @@ import { adoptCommand } from './commands/adopt.js';
 import { daemonCommand } from './commands/daemon.js';
 import { handoffCommand } from './commands/handoff.js';
 import { harvestCommand } from './commands/harvest.js';
+import { installCommand, uninstallCommand } from './commands/install.js';
 import { mcpCommand } from './commands/mcp.js';
 import { CLI_VERSION } from './version.js';
 import { dryRunCommand, runCommand } from './commands/night.js';
@@ -35,6 +36,8 @@ function buildProgram(): Command {
     harvestCommand,
     handoffCommand,
     mcpCommand,
+    installCommand,
+    uninstallCommand,
     scheduleCommand,
     unscheduleCommand,
     trainCommand,

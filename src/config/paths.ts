@@ -79,3 +79,8 @@ export function templatesDir(): string {
   const fromDist = path.resolve(here, '..', '..', '..', 'templates');
   return here.split(path.sep).includes('dist') ? fromDist : fromSrc;
 }
+
+/** The agent integrations shipped in the package (`integrations/`), relative to this module in src or dist. */
+export function integrationsDir(): string {
+  return path.join(path.dirname(templatesDir()), 'integrations');
+}
