@@ -28,7 +28,8 @@ export function keepPrivate(p: string, st: Stats | undefined = lstatOrUndefined(
   }
 }
 
-function lstatOrUndefined(p: string): Stats | undefined {
+/** `lstat`, or undefined when nothing is there. */
+export function lstatOrUndefined(p: string): Stats | undefined {
   try {
     return lstatSync(p);
   } catch (err) {

@@ -5,10 +5,10 @@
  * a proposal) is refused before anything is read or written, so nothing is read from or written to
  * wherever it points. Its folders are 0700 and its files 0600 (tightened when opened).
  */
-import { lstatSync, readdirSync, writeFileSync, type Stats } from 'node:fs';
+import { readdirSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../errors.js';
-import { keepPrivate, makePrivateDir, PRIVATE_FILE_MODE } from './private-mode.js';
+import { keepPrivate, lstatOrUndefined, makePrivateDir, PRIVATE_FILE_MODE } from './private-mode.js';
 
 /** Per-project folder for project config, proposals and logs. */
 export const projectStateDir = (project: string): string => path.join(project, '.skillopt-sleep');
@@ -24,7 +24,7 @@ const MAX_ENTRIES = 20_000;
  */
 export function checkProjectStateDir(project: string): void {
   const dir = projectStateDir(project);
-  const st = lstatIfExists(dir);
+  const st = lstatOrUndefined(dir);
   if (st === undefined) return;
   const stack: Array<[string, Stats]> = [[dir, st]];
   let seen = 0;
@@ -42,7 +42,7 @@ export function checkProjectStateDir(project: string): void {
     if (!s.isDirectory()) continue;
     for (const name of readdirSync(p)) {
       const child = path.join(p, name);
-      const cs = lstatIfExists(child);
+      const cs = lstatOrUndefined(child);
       if (cs !== undefined) stack.push([child, cs]);
     }
   }
@@ -52,20 +52,10 @@ export function checkProjectStateDir(project: string): void {
 export function ensureProjectStateDir(project: string): string {
   checkProjectStateDir(project);
   const dir = projectStateDir(project);
-  const existed = lstatIfExists(dir) !== undefined;
+  const existed = lstatOrUndefined(dir) !== undefined;
   makePrivateDir(dir);
   if (!existed) {
     writeFileSync(path.join(dir, '.gitignore'), STATE_DIR_GITIGNORE, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   }
   return dir;
-}
-
-function lstatIfExists(p: string): Stats | undefined {
-  try {
-    return lstatSync(p);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw err;
-  }
 }
