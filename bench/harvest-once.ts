@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { systemClock } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/logger.js';
-import { harvest } from '../src/night/harvest.js';
+import { harvest } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
-import type { SourceId } from '../harvesters/types.js';
+import type { SourceId } from '../src/core/session.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

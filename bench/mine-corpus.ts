@@ -18,7 +18,7 @@
  * honest. Without a correction the agent still gets a convention wrong now and then (20% per
  * convention its work touches).
  */
-import type { HarvestedTurn, ToolAction } from '../harvesters/types.js';
+import type { HarvestedTurn, ToolAction } from '../src/core/session.js';
 import type { MinerSession } from '../src/miner/types.js';
 import { evaluateCheck } from '../src/replay/judges/rule-checks.js';
 import { Rng } from './corpus/rng.js';

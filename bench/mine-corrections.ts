@@ -1,5 +1,5 @@
 /** The corrections of each convention in the mining benchmark, what they expect the miner to find, and how the agent redoes its work. */
-import type { ToolAction } from '../harvesters/types.js';
+import type { ToolAction } from '../src/core/session.js';
 import { negativeWordCheck } from '../src/core/negative-check.js';
 import type { Check } from '../src/core/task.js';
 import type { Reply } from './mine-work.js';

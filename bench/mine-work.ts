@@ -19,7 +19,7 @@
  * kinds (add / remove / upgrade a dependency, enable / disable a flag, add / drop a column) differ in
  * one subcommand or one line.
  */
-import type { ToolAction } from '../harvesters/types.js';
+import type { ToolAction } from '../src/core/session.js';
 import type { Rng } from './corpus/rng.js';
 
 export const PROJECT = '/work/bench-project';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { harvesterFor, harvesters } from './index.js';
-import type { SourceId } from './types.js';
+import type { SourceId } from '../src/core/session.js';
 
 describe('harvester registry', () => {
   it('lists exactly the known sources', () => {

@@ -1,9 +1,10 @@
 /** The registry of transcript sources. Adding a source = one harvester file + one line here. */
-import { claude } from './claude-code.js';
-import { codex } from './codex.js';
-import { copilotCli } from './copilot-cli.js';
-import { copilot } from './copilot-vscode.js';
-import type { Harvester, SourceId } from './types.js';
+import { claude } from './claude-code/claude-code.js';
+import { codex } from './codex/codex.js';
+import { copilotCli } from './copilot-cli/copilot-cli.js';
+import { copilot } from './copilot-vscode/copilot-vscode.js';
+import type { Harvester } from './types.js';
+import type { SourceId } from '../src/core/session.js';
 
 export const harvesters = { claude, codex, copilot, 'copilot-cli': copilotCli } satisfies Record<
   SourceId,

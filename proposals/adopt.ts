@@ -43,8 +43,6 @@ import type {
   TargetSelection,
 } from './types.js';
 
-export { ADOPT_LOCK_FILE } from './lock.js';
-
 /** One live file to replace, fully decided before anything is written. */
 interface PlannedWrite {
   index: number;

@@ -6,7 +6,8 @@
 export { stageProposal, formatProposalId, isInsideDir, resolveRealPath } from './stage.js';
 export { unifiedDiff } from './diff.js';
 export type { DiffLabels } from './diff.js';
-export { adoptProposal, ADOPT_LOCK_FILE } from './adopt.js';
+export { adoptProposal } from './adopt.js';
+export { ADOPT_LOCK_FILE } from './lock.js';
 export { revertProposal } from './revert.js';
 export type { RevertOptions, RevertReceipt } from './revert.js';
 export { rejectProposal } from './reject.js';

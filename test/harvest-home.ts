@@ -2,10 +2,10 @@
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SourceId } from '../harvesters/types.js';
+import type { SourceId } from '../src/core/session.js';
 import { fixedClock } from '../src/core/clock.js';
 import { memoryLogger } from '../src/core/logger.js';
-import { harvest } from '../src/night/harvest.js';
+import { harvest } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions } from '../src/store/sessions-repo.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/logger.js';
-import { harvest } from '../src/night/harvest.js';
+import { harvest } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions } from '../src/store/sessions-repo.js';
 

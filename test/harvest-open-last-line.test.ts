@@ -5,7 +5,7 @@
 import { appendFileSync, rmSync, utimesSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../src/night/harvest.js';
+import { SETTLE_MS } from '../src/harvest/harvest.js';
 import {
   CLAUDE_TRANSCRIPT,
   CODEX_ROLLOUT,

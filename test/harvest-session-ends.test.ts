@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { harvest } from '../src/night/harvest.js';
+import { harvest } from '../src/harvest/harvest.js';
 import { fixedClock } from '../src/core/clock.js';
 import { CLAUDE_TRANSCRIPT, claudeRecord, harvestHome } from './harvest-home.js';
 

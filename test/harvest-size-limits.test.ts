@@ -2,9 +2,9 @@
 import { rmSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_LEGACY_JSON_BYTES } from '../harvesters/codex.js';
+import { MAX_LEGACY_JSON_BYTES } from '../harvesters/codex/codex.js';
 import { MAX_WHOLE_JSON_BYTES } from '../src/core/io/regular-file.js';
-import { MAX_TURN_TEXT_CHARS, truncationMarker } from '../src/night/turn-text.js';
+import { MAX_TURN_TEXT_CHARS, truncationMarker } from '../src/harvest/turn-text.js';
 import {
   CLAUDE_TRANSCRIPT,
   CODEX_ROLLOUT,

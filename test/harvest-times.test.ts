@@ -6,7 +6,7 @@ import { rmSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SourceId } from '../harvesters/types.js';
+import type { SourceId } from '../src/core/session.js';
 import {
   CLAUDE_TRANSCRIPT,
   CODEX_ROLLOUT,

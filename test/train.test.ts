@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MockBackend } from '../src/backends/mock/mock-backend.js';
 import { silentLogger } from '../src/core/logger.js';
-import { runTrain } from '../src/train/run-train.js';
-import { loadTrainConfig } from '../src/train/train-config.js';
+import { runTrain } from '../src/trainer/batch/run-train.js';
+import { loadTrainConfig } from '../src/trainer/batch/train-config.js';
 import { learnedRules } from '../src/trainer/learned-block.js';
 
 const DEMO = path.resolve(import.meta.dirname, '../templates/train-demo/train.yaml');

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claude } from '../../harvesters/claude-code.js';
-import type { HarvestedSession } from '../../harvesters/types.js';
+import { claude } from '../../harvesters/claude-code/claude-code.js';
+import type { HarvestedSession } from '../../src/core/session.js';
 import { onlySession as only, sourceFile, samplesDir } from './samples.js';
 
 const SAMPLES = samplesDir('claude');

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HarvestedSession } from '../../harvesters/types.js';
+import type { HarvestedSession } from '../../src/core/session.js';
 import { onlySession, parseFile, shape } from '../../test/helpers/codex-harvest.js';
 import { samplesDir } from './samples.js';
 

@@ -2,7 +2,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copilotCli } from '../../harvesters/copilot-cli.js';
+import { copilotCli } from '../../harvesters/copilot-cli/copilot-cli.js';
 import { onlySession as only, sourceFile, samplesDir } from './samples.js';
 
 const SAMPLES = samplesDir('copilot_cli');

@@ -3,8 +3,8 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copilot, WORKSPACE_STORAGE_ENV } from '../../harvesters/copilot-vscode.js';
-import { parseTranscriptFile } from '../../harvesters/copilot-vscode-transcript.js';
+import { copilot, WORKSPACE_STORAGE_ENV } from '../../harvesters/copilot-vscode/copilot-vscode.js';
+import { parseTranscriptFile } from '../../harvesters/copilot-vscode/transcript.js';
 import { onlySession as only, sourceFile, samplesDir } from './samples.js';
 
 const SAMPLES = samplesDir('copilot');

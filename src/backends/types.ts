@@ -3,13 +3,7 @@ import type { Edit, EditTarget, Outcome, Score, TaskRecord } from '../core/task.
 import type { ChatRole } from './llm/chat.js';
 import type { PromptName } from './llm/prompts.js';
 import type { SpendSummary } from './llm/spend-meter.js';
-
-/** Token and call accounting for one model call (the mock reports zero tokens). */
-export interface Usage {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-}
+import type { Usage } from '../core/usage.js';
 
 export interface AttemptRequest {
   task: TaskRecord;
@@ -174,12 +168,4 @@ export interface Backend {
   restoreSpend?(summary: SpendSummary): void;
   /** Real backends: wait (at most `timeoutMs`) for the requests in flight to answer and be metered. */
   settleSpend?(timeoutMs: number): Promise<void>;
-}
-
-export const zeroUsage = (): Usage => ({ calls: 0, inputTokens: 0, outputTokens: 0 });
-
-export function addUsage(into: Usage, more: Usage): void {
-  into.calls += more.calls;
-  into.inputTokens += more.inputTokens;
-  into.outputTokens += more.outputTokens;
 }

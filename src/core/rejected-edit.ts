@@ -16,3 +16,6 @@ export interface RefusedEditFacts {
 export function madeHeldOutWorse(r: RefusedEditFacts): boolean {
   return r.delta < 0 || r.reason === REGRESSION_REASON;
 }
+
+/** An edit's text as the buffers compare it: case and runs of whitespace do not make two edits differ. */
+export const normalizeEditContent = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();

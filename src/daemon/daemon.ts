@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Env } from '../config/paths.js';
-import { harvest, SETTLE_MS } from '../night/harvest.js';
+import { harvest, SETTLE_MS } from '../harvest/harvest.js';
 import { nextRun, parseCron } from '../scheduler/cron-expr.js';
 import { readRegistry, type ScheduleEntry } from '../scheduler/registry.js';
 import type { Db } from '../store/db.js';

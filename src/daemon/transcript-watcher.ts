@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
-import type { HarvestContext, SourceId } from '../../harvesters/types.js';
+import type { HarvestContext } from '../../harvesters/types.js';
+import type { SourceId } from '../core/session.js';
 
 export interface TranscriptWatcher {
   /** Folders watched now. */

@@ -44,5 +44,3 @@ export interface UserPatternSpec {
   regex: string;
   checks: ReadonlyArray<{ op: string; arg?: string | number }>;
 }
-
-export { compileUserPatterns } from './correction-user-patterns.js';

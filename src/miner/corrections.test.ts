@@ -3,13 +3,13 @@ import type { Check } from '../core/task.js';
 import { forbiddenTerm, negativeWordCheck } from '../core/negative-check.js';
 import {
   arrangeChecks,
-  compileUserPatterns,
   correctionsToChecks,
   dedupeChecks,
   filterUsefulChecks,
   isUsefulCheck,
   splitSentences,
 } from './corrections.js';
+import { compileUserPatterns } from './correction-user-patterns.js';
 
 /** Enough of the rule judge for these tests: case-insensitive contains and `(?i)` regexes. */
 function passes(check: Check, answer: string): boolean {

@@ -18,9 +18,6 @@ import { codePointLength, evaluateCheck, parseCharBound } from '../replay/judges
 import type { CorrectionPattern, MatchContext } from './correction-patterns.js';
 import type { CorrectionChecks } from './types.js';
 
-export { compileUserPatterns } from './correction-patterns.js';
-export type { CorrectionPattern, MatchContext, UserPatternSpec } from './correction-patterns.js';
-
 /** What one user message implies. */
 export interface CorrectionResult extends CorrectionChecks {
   /** Same length and order as `checks`: the sentence each check was read from. */

@@ -4,7 +4,7 @@
  * "answer" a replay is judged on: the agent's prose, the commands it ran and what it wrote into
  * files (reads and searches change nothing and are left out).
  */
-import type { HarvestedSession, ToolAction } from '../../harvesters/types.js';
+import type { HarvestedSession, ToolAction } from '../core/session.js';
 import { userPrompts } from './normalize-intent.js';
 
 export interface Episode {

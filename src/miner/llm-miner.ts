@@ -9,8 +9,9 @@
  * Calls go through the backend (`proposeTasks`), so a real backend's cache, hard budget and outbound
  * redaction apply to mining exactly as to replay.
  */
-import type { Backend, ProposeTasksRequest, Usage } from '../backends/types.js';
-import { addUsage, zeroUsage } from '../backends/types.js';
+import type { Backend, ProposeTasksRequest } from '../backends/types.js';
+import type { Usage } from '../core/usage.js';
+import { addUsage, zeroUsage } from '../core/usage.js';
 import { sha256Hex } from '../core/hash.js';
 import { wordBoundedNegative } from '../core/negative-check.js';
 import type { Check, TaskRecord } from '../core/task.js';

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../core/hash.js';
 import { negativeWordCheck } from '../core/negative-check.js';
 import { ruleChecks } from '../core/task.js';
-import { compileUserPatterns } from './correction-patterns.js';
+import { compileUserPatterns } from './correction-user-patterns.js';
 import { clusterId, instanceId, mineSessions } from './mine.js';
 import { edit, read, run, session, write, type Exchange } from './test-helpers.js';
-import { REPLAY_MARKER } from './types.js';
+import { REPLAY_MARKER } from '../core/machine-sessions.js';
 
 const PROJECT = '/work/app';
 

@@ -4,7 +4,7 @@
  * kind's rules from what its corrections changed (`rules/`), and emits one replayable task per
  * session. Everything it learns about words comes from this project's own sessions.
  */
-import type { ToolAction } from '../../harvesters/types.js';
+import type { ToolAction } from '../core/session.js';
 import { sha256Hex } from '../core/hash.js';
 import { oneLine } from '../core/one-line.js';
 import { checkKey, type Check, type Outcome, type TaskRecord } from '../core/task.js';

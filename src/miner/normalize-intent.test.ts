@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HarvestedTurn } from '../../harvesters/types.js';
+import type { HarvestedTurn } from '../core/session.js';
 import {
   isMetaPrompt,
   isReplayPrompt,
@@ -7,7 +7,7 @@ import {
   stripInterruptMarker,
   userPrompts,
 } from './normalize-intent.js';
-import { REPLAY_MARKER } from './types.js';
+import { REPLAY_MARKER } from '../core/machine-sessions.js';
 
 describe('normalizeIntent', () => {
   it('maps the same request about different packages to one form', () => {

@@ -2,7 +2,7 @@
  * Prompt-level text helpers: the normal form that decides "same task" in this version, the filter
  * for prompts that are not really the user asking for something, and the replay-marker test.
  */
-import type { HarvestedTurn } from '../../harvesters/types.js';
+import type { HarvestedTurn } from '../core/session.js';
 import { isReplayPrompt } from '../core/machine-sessions.js';
 
 /** Small on purpose: words that carry no task meaning in a request to a coding agent. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HarvestedSession, HarvestedTurn } from '../../harvesters/types.js';
+import type { HarvestedSession, HarvestedTurn } from '../core/session.js';
 import { feedbackSignals, labelOutcome } from './outcome.js';
 
 type TurnSpec =

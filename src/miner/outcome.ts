@@ -2,7 +2,7 @@
  * Order-aware outcome labels. The reference marks any session with a negative phrase as failed,
  * so "no, that's wrong ... ok works now, thanks" counted as a failure; here the last signal wins.
  */
-import type { HarvestedSession } from '../../harvesters/types.js';
+import type { HarvestedSession } from '../core/session.js';
 import type { Outcome } from '../core/task.js';
 import { stripInterruptMarker, userPrompts } from './normalize-intent.js';
 import type { LabeledOutcome } from './types.js';

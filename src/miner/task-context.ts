@@ -5,7 +5,7 @@
  * Corrections, feedback and nudges are never shown: the skill must make them unnecessary, and shown
  * with the task they would hand the target the lesson and contaminate the held-out gate.
  */
-import type { ToolAction } from '../../harvesters/types.js';
+import type { ToolAction } from '../core/session.js';
 import { renderAnswer, type Episode } from './episodes.js';
 import { feedbackSignals } from './outcome.js';
 

@@ -2,7 +2,7 @@
  * Small builders for miner tests: sessions written as a list of prompts, each with the agent's reply
  * (prose and actions). Test-only; no file is read.
  */
-import type { ToolAction } from '../../harvesters/types.js';
+import type { ToolAction } from '../core/session.js';
 import type { MinerSession } from './types.js';
 
 export interface Exchange {

@@ -2,14 +2,12 @@
  * Types shared by the miner: what goes in (harvested sessions plus a store key) and what comes out
  * (clusters of recurring intents and one replayable task per member session).
  */
-import type { HarvestedSession } from '../../harvesters/types.js';
+import type { HarvestedSession } from '../core/session.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
 import type { CorrectionPattern } from './correction-patterns.js';
 import type { CorrectionReport } from './rules/kind-rules.js';
 
 export type { CorrectionReport };
-
-export { REPLAY_MARKER } from '../core/machine-sessions.js';
 
 /** A harvested session as the miner sees it: the store adds a unique key and the resolved project. */
 export type MinerSession = HarvestedSession & {

@@ -10,7 +10,7 @@ import type { StageTarget } from '../../proposals/index.js';
 import { AnswerPendingError, errorMessage } from '../core/errors.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
-import type { EpochResult } from '../trainer/epoch.js';
+import type { NightStepResult } from './night-step.js';
 import { finiteOrNull, type SkillGroupReport } from './night-report.js';
 import { resolveSkill, skillRoots, type SkillResolution } from './skill-roots.js';
 import { readUtf8OrNull } from './skill-target.js';
@@ -52,14 +52,14 @@ export function planFanout(
 export interface GroupOutcome {
   report: SkillGroupReport;
   target: StageTarget | null;
-  epoch: EpochResult | null;
+  epoch: NightStepResult | null;
 }
 
 /** Train every found group; a group that throws is reported as failed, the night goes on. */
 export async function trainGroups(
   plan: FanoutPlan,
   project: string,
-  train: (tasks: TaskRecord[], doc: string) => Promise<EpochResult>,
+  train: (tasks: TaskRecord[], doc: string) => Promise<NightStepResult>,
 ): Promise<GroupOutcome[]> {
   const outcomes: GroupOutcome[] = [];
   let pending: AnswerPendingError | null = null;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { HarvestedSession, SourceId } from '../../harvesters/types.js';
+import type { HarvestedSession, SourceId } from '../core/session.js';
 import { fixedClock } from '../core/clock.js';
 import { defaultConfig, type Config } from '../config/schema.js';
 import { read, run, session } from '../miner/test-helpers.js';

@@ -3,15 +3,16 @@ import type { Clock } from '../core/clock.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { mineSessions } from '../miner/mine.js';
-import { compileUserPatterns, type CorrectionPattern } from '../miner/correction-patterns.js';
+import { type CorrectionPattern } from '../miner/correction-patterns.js';
+import { compileUserPatterns } from '../miner/correction-user-patterns.js';
 import { ConfigError } from '../core/errors.js';
 import { assignSplitsWithinGroups } from '../miner/split.js';
 import type { Cluster, MinerSession } from '../miner/types.js';
 import type { Db } from '../store/db.js';
 import { lastAdoptedNightStart } from '../store/nights-repo.js';
 import { countQuerySessions, querySessions } from '../store/sessions-repo.js';
-import { dreamVariants, recallSimilar } from '../trainer/dream.js';
-import { selectedSources } from './sources.js';
+import { dreamVariants, recallSimilar } from './dream.js';
+import { selectedSources } from '../harvest/sources.js';
 import { repositoryPartitions } from './partitions.js';
 
 /** When `max_sessions_per_night` is not set: enough history for any project, mined in about a second. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { askingBackend, labelPromptRequests, type AskedRequest } from '../../test/helpers/json-asker.js';
-import type { HarvestedSession } from '../../harvesters/types.js';
+import type { HarvestedSession } from '../core/session.js';
 import { MockBackend } from '../backends/mock/mock-backend.js';
 import type { Backend } from '../backends/types.js';
 import { fixedClock } from '../core/clock.js';

@@ -4,7 +4,7 @@ import type { LlmMinerStats } from '../miner/llm-miner.js';
 import type { LabelStats } from '../miner/model/label-sessions.js';
 import type { TripleStats } from '../miner/model/rules-from-triples.js';
 import type { SpendSummary } from '../backends/llm/spend-meter.js';
-import type { GateTrial, RejectedEdit } from '../trainer/epoch.js';
+import type { GateTrial, RejectedEdit } from '../trainer/gate-records.js';
 import type { TaskDelta } from '../trainer/gate.js';
 import type { StepRecord } from '../trainer/step-record.js';
 import type { SpendPlan } from './spend-plan.js';

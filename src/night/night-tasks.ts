@@ -5,10 +5,10 @@
 import type { NightDeps, NightRequest } from './run-night.js';
 import { BudgetExhaustedError, InputError } from '../core/errors.js';
 import type { TaskRecord } from '../core/task.js';
-import { selectedSources } from './sources.js';
+import { selectedSources } from '../harvest/sources.js';
 import { loadTasksFile } from '../miner/tasks-file.js';
 import type { upsertTasks } from '../store/learning-repo.js';
-import { harvest, harvestProgressLine, type HarvestSummary } from './harvest.js';
+import { harvest, harvestProgressLine, type HarvestSummary } from '../harvest/harvest.js';
 import {
   DEFAULT_MAX_SESSIONS,
   emptyNightNote,

@@ -4,19 +4,19 @@
  * first pass, candidate of the last, edits of both (each edit names its target).
  */
 import type { StageTarget } from '../../proposals/index.js';
-import { addUsage, zeroUsage } from '../backends/types.js';
-import type { EpochResult } from '../trainer/epoch.js';
+import { addUsage, zeroUsage } from '../core/usage.js';
+import type { NightStepResult } from './night-step.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import type { MemoryTarget } from './memory-target.js';
 import { finiteOrNull, type MemoryPassReport } from './night-report.js';
 import type { SkillTarget } from './skill-target.js';
 
-export function combineEpochs(
-  skill: EpochResult | null,
-  memory: EpochResult | null,
+export function combineSteps(
+  skill: NightStepResult | null,
+  memory: NightStepResult | null,
   skillText: string,
-): EpochResult {
-  const passes = [skill, memory].filter((e): e is EpochResult => e !== null);
+): NightStepResult {
+  const passes = [skill, memory].filter((e): e is NightStepResult => e !== null);
   const first = passes[0];
   const last = passes.at(-1);
   if (first === undefined || last === undefined)
@@ -45,7 +45,7 @@ export function combineEpochs(
 }
 
 /** What the memory pass did, for report.json's `memory` section. */
-export function memoryReport(memory: MemoryTarget, epoch: EpochResult): MemoryPassReport {
+export function memoryReport(memory: MemoryTarget, epoch: NightStepResult): MemoryPassReport {
   return {
     target_path: memory.livePath,
     chosen_by: memory.chosenBy,
@@ -61,9 +61,9 @@ export function memoryReport(memory: MemoryTarget, epoch: EpochResult): MemoryPa
 /** The documents an accepted pass changed; nothing unchanged (or empty and new) is staged. */
 export function stageTargets(
   skill: SkillTarget,
-  skillEpoch: EpochResult | null,
+  skillEpoch: NightStepResult | null,
   memory: MemoryTarget | null,
-  memoryEpoch: EpochResult | null,
+  memoryEpoch: NightStepResult | null,
 ): StageTarget[] {
   const targets: StageTarget[] = [];
   if (skillEpoch?.accepted && skillEpoch.skill !== skill.workingText) {

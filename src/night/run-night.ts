@@ -29,25 +29,23 @@ import {
   startNight,
 } from '../store/nights-repo.js';
 import { recordNightProposal } from '../store/proposals-repo.js';
-import { runEpoch, type EpochResult } from '../trainer/epoch.js';
+import { runNightStep, type NightStepResult } from './night-step.js';
 import { batchScore } from '../trainer/gate.js';
 import { learnedRules } from '../trainer/learned-block.js';
-import { decisiveDeltas, nightStepRecord } from '../trainer/night-step.js';
+import { decisiveDeltas, nightStepRecord } from './night-step-record.js';
 import { stageProposal, type Checkpoint } from '../../proposals/index.js';
 import { REPORT_SCHEMA_VERSION, finiteOrNull, taskCountText, type NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { loadSkillTarget } from './skill-target.js';
 import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
-import { combineEpochs, memoryReport, stageTargets } from './passes.js';
+import { combineSteps, memoryReport, stageTargets } from './passes.js';
 import { planFanout, trainGroups } from './fanout.js';
-import { addUsage, zeroUsage, type Usage } from '../backends/types.js';
+import { addUsage, zeroUsage, type Usage } from '../core/usage.js';
 import { lockProject } from './lock.js';
 import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
 import { emptyTaskSet, finishHandoff, waitingSummary, type HandoffState } from './handoff-night.js';
 import { planSpend } from './spend-plan.js';
 import { isRecurring, llmMinerReport, llmRefineReport, nightTasks, type TaskSet } from './night-tasks.js';
-
-export { selectedSources } from './night-tasks.js';
 
 export interface NightDeps {
   home: string;
@@ -96,7 +94,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     deps.logger.progress(`mine: ${taskCountText(set.tasks.length, set.nClusters, set.nRecurring)}`);
     const pending = pendingEdits(deps.db, req.project);
     if (req.planOnly) {
-      const report = buildReport(req, deps, set, idleEpoch(set.tasks), nightNumber, started, skill.livePath);
+      const report = buildReport(req, deps, set, idleStep(set.tasks), nightNumber, started, skill.livePath);
       report.stopped = 'plan';
       report.plan = planSpend(set.tasks, req.config, pending.length);
       return report;
@@ -126,7 +124,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       editBudget: number,
       tasks: TaskRecord[] = fanout?.managedTasks ?? set.tasks,
     ) =>
-      runEpoch({
+      runNightStep({
         target,
         tasks,
         skill: doc,
@@ -168,8 +166,8 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
           );
         },
       });
-    let skillEpoch: EpochResult | null = null;
-    let memoryEpoch: EpochResult | null = null;
+    let skillEpoch: NightStepResult | null = null;
+    let memoryEpoch: NightStepResult | null = null;
     let groups: Awaited<ReturnType<typeof trainGroups>> = [];
     let stoppedBy = '';
     try {
@@ -202,9 +200,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     }
     // Requests sent before a budget stop still answer and bill: the report counts them (bounded wait).
     await deps.backend.settleSpend?.(inFlightWaitMs(req.config));
-    const epoch = stoppedBy
-      ? idleEpoch(set.tasks)
-      : combineEpochs(skillEpoch, memoryEpoch, skill.workingText);
+    const epoch = stoppedBy ? idleStep(set.tasks) : combineSteps(skillEpoch, memoryEpoch, skill.workingText);
     if (stoppedBy) {
       epoch.noEditsReason = `stopped by the budget (${stoppedBy}) before the gate decided`;
       if (baselineScore !== null) epoch.baseline = epoch.candidate = baselineScore;
@@ -298,7 +294,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       // Not a night yet: it is recorded once, when its last answer lets it finish.
       if (nightId !== null) forgetNight(deps.db, nightId);
       const tasks = mined ?? emptyTaskSet();
-      const report = buildReport(req, deps, tasks, idleEpoch(tasks.tasks), nightNumber, started, skillPath);
+      const report = buildReport(req, deps, tasks, idleStep(tasks.tasks), nightNumber, started, skillPath);
       report.stopped = 'waiting_handoff';
       report.handoff = waitingSummary(req.handoff.queue);
       return report;
@@ -335,7 +331,7 @@ function buildReport(
   req: NightRequest,
   deps: NightDeps,
   set: TaskSet,
-  epoch: EpochResult,
+  epoch: NightStepResult,
   night: number,
   started: number,
   skillPath: string,
@@ -413,7 +409,7 @@ function buildReport(
 }
 
 /** The result of a night that replayed nothing (plan only, or stopped before the gate decided). */
-function idleEpoch(tasks: TaskRecord[]): EpochResult {
+function idleStep(tasks: TaskRecord[]): NightStepResult {
   return {
     accepted: false,
     gateAction: 'reject',

@@ -7,7 +7,7 @@ import type { ChatRole } from '../backends/llm/chat.js';
 import { freeLocalRoles } from '../backends/llm/local-server.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
-import { partition } from '../trainer/epoch.js';
+import { partition } from './night-step.js';
 
 export interface SpendPlan {
   tasks: number;

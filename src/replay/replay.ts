@@ -1,6 +1,7 @@
 /** Replays tasks against candidate documents through a backend and judges the answers. */
-import type { Backend, Usage } from '../backends/types.js';
-import { addUsage } from '../backends/types.js';
+import type { Backend } from '../backends/types.js';
+import type { Usage } from '../core/usage.js';
+import { addUsage } from '../core/usage.js';
 import type { Score, TaskRecord } from '../core/task.js';
 import { scoreAnswer } from './score.js';
 

@@ -1,6 +1,7 @@
 /** Which judge scores a task's answer, and the gate's combined score. */
-import type { Backend, Usage } from '../backends/types.js';
-import { zeroUsage } from '../backends/types.js';
+import type { Backend } from '../backends/types.js';
+import type { Usage } from '../core/usage.js';
+import { zeroUsage } from '../core/usage.js';
 import { ruleChecks, type Score, type TaskRecord } from '../core/task.js';
 import type { GateMetric } from '../config/schema.js';
 import { exactJudge, outcomeJudge } from './judges/exact.js';

@@ -1,6 +1,6 @@
 /** A judge that never gives a valid reply leaves the answer out of the score instead of scoring it 0/0. */
 import { describe, expect, it } from 'vitest';
-import { zeroUsage } from '../backends/types.js';
+import { zeroUsage } from '../core/usage.js';
 import { emptyTask } from '../core/task.js';
 import { judgeCandidate } from '../trainer/gate.js';
 import { queueBackend } from '../../test/helpers/queue-llm.js';

@@ -1,5 +1,5 @@
 /** What nights learn across runs: recurring tasks and the edits the gate refused. */
-import { REGRESSION_REASON } from '../core/rejected-edit.js';
+import { normalizeEditContent, REGRESSION_REASON } from '../core/rejected-edit.js';
 import type { Check, Edit, EditTarget } from '../core/task.js';
 import { mapStrings, storedText } from '../core/safe-text.js';
 import type { Db } from './db.js';
@@ -56,9 +56,6 @@ export interface RejectedEditRow {
   at: number;
   times: number;
 }
-
-/** Normalisation used to recognise the same edit again: case and whitespace do not matter. */
-export const normalizeEditContent = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** An edit refused again keeps its worst delta and that refusal's reason (a harmful verdict sticks). */
 export function recordRejectedEdit(

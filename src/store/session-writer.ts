@@ -2,7 +2,7 @@
  * Writes harvested sessions. Statements are prepared once per store (the harvest hot path), and a
  * resumed parse is merged: turns from the resume offset on are replaced, older turns are kept.
  */
-import type { HarvestedSession, HarvestedTurn } from '../../harvesters/types.js';
+import type { HarvestedSession, HarvestedTurn } from '../core/session.js';
 import type { Db } from './db.js';
 import { sessionKey } from './sessions-repo.js';
 

@@ -1,12 +1,6 @@
 /** Sessions, their turns, and the per-file harvest cursor. */
-import type {
-  ActionKind,
-  HarvestedSession,
-  HarvestedTurn,
-  SourceFile,
-  SourceId,
-  ToolAction,
-} from '../../harvesters/types.js';
+import type { SourceFile } from '../../harvesters/types.js';
+import type { ActionKind, HarvestedSession, HarvestedTurn, SourceId, ToolAction } from '../core/session.js';
 import type { Db } from './db.js';
 
 export interface StoredSession extends HarvestedSession {

@@ -1,7 +1,7 @@
 /** Aggregation through the real `LlmBackend.mergeEdits` (replies a strong model writes, no network). */
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../backends/types.js';
-import { zeroUsage } from '../backends/types.js';
+import { zeroUsage } from '../core/usage.js';
 import { emptyTask, type Edit } from '../core/task.js';
 import { queueBackend } from '../../test/helpers/queue-llm.js';
 import { proposeEdits, type ProposeInput } from './propose.js';

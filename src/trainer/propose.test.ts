@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend, ReflectRequest, SupportedEdit, Trajectory } from '../backends/types.js';
-import { zeroUsage } from '../backends/types.js';
+import { zeroUsage } from '../core/usage.js';
 import { emptyTask, type Edit } from '../core/task.js';
 import { BLOCK_END, BLOCK_START, withRules } from './learned-block.js';
 import { dedupeEdits, proposeEdits, rankEdits, type ProposeInput } from './propose.js';

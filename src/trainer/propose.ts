@@ -4,12 +4,13 @@
  * backend's optional `mergeEdits`, else a deterministic de-duplication) → rank by support → keep the
  * step's learning rate worth of edits.
  */
-import type { Backend, RejectedEditMemory, SupportedEdit, Trajectory, Usage } from '../backends/types.js';
-import { addUsage } from '../backends/types.js';
+import type { Backend, RejectedEditMemory, SupportedEdit, Trajectory } from '../backends/types.js';
+import type { Usage } from '../core/usage.js';
+import { addUsage } from '../core/usage.js';
 import type { Edit } from '../core/task.js';
 import { mapPool } from '../core/pool.js';
 import { chunks, shuffled } from '../core/rng.js';
-import { normalizeEditContent } from '../store/learning-repo.js';
+import { normalizeEditContent } from '../core/rejected-edit.js';
 import { reflectionBuffer, withoutRefused } from './rejected-buffer.js';
 import { learnedBlockState } from './learned-block.js';
 import { AnswerPendingError } from '../core/errors.js';

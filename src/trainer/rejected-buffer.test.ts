@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend, ReflectRequest, RejectedEditMemory } from '../backends/types.js';
-import { zeroUsage } from '../backends/types.js';
+import { zeroUsage } from '../core/usage.js';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -10,7 +10,7 @@ import type { ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
 import { batchScore, judgeCandidate } from './gate.js';
 import { applyEdits } from './learned-block.js';
-import type { GateTrial, RejectedEdit, ReplayPhase } from './epoch.js';
+import type { GateTrial, RejectedEdit, ReplayPhase } from './gate-records.js';
 
 /** The reason given to edits refused because the held-out score stayed the same. */
 export const TIE_REASON = 'held-out score did not improve';

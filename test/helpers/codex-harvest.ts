@@ -1,11 +1,12 @@
-// Fixtures and helpers shared by the Codex harvester's tests (harvesters/codex*.test.ts).
+// Fixtures and helpers shared by the Codex harvester's tests (harvesters/codex/*.test.ts).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { codex } from '../../harvesters/codex.js';
-import type { HarvestedSession, HarvestedTurn, SourceFile } from '../../harvesters/types.js';
+import { codex } from '../../harvesters/codex/codex.js';
+import type { SourceFile } from '../../harvesters/types.js';
+import type { HarvestedSession, HarvestedTurn } from '../../src/core/session.js';
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_HOME = path.join(here, '..', 'fixtures', 'codex', 'codex-home');

@@ -1,7 +1,8 @@
 // A real-model stand-in for LLM-miner tests: the offline mock attempts, reflects and judges, and
 // `proposeTasks` answers from a script (per call) while recording every request.
 import { MockBackend } from '../../src/backends/mock/mock-backend.js';
-import type { Backend, ProposeTasksRequest, Usage } from '../../src/backends/types.js';
+import type { Backend, ProposeTasksRequest } from '../../src/backends/types.js';
+import type { Usage } from '../../src/core/usage.js';
 
 export type MiningBackend = Backend & { requests: ProposeTasksRequest[] };
 

@@ -13,7 +13,7 @@ import type { Logger } from '../../core/logger.js';
 import { redactSecretsWithStats } from '../../core/redact.js';
 import { storedText } from '../../core/safe-text.js';
 import type { ResponseCache } from '../../store/response-cache-repo.js';
-import type { Usage } from '../types.js';
+import type { Usage } from '../../core/usage.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from './chat.js';
 import type { Limiter } from './limiter.js';
 import { costUsd, type Price } from './prices.js';

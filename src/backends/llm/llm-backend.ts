@@ -21,9 +21,9 @@ import type {
   RewriteRequest,
   RewriteResult,
   RubricRequest,
-  Usage,
 } from '../types.js';
-import { addUsage, zeroUsage } from '../types.js';
+import type { Usage } from '../../core/usage.js';
+import { addUsage, zeroUsage } from '../../core/usage.js';
 import type { ChatMessage, ChatRole } from './chat.js';
 import type { GuardedChat } from './guarded-chat.js';
 import { EDITS_SHAPE, editsReplySchema } from './edit-reply.js';

@@ -19,9 +19,9 @@ import type {
   RewriteResult,
   RubricRequest,
   Trajectory,
-  Usage,
 } from '../types.js';
-import { zeroUsage } from '../types.js';
+import type { Usage } from '../../core/usage.js';
+import { zeroUsage } from '../../core/usage.js';
 import {
   applyGrammarRules,
   EVERYWHERE,

@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError, UsageError } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
-import { harvest, harvestProgressLine, type HarvestSummary } from '../../night/harvest.js';
+import { harvest, harvestProgressLine, type HarvestSummary } from '../../harvest/harvest.js';
 import { demoConfig, prepareDemo } from '../../night/demo.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -15,7 +15,7 @@ import {
 } from '../../night/mine-project.js';
 import { isRecurring, recurringTaskReport } from '../../night/night-tasks.js';
 import { taskCountText } from '../../night/night-report.js';
-import { selectedSources } from '../../night/run-night.js';
+import { selectedSources } from '../../night/night-tasks.js';
 import { countSessionsBySource } from '../../store/sessions-repo.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';

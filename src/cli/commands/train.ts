@@ -9,9 +9,13 @@ import { BACKENDS, configSchema } from '../../config/schema.js';
 import { systemClock } from '../../core/clock.js';
 import { BudgetExhaustedError, UsageError } from '../../core/errors.js';
 import type { Split } from '../../core/task.js';
-import { runEval, type EvalReport } from '../../train/run-eval.js';
-import { runTrain, type TrainSummary } from '../../train/run-train.js';
-import { loadTrainConfig, type LoadedTrainConfig, type TrainConfig } from '../../train/train-config.js';
+import { runEval, type EvalReport } from '../../trainer/batch/run-eval.js';
+import { runTrain, type TrainSummary } from '../../trainer/batch/run-train.js';
+import {
+  loadTrainConfig,
+  type LoadedTrainConfig,
+  type TrainConfig,
+} from '../../trainer/batch/train-config.js';
 import { folderProblem } from '../../core/io/folder-problem.js';
 import { resolveProject, stderrLogger, usableStateHome } from '../context.js';
 import { printJson, say } from '../output.js';

@@ -14,7 +14,7 @@
  * The names a session's actions use (arguments, file names and stems) are returned as `details`: the
  * same words in the request are masked there (see `request-tokens.ts`).
  */
-import type { ToolAction } from '../../../harvesters/types.js';
+import type { ToolAction } from '../../core/session.js';
 import { PLAIN_WORD, simpleCommands } from '../shell-words.js';
 import { identifierParts } from './request-tokens.js';
 

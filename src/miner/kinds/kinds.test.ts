@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolAction } from '../../../harvesters/types.js';
+import type { ToolAction } from '../../core/session.js';
 import { edit, read, run, write } from '../test-helpers.js';
 import { groupKinds, type KindInput } from './kinds.js';
 

@@ -5,7 +5,7 @@
  * for it (`action-features.ts`: the request's reply in full, later replies at half weight). Average
  * linkage over both views groups them (`agglomerate.ts`); a group of one is a one-off.
  */
-import type { ToolAction } from '../../../harvesters/types.js';
+import type { ToolAction } from '../../core/session.js';
 import { addActionFeatures, newSink } from './action-features.js';
 import { agglomerate, type AgglomerateOptions } from './agglomerate.js';
 import { kindLabels } from './label.js';

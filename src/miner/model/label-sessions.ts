@@ -6,8 +6,9 @@
  * stored and used, the rest is counted as skipped.
  */
 import { z } from 'zod';
-import type { Backend, Usage } from '../../backends/types.js';
-import { addUsage, zeroUsage } from '../../backends/types.js';
+import type { Backend } from '../../backends/types.js';
+import type { Usage } from '../../core/usage.js';
+import { addUsage, zeroUsage } from '../../core/usage.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { SessionLabel, SessionLabelStore } from '../../store/session-labels-repo.js';
 import { AnswerPendingError } from '../../core/errors.js';

@@ -7,8 +7,8 @@
  * in the user's words. What was kept and dropped, and why, is written into the correction's report.
  */
 import { z } from 'zod';
-import type { Usage } from '../../backends/types.js';
-import { addUsage, zeroUsage } from '../../backends/types.js';
+import type { Usage } from '../../core/usage.js';
+import { addUsage, zeroUsage } from '../../core/usage.js';
 import { wordBoundedNegative } from '../../core/negative-check.js';
 import { checkKey, type Check } from '../../core/task.js';
 import { KNOWN_OPS } from '../../replay/judges/rule-checks.js';

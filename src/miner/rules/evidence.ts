@@ -14,7 +14,7 @@
  * argument of the rejected answer, or a command on files the rejected answer wrote and nothing new
  * (`git mv old new` names a new file: it is the fix, not an undo).
  */
-import type { ToolAction } from '../../../harvesters/types.js';
+import type { ToolAction } from '../../core/session.js';
 import { renderAnswer, type Episode } from '../episodes.js';
 import { PLAIN_WORD, simpleCommands } from '../shell-words.js';
 

@@ -1,0 +1,298 @@
+/**
+ * Harvest: ask each source for its transcript files, read what changed since the last harvest, redact
+ * secrets, and store the sessions. Harvesters only normalise; storing, redaction and the per-file cursor
+ * live here. Append-only sources resume from the last stored turn of each file, so a session still being
+ * written is updated, not duplicated; a truncated or replaced file is read again from the start.
+ */
+import { capText, MAX_TARGET_CHARS, MAX_TEXT_CHARS } from '../../harvesters/shared/actions.js';
+import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
+import type { FileParse, HarvestContext, Harvester, SourceFile } from '../../harvesters/types.js';
+import type { HarvestedSession, SourceId, ToolAction } from '../core/session.js';
+import { boundSessionTimes } from '../../harvesters/shared/times.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { agentMarkersFromEnv, isMachineSessionPrompt } from '../core/machine-sessions.js';
+import { cachedNormalizer } from '../core/project-path.js';
+import { plainText, storedText } from '../core/safe-text.js';
+import type { Db } from '../store/db.js';
+import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
+import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
+import { redactTurnText } from './turn-text.js';
+import { claimSessionEnds, type SessionEnds } from './session-ends.js';
+
+export interface HarvestOptions {
+  db: Db;
+  ctx: HarvestContext;
+  clock: Clock;
+  logger: Logger;
+  sources?: SourceId[];
+  platform?: NodeJS.Platform;
+  /** Rewrites a transcript's cwd before storing (the bundled demo maps its recorded cwd to the demo copy). */
+  mapCwd?: (cwd: string) => string;
+  /** Called after each file, for progress display. */
+  onFile?: (done: number, total: number, bytes: number) => void;
+  /** The state home whose `session-ends.jsonl` names transcripts to read first (`session-ends.ts`). */
+  stateHome?: string;
+}
+
+export interface SourceStats {
+  files: number;
+  parsed: number;
+  new: number;
+  updated: number;
+  skipped_lines: number;
+  /** Sessions not stored because a machine started them (our replays, other memory tools). */
+  machine_sessions: number;
+  bytes_read: number;
+}
+
+export interface HarvestSummary {
+  filesSeen: number;
+  filesParsed: number;
+  sessionsStored: number;
+  badLines: number;
+  bySource: Partial<Record<SourceId, SourceStats>>;
+  /** Files that could not be read at all (permissions, not a regular file, over a size limit), with the reason. */
+  unreadable: Array<{ path: string; error: string }>;
+  /**
+   * Files whose last line has no "\n" and was left until the file has been quiet for SETTLE_MS: a harvest
+   * after that reads it (the daemon schedules one).
+   */
+  openLastLines: number;
+}
+
+/** The phase line a harvest ends with (`--progress`, the daemon's log). */
+export function harvestProgressLine(summary: HarvestSummary): string {
+  return `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`;
+}
+
+/**
+ * A last line without "\n" is read once the file has not changed for this long: before that the agent
+ * may still be writing it; after, it is the end of the transcript (an agent that exited without a final
+ * newline). If the file grows later, the line is read again from its start (see planRead).
+ */
+export const SETTLE_MS = 60_000;
+
+/** Commit every this many bytes of parsed input: few fsyncs, bounded transaction size. */
+const BATCH_BYTES = 32 * 1024 * 1024;
+
+const emptyStats = (): SourceStats => ({
+  files: 0,
+  parsed: 0,
+  new: 0,
+  updated: 0,
+  skipped_lines: 0,
+  machine_sessions: 0,
+  bytes_read: 0,
+});
+
+type ReadPlan = { from: number; resume: boolean } | null;
+
+function hasUnknownSession(parsed: FileParse, writer: SessionWriter, filePath: string): boolean {
+  const stored = new Set(writer.sessionsOfFile(filePath).map((s) => s.key));
+  return parsed.sessions.some((s) => !stored.has(`${s.source}:${s.sessionId}`));
+}
+
+/** What to read of a file given its cursor: nothing, the appended part, or all of it. */
+function planRead(
+  harvester: Harvester,
+  file: SourceFile,
+  cursor: FileCursor | null,
+  writer: SessionWriter,
+): ReadPlan {
+  if (cursor === null) return { from: 0, resume: false };
+  const sameFile = cursor.inode === file.inode;
+  const unchanged = sameFile && cursor.size === file.size && cursor.mtimeMs === Math.trunc(file.mtimeMs);
+  if (unchanged) return null;
+  if (!harvester.incremental || !sameFile || file.size < cursor.parsedOffset)
+    return { from: 0, resume: false };
+  if (file.size === cursor.parsedOffset) return null; // touched, nothing appended
+  // Re-read the last stored turn of each session whole, so a message split across the cut stays one turn.
+  const offsets = writer.sessionsOfFile(file.path).map((s) => s.lastTurnOffset ?? cursor.parsedOffset);
+  const from = Math.min(cursor.parsedOffset, ...offsets);
+  return { from, resume: true };
+}
+
+/**
+ * Every text that reaches the store loses its control characters and goes through the redaction: turn texts and each action's command
+ * or path and file text (cut again to the caps, since a redaction marker can be longer than the secret).
+ */
+function redactSession(s: HarvestedSession): HarvestedSession {
+  return {
+    ...s,
+    branch: plainText(s.branch),
+    model: plainText(s.model),
+    sourceVersion: plainText(s.sourceVersion),
+    toolsUsed: s.toolsUsed.map(plainNames),
+    skillsUsed: s.skillsUsed.map(plainNames),
+    filesTouched: s.filesTouched.map(plainNames),
+    turns: s.turns.map((t) => ({
+      ...t,
+      text: redactTurnText(t.text),
+      toolNames: t.toolNames.map(plainNames),
+      actions: t.actions.length === 0 ? t.actions : t.actions.map(redactAction),
+    })),
+  };
+}
+
+const plainNames = (s: string): string => plainText(s);
+
+function redactAction(a: ToolAction): ToolAction {
+  return {
+    ...a,
+    tool: plainText(a.tool),
+    target: redactCapped(a.target, MAX_TARGET_CHARS),
+    added: redactCapped(a.added, MAX_TEXT_CHARS),
+    removed: redactCapped(a.removed, MAX_TEXT_CHARS),
+  };
+}
+
+function redactCapped(text: string, max: number): string {
+  if (text === '') return '';
+  const redacted = storedText(text);
+  return redacted.length <= max ? redacted : capText(redacted, max);
+}
+
+function firstUserText(s: HarvestedSession): string {
+  return s.turns.find((t) => t.role === 'user')?.text ?? '';
+}
+
+/** A file read and waiting to be stored: reading happens outside any store transaction. */
+interface ReadFile {
+  file: SourceFile;
+  stats: SourceStats;
+  plan: NonNullable<ReadPlan>;
+  cursor: FileCursor | null;
+  parsed: FileParse;
+  /** Its last line has no "\n" and was left for a later harvest (the file was not quiet yet). */
+  openLastLine: boolean;
+}
+
+export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
+  const summary: HarvestSummary = {
+    filesSeen: 0,
+    filesParsed: 0,
+    sessionsStored: 0,
+    badLines: 0,
+    bySource: {},
+    unreadable: [],
+    openLastLines: 0,
+  };
+  const writer = sessionWriter(opts.db);
+  const cursors = fileCursors(opts.db);
+  const normalize = cachedNormalizer({ home: opts.ctx.home, platform: opts.platform ?? process.platform });
+  const extraMarkers = agentMarkersFromEnv(opts.ctx.env['SKILLOPT_SLEEP_AGENT_MARKERS']);
+  const ids = opts.sources ?? SOURCE_IDS;
+  // Only Claude Code reports ended sessions: a harvest without it leaves the log for one with it.
+  const ended = opts.stateHome && ids.includes('claude') ? claimSessionEnds(opts.stateHome) : null;
+  const discovered = await Promise.all(
+    ids.map(async (id) => ({ id, files: endedFirst(await harvesters[id].discover(opts.ctx), ended) })),
+  );
+  const total = discovered.reduce((n, d) => n + d.files.length, 0);
+  let done = 0;
+
+  const store = (read: ReadFile): void => {
+    const { file, stats, plan, cursor, parsed } = read;
+    const now = opts.clock.now();
+    // No time later than the file was written, nor than now (a file's mtime can be set to the future too).
+    const latest = Math.min(file.mtimeMs, now);
+    const keep = new Set<string>();
+    for (const parsedSession of parsed.sessions) {
+      const session = boundSessionTimes(parsedSession, latest);
+      keep.add(`${session.source}:${session.sessionId}`);
+      if (!plan.resume && isMachineSessionPrompt(firstUserText(session), extraMarkers)) {
+        stats.machine_sessions++;
+        continue;
+      }
+      const cwd = normalize(opts.mapCwd ? opts.mapCwd(session.cwd) : session.cwd);
+      const outcome = writer.write(redactSession(session), cwd, plan.resume ? plan.from : null, now);
+      stats[outcome]++;
+      summary.sessionsStored++;
+    }
+    if (!plan.resume) {
+      // A file read whole is the truth: sessions it no longer holds are gone.
+      for (const old of writer.sessionsOfFile(file.path))
+        if (!keep.has(old.key)) writer.deleteSession(old.key);
+    }
+    const badLines = (plan.resume ? (cursor?.badLines ?? 0) : 0) + parsed.badLines;
+    // A last line left for later: record the size up to it, so the next harvest sees a change and reads it.
+    const seen = read.openLastLine ? { ...file, size: parsed.endOffset } : file;
+    cursors.set(seen, parsed.endOffset, badLines, now);
+  };
+
+  let pending: ReadFile[] = [];
+  let pendingBytes = 0;
+  // The store is written in short IMMEDIATE transactions, between reads: a transcript that is slow (or
+  // a planted FIFO) can then never hold the store's write lock while the other commands wait for it.
+  // IMMEDIATE: the writer reads then writes; a deferred transaction could not upgrade to a write lock
+  // while another process (a concurrent night, the daemon) writes, and would fail at once with SQLITE_BUSY.
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    opts.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const read of pending) store(read);
+      opts.db.exec('COMMIT');
+    } catch (err) {
+      if (opts.db.inTransaction) opts.db.exec('ROLLBACK');
+      throw err;
+    }
+    pending = [];
+    pendingBytes = 0;
+  };
+
+  for (const { id, files } of discovered) {
+    const harvester = harvesters[id];
+    const stats = (summary.bySource[id] = emptyStats());
+    for (const file of files) {
+      stats.files++;
+      summary.filesSeen++;
+      const cursor = cursors.get(file.path);
+      // An ended session's file is finished: its last line needs no quiet time.
+      const settled = ended?.paths.has(file.path) === true || opts.clock.now() - file.mtimeMs >= SETTLE_MS;
+      const plan = planRead(harvester, file, cursor, writer);
+      if (plan !== null) {
+        const parseOptions = { includeOpenLastLine: settled };
+        let parsed: FileParse;
+        try {
+          parsed = await harvester.parse(file, plan.from, parseOptions);
+          if (plan.resume && hasUnknownSession(parsed, writer, file.path)) {
+            // A session we never stored (or dropped as a machine's) shows up mid-file: read it whole.
+            plan.from = 0;
+            plan.resume = false;
+            parsed = await harvester.parse(file, 0, parseOptions);
+          }
+        } catch (err) {
+          summary.unreadable.push({ path: file.path, error: (err as Error).message });
+          opts.logger.warn(`skipped unreadable transcript ${file.path}: ${(err as Error).message}`);
+          opts.onFile?.(++done, total, stats.bytes_read);
+          continue;
+        }
+        const openLastLine = !settled && parsed.readWhole !== true && parsed.endOffset < file.size;
+        if (openLastLine) summary.openLastLines++;
+        pending.push({ file, stats, plan, cursor, parsed, openLastLine });
+        stats.parsed++;
+        stats.skipped_lines += parsed.badLines;
+        summary.filesParsed++;
+        summary.badLines += parsed.badLines;
+        const read = Math.max(0, file.size - plan.from);
+        stats.bytes_read += read;
+        pendingBytes += read;
+        if (pendingBytes >= BATCH_BYTES) flush();
+      }
+      opts.onFile?.(++done, total, stats.bytes_read);
+    }
+  }
+  flush();
+  ended?.done();
+  return summary;
+}
+
+/** The files of sessions reported ended come first, in the order they ended; the others keep theirs. */
+function endedFirst<T extends { path: string }>(files: T[], ended: SessionEnds | null): T[] {
+  if (!ended || ended.paths.size === 0) return files;
+  const rank = new Map([...ended.paths].map((p, i) => [p, i]));
+  const first = files
+    .filter((f) => rank.has(f.path))
+    .sort((a, b) => (rank.get(a.path) ?? 0) - (rank.get(b.path) ?? 0));
+  return [...first, ...files.filter((f) => !rank.has(f.path))];
+}

@@ -1,0 +1,241 @@
+/**
+ * One training step of the shared trainer core, as a night runs it: replay train → reflect on failures →
+ * bounded edits in the learned block → gate on val → accept or roll back. Edits that did not earn their
+ * place (removing them does not lower the held-out score) are pruned before acceptance, so a harmful
+ * edit cannot ride along with a useful one.
+ */
+import type { Backend, RejectedEditMemory } from '../backends/types.js';
+import type { Usage } from '../core/usage.js';
+import { zeroUsage } from '../core/usage.js';
+import type { Edit, EditTarget, TaskRecord } from '../core/task.js';
+import { replayTasks, type ReplayResult } from '../replay/replay.js';
+import type { GateMetricConfig } from '../replay/score.js';
+import { batchScore } from '../trainer/gate.js';
+import type { GateAction, GateTrial, RejectedEdit, ReplayPhase } from '../trainer/gate-records.js';
+import { selectEdits, TIE_REASON } from '../trainer/select-edits.js';
+import { applyEdits } from '../trainer/learned-block.js';
+import { proposeEdits } from '../trainer/propose.js';
+
+export interface TrainerOptions {
+  editBudget: number;
+  /** Replays per train task (1 = one); reflection then sees each task's worst and best attempt. */
+  rollouts?: number;
+  /** Most model calls in flight at once. */
+  workers?: number;
+  metric: GateMetricConfig;
+  noRegression: boolean;
+  preferences: string;
+}
+
+export interface NightStepInput {
+  tasks: TaskRecord[];
+  skill: string;
+  memory: string;
+  /**
+   * Which document this step trains (default 'skill'). For 'memory', `skill` holds the memory
+   * document being trained and `memory` the skill, read-only; replays still show each in its place.
+   */
+  target?: EditTarget;
+  backend: Backend;
+  rejected: RejectedEditMemory[];
+  /** Edits that tied on an earlier night, re-tested together with this night's new edits. */
+  pending?: Edit[];
+  options: TrainerOptions;
+  /** Called after every replay batch (for the store and progress). */
+  onReplay?: (phase: ReplayPhase, doc: string, results: ReplayResult[]) => void;
+}
+
+export interface NightStepResult {
+  accepted: boolean;
+  gateAction: GateAction;
+  noEditsReason: string;
+  baseline: number;
+  candidate: number;
+  holdoutLeaked: boolean;
+  skill: string;
+  edits: Edit[];
+  rejectedEdits: RejectedEdit[];
+  unmatchedEdits: Edit[];
+  trials: GateTrial[];
+  /** Rejected only for a tie (no task regressed): worth re-testing with the next night's edits. */
+  pendingEdits: Edit[];
+  testScore: number | null;
+  counts: { train: number; val: number; test: number };
+  usage: Usage;
+}
+
+interface Partition {
+  train: TaskRecord[];
+  val: TaskRecord[];
+  test: TaskRecord[];
+  leaked: boolean;
+}
+
+/** Train drives reflection, val gates, test is never seen by either. An empty side borrows the other (leaked). */
+export function partition(tasks: TaskRecord[]): Partition {
+  const train = tasks.filter((t) => t.split === 'train');
+  const val = tasks.filter((t) => t.split === 'val');
+  const test = tasks.filter((t) => t.split === 'test');
+  if (val.length === 0 && train.length > 0) return { train, val: train, test, leaked: true };
+  if (train.length === 0 && val.length > 0) return { train: val, val, test, leaked: true };
+  return { train, val, test, leaked: false };
+}
+
+/**
+ * Replay the train split `k` times (sample ids 0..k-1) and keep, per task, the worst attempt (what to
+ * fix) and the best one (what worked): contrastive material for reflection.
+ */
+async function rolloutTrain(
+  train: TaskRecord[],
+  doc: string,
+  k: number,
+  replay: (
+    phase: ReplayPhase,
+    tasks: TaskRecord[],
+    skill: string,
+    sampleId?: number,
+  ) => Promise<ReplayResult[]>,
+): Promise<{ worst: ReplayResult[]; best: ReplayResult[] }> {
+  const rounds: ReplayResult[][] = [];
+  for (let sample = 0; sample < Math.max(1, k); sample++)
+    rounds.push(await replay('train', train, doc, sample));
+  const pick = (better: (a: ReplayResult, b: ReplayResult) => boolean): ReplayResult[] =>
+    train
+      .map((_, i) => {
+        let chosen = rounds[0]?.[i];
+        for (const round of rounds) {
+          const r = round[i];
+          if (r && chosen && better(r, chosen)) chosen = r;
+        }
+        return chosen;
+      })
+      .filter((r): r is ReplayResult => r !== undefined);
+  const score = (r: ReplayResult): number => r.hard + r.soft;
+  return { worst: pick((a, b) => score(a) < score(b)), best: pick((a, b) => score(a) > score(b)) };
+}
+
+export async function runNightStep(input: NightStepInput): Promise<NightStepResult> {
+  const { backend, options } = input;
+  const usage = zeroUsage();
+  const parts = partition(input.tasks);
+  const replay = async (
+    phase: ReplayPhase,
+    tasks: TaskRecord[],
+    skill: string,
+    sampleId = 0,
+  ): Promise<ReplayResult[]> => {
+    const docs =
+      input.target === 'memory' ? { skill: input.memory, memory: skill } : { skill, memory: input.memory };
+    const results = await replayTasks(tasks, docs, backend, usage, sampleId);
+    input.onReplay?.(phase, skill, results);
+    return results;
+  };
+  const result: NightStepResult = {
+    accepted: false,
+    gateAction: 'reject',
+    noEditsReason: '',
+    baseline: 0,
+    candidate: 0,
+    holdoutLeaked: parts.leaked,
+    skill: input.skill,
+    edits: [],
+    rejectedEdits: [],
+    unmatchedEdits: [],
+    trials: [],
+    pendingEdits: [],
+    testScore: null,
+    counts: { train: parts.train.length, val: parts.val.length, test: parts.test.length },
+    usage,
+  };
+  const finish = async (): Promise<NightStepResult> => {
+    result.pendingEdits = result.accepted
+      ? []
+      : result.rejectedEdits
+          .filter((e) => e.delta === 0 && e.reason === TIE_REASON)
+          .map(({ target, op, content, anchor, rationale }) => ({ target, op, content, anchor, rationale }));
+    if (parts.test.length > 0)
+      result.testScore = batchScore(await replay('final_test', parts.test, result.skill), options.metric);
+    return result;
+  };
+
+  if (parts.val.length === 0) {
+    result.noEditsReason = 'no tasks to replay';
+    return finish();
+  }
+  const baselineResults = await replay('baseline_val', parts.val, input.skill);
+  result.baseline = batchScore(baselineResults, options.metric);
+  result.candidate = result.baseline;
+
+  // Edits that tied on an earlier night are tried again on top of the live skill, so rules that only
+  // help together can be learned one at a time (the reference stayed stuck at edit_budget 1).
+  const pending = applyEdits(input.skill, input.pending ?? []);
+  const workingDoc = pending.doc;
+  const trainRollouts = await rolloutTrain(parts.train, workingDoc, options.rollouts ?? 1, replay);
+  const trainResults = trainRollouts.worst;
+  const failures = trainResults.filter((r) => r.hard < 1);
+  let fresh: Edit[] = [];
+  if (failures.length === 0) {
+    result.noEditsReason = 'every train task already passes';
+  } else if (options.editBudget === 0) {
+    result.noEditsReason = 'edit_budget is 0';
+  } else {
+    // A night reflects once on all its failures (no minibatches) and keeps edit_budget edits.
+    const proposal = await proposeEdits({
+      backend,
+      target: input.target ?? 'skill',
+      doc: workingDoc,
+      otherDoc: input.memory,
+      failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+      successes: trainRollouts.best
+        .filter((r) => r.hard >= 1)
+        .map((r) => ({ task: r.task, response: r.response, score: r })),
+      minibatchSize: 0,
+      reflectSuccesses: false,
+      reflectBudget: options.editBudget,
+      select: options.editBudget,
+      rejected: input.rejected,
+      pending: input.pending ?? [],
+      preferences: options.preferences,
+      workers: options.workers ?? 1,
+      seed: 0,
+      usage,
+    });
+    // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
+    const proposed = proposal.selected;
+    const appliedNew = applyEdits(workingDoc, proposed);
+    result.unmatchedEdits = appliedNew.unmatched;
+    fresh = appliedNew.applied;
+    if (fresh.length === 0) {
+      result.noEditsReason =
+        proposed.length === 0 ? 'the optimizer proposed no new edit' : 'no proposed edit changed the skill';
+    }
+  }
+  const candidates = [...pending.applied, ...fresh];
+  if (candidates.length === 0) return finish();
+
+  const selection = await selectEdits({
+    baseDoc: input.skill,
+    edits: candidates,
+    baselineResults,
+    metric: options.metric,
+    noRegression: options.noRegression,
+    replay,
+  });
+  result.trials = selection.trials.map((t) => ({ ...t, target: input.target ?? 'skill' }));
+  result.rejectedEdits = selection.rejected;
+  if (!selection.accepted) return finish();
+  if (parts.leaked) {
+    // Nothing was held out, so the gain is unverified: report the edits, accept nothing.
+    result.gateAction = 'reject_unverified';
+    result.rejectedEdits.push(
+      ...selection.kept.map((e) => ({ ...e, delta: 0, reason: 'unverified: no held-out tasks' })),
+    );
+    return finish();
+  }
+  result.accepted = true;
+  result.gateAction = 'accept_new_best';
+  result.edits = selection.kept;
+  result.skill = selection.doc;
+  result.candidate = selection.score;
+  return finish();
+}

@@ -1,8 +1,0 @@
-/** Which transcript sources a night's config selects. */
-import type { SourceId } from '../../harvesters/types.js';
-import type { Config } from '../config/schema.js';
-
-/** The sources a config selects (undefined = all). */
-export function selectedSources(config: Config): SourceId[] | undefined {
-  return config.transcript_source === 'all' ? undefined : [config.transcript_source];
-}

@@ -1,0 +1,110 @@
+/**
+ * Rolling a skill out on dataset items: the target answers each item (at most `workers` calls at once)
+ * and the answer is scored (exact match + token F1 for answers; rule or rubric judges otherwise).
+ * Results are cached by (backend, target model, skill hash, item id): a resumed run reuses a saved rollout
+ * only when it was produced with the very same skill. The cache is persisted per skill under `rollouts/`.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Backend } from '../../backends/types.js';
+import type { Usage } from '../../core/usage.js';
+import { addUsage } from '../../core/usage.js';
+import { sha256Hex } from '../../core/hash.js';
+import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
+import { mapPool } from '../../core/pool.js';
+import type { Score } from '../../core/task.js';
+import { qaJudge } from '../../replay/judges/qa-match.js';
+import type { ReplayResult } from '../../replay/replay.js';
+import { scoreAnswer } from '../../replay/score.js';
+import type { DatasetItem } from './dataset.js';
+
+interface Saved {
+  response: string;
+  hard: number;
+  soft: number;
+  rationale: string;
+  tokens: number;
+}
+
+export async function scoreItem(
+  item: DatasetItem,
+  response: string,
+  backend: Backend,
+  usage: Usage,
+): Promise<Score> {
+  if (item.answers.length > 0) return qaJudge(item.answers, response);
+  const s = await scoreAnswer(item.task, response, [], backend);
+  addUsage(usage, s.usage);
+  return { hard: s.hard, soft: s.soft, rationale: s.rationale };
+}
+
+export class Rollouts {
+  private readonly bySkill = new Map<string, Map<string, Saved>>();
+  private readonly salt: string;
+
+  private readonly backend: Backend;
+  private readonly workers: number;
+  readonly usage: Usage;
+  /** Where rollouts are persisted (null = memory only, as `eval` does). */
+  private readonly dir: string | null;
+
+  constructor(backend: Backend, workers: number, usage: Usage, targetModel: string, dir: string | null) {
+    this.backend = backend;
+    this.workers = workers;
+    this.usage = usage;
+    this.dir = dir;
+    this.salt = `${backend.name}|${targetModel}|`;
+    if (dir && existsSync(dir)) {
+      for (const name of readdirSync(dir)) {
+        if (!name.endsWith('.json')) continue;
+        try {
+          const entries = JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as Record<string, Saved>;
+          this.bySkill.set(name.slice(0, -'.json'.length), new Map(Object.entries(entries)));
+        } catch {
+          // A damaged cache file only costs a re-run of those rollouts.
+        }
+      }
+    }
+  }
+
+  skillKey(skill: string): string {
+    return sha256Hex(this.salt + skill).slice(0, 16);
+  }
+
+  async run(items: DatasetItem[], skill: string): Promise<ReplayResult[]> {
+    const key = this.skillKey(skill);
+    const saved = this.bySkill.get(key) ?? new Map<string, Saved>();
+    this.bySkill.set(key, saved);
+    let fresh = 0;
+    const results = await mapPool(items, this.workers, async (item) => {
+      let s = saved.get(item.task.id);
+      if (!s) {
+        const attempt = await this.backend.attempt({ task: item.task, skill, memory: '', sampleId: 0 });
+        addUsage(this.usage, attempt.usage);
+        const score = await scoreItem(item, attempt.response, this.backend, this.usage);
+        s = {
+          response: attempt.response,
+          ...score,
+          tokens: attempt.usage.inputTokens + attempt.usage.outputTokens,
+        };
+        saved.set(item.task.id, s);
+        fresh++;
+      }
+      return s;
+    });
+    if (fresh > 0 && this.dir) {
+      const sorted = Object.fromEntries([...saved.entries()].sort(([a], [b]) => a.localeCompare(b)));
+      writeFileAtomicSync(path.join(this.dir, `${key}.json`), `${JSON.stringify(sorted)}\n`);
+    }
+    return results.map((s, i) => ({
+      task: (items[i] as DatasetItem).task,
+      response: s.response,
+      toolsCalled: [],
+      hard: s.hard,
+      soft: s.soft,
+      rationale: s.rationale,
+      latencyMs: 0,
+      tokens: s.tokens,
+    }));
+  }
+}

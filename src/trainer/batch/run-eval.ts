@@ -1,0 +1,54 @@
+/** `eval`: score one skill on a split of the config's dataset (nothing is cached or written). */
+import type { Backend } from '../../backends/types.js';
+import { zeroUsage } from '../../core/usage.js';
+import { InputError } from '../../core/errors.js';
+import type { Split } from '../../core/task.js';
+import { meanScores } from '../../replay/replay.js';
+import { batchScore } from '../gate.js';
+import { loadDataset } from './dataset.js';
+import { Rollouts } from './rollout.js';
+import { readSkill } from './run-train.js';
+import { metricOf } from './train-step.js';
+import type { TrainConfig } from './train-config.js';
+
+export interface EvalReport {
+  split: Split;
+  skill_path: string;
+  n: number;
+  /** Mean hard score (exact match for answer items) and mean soft score (token F1 for answer items). */
+  hard: number;
+  soft: number;
+  gate_metric: string;
+  score: number;
+  items: Array<{ id: string; hard: number; soft: number; rationale: string }>;
+  calls: number;
+}
+
+export async function runEval(
+  config: TrainConfig,
+  skillPath: string,
+  split: Split,
+  backend: Backend,
+): Promise<EvalReport> {
+  const data = loadDataset(config.data.path);
+  const items = data[split];
+  if (items.length === 0) throw new InputError(`${data.file}: no items in split "${split}"`);
+  const skill = readSkill(skillPath);
+  const usage = zeroUsage();
+  const results = await new Rollouts(backend, config.trainer.workers, usage, config.target_model, null).run(
+    items,
+    skill,
+  );
+  const { hard, soft } = meanScores(results);
+  return {
+    split,
+    skill_path: skillPath,
+    n: results.length,
+    hard,
+    soft,
+    gate_metric: config.gate.metric,
+    score: batchScore(results, metricOf(config)),
+    items: results.map((r) => ({ id: r.task.id, hard: r.hard, soft: r.soft, rationale: r.rationale })),
+    calls: usage.calls,
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * The `train` / `eval` config: YAML files with `_base_` inheritance (a path relative to the file, chained,
+ * cycles refused) and dotted overrides (`--set trainer.learning_rate=2`). Paths inside a file (`data.path`,
+ * `skill.init`) are relative to the file that sets them. Unknown keys are errors that name the key.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { BACKENDS, GATE_METRICS } from '../../config/schema.js';
+import { closestName } from '../../core/closest-name.js';
+import { ConfigError } from '../../core/errors.js';
+import { sha256Hex } from '../../core/hash.js';
+import { LR_SCHEDULES } from './lr-schedule.js';
+
+export const UPDATE_MODES = ['patch', 'rewrite'] as const;
+export type UpdateMode = (typeof UPDATE_MODES)[number];
+
+const int = (min: number) => z.number().int().min(min);
+
+export const trainConfigSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a single folder name of letters, digits, . _ -')
+      .default('train')
+      .describe('A label for the run (the default output folder is ./skillopt-runs/<name>).'),
+    data: z
+      .object({
+        path: z
+          .string()
+          .min(1)
+          .describe('JSONL dataset: one {id, input, answer|checks|rubric, split} a line.'),
+      })
+      .strict(),
+    skill: z
+      .object({ init: z.string().default('').describe('Initial skill file ("" = an empty skill).') })
+      .strict()
+      .prefault({}),
+    backend: z.enum(BACKENDS).default('mock').describe('Model backend for target and optimizer.'),
+    optimizer_model: z.string().default('').describe('Optimizer model ("" = the backend default).'),
+    target_model: z.string().default('').describe('Target model ("" = the backend default).'),
+    seed: z.number().int().default(42).describe('Seeds batch order and minibatches.'),
+    trainer: z
+      .object({
+        epochs: int(1).default(2),
+        patience: int(0)
+          .default(2)
+          .describe(
+            'Stop after this many epochs in a row that left the skill unchanged (0 = never stop early).',
+          ),
+        batch_size: int(1).default(8),
+        workers: int(1).default(4).describe('Concurrent model calls.'),
+        learning_rate: int(0).default(4).describe('Peak edits per step.'),
+        min_learning_rate: int(0).default(1),
+        lr_schedule: z.enum(LR_SCHEDULES).default('cosine'),
+        warmup_steps: int(0).default(0),
+        update_mode: z.enum(UPDATE_MODES).default('patch'),
+        minibatch_size: int(1).default(8).describe('Trajectories per reflection call.'),
+        reflect_successes: z.boolean().default(false),
+        slow_update: z.boolean().default(true),
+        slow_update_samples: int(1).default(20),
+        meta_skill: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
+    gate: z
+      .object({
+        metric: z.enum(GATE_METRICS).default('mixed'),
+        mixed_weight: z.number().min(0).max(1).default(0.5),
+        no_regression: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type TrainConfig = z.infer<typeof trainConfigSchema>;
+
+export interface LoadedTrainConfig {
+  config: TrainConfig;
+  /** The files read, base first. */
+  files: string[];
+  /** Hash of the resolved config: a resumed run must match it. */
+  hash: string;
+}
+
+type Tree = Record<string, unknown>;
+const isTree = (v: unknown): v is Tree => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Keys whose values are paths, resolved against the folder of the file (or cwd for overrides). */
+const PATH_KEYS: Array<[string, string]> = [
+  ['data', 'path'],
+  ['skill', 'init'],
+];
+
+function resolvePaths(tree: Tree, dir: string): void {
+  for (const [section, key] of PATH_KEYS) {
+    const s = tree[section];
+    if (isTree(s) && typeof s[key] === 'string' && s[key] !== '') s[key] = path.resolve(dir, s[key]);
+  }
+}
+
+/** Objects merge key by key; anything else (arrays too) is replaced by the later value. */
+export function deepMerge(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const prev = out[k];
+    out[k] = isTree(prev) && isTree(v) ? deepMerge(prev, v) : v;
+  }
+  return out;
+}
+
+function readYamlTree(file: string): Tree {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${file}: cannot read config file: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(`${file}: invalid YAML: ${(err as Error).message}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (!isTree(parsed)) throw new ConfigError(`${file}: expected a YAML mapping like "trainer: {epochs: 2}"`);
+  return parsed;
+}
+
+function loadChain(file: string, stack: string[], files: string[]): Tree {
+  const abs = path.resolve(file);
+  if (stack.includes(abs)) {
+    throw new ConfigError(`config inheritance cycle: ${[...stack, abs].join(' -> ')}`);
+  }
+  const tree = readYamlTree(abs);
+  const base = tree._base_;
+  delete tree._base_;
+  resolvePaths(tree, path.dirname(abs));
+  let merged: Tree = {};
+  if (base !== undefined) {
+    const bases = Array.isArray(base) ? base : [base];
+    for (const b of bases) {
+      if (typeof b !== 'string' || b === '')
+        throw new ConfigError(`${abs}: _base_ must be a relative path (or a list of them)`);
+      merged = deepMerge(merged, loadChain(path.resolve(path.dirname(abs), b), [...stack, abs], files));
+    }
+  }
+  files.push(abs);
+  return deepMerge(merged, tree);
+}
+
+/** `a.b.c=value`, the value read as YAML (so 2 is a number, true a boolean, "x" a string). */
+export function parseOverride(spec: string): { keyPath: string[]; value: unknown } {
+  const eq = spec.indexOf('=');
+  const key = eq > 0 ? spec.slice(0, eq).trim() : '';
+  if (key === '' || key.split('.').some((p) => p === ''))
+    throw new ConfigError(`override "${spec}": expected key.path=value, e.g. trainer.learning_rate=2`);
+  const raw = spec.slice(eq + 1);
+  let value: unknown;
+  try {
+    value = raw.trim() === '' ? '' : parseYaml(raw);
+  } catch {
+    value = raw;
+  }
+  return { keyPath: key.split('.'), value };
+}
+
+export function applyOverride(tree: Tree, keyPath: string[], value: unknown): Tree {
+  const [head, ...rest] = keyPath;
+  if (head === undefined) return tree;
+  if (rest.length === 0) return { ...tree, [head]: value };
+  const child = tree[head];
+  return { ...tree, [head]: applyOverride(isTree(child) ? child : {}, rest, value) };
+}
+
+/** The keys an object of the schema knows at a dotted path (for "did you mean"). */
+function knownKeysAt(segments: PropertyKey[]): string[] {
+  const shapeOf = (node: unknown): Record<string, unknown> | undefined => {
+    let n = node;
+    while (n instanceof z.ZodDefault || n instanceof z.ZodPrefault || n instanceof z.ZodOptional)
+      n = n.unwrap();
+    return n instanceof z.ZodObject ? n.shape : undefined;
+  };
+  let node: unknown = trainConfigSchema;
+  for (const s of segments) node = shapeOf(node)?.[String(s)];
+  return Object.keys(shapeOf(node) ?? {});
+}
+
+function explain(issue: z.core.$ZodIssue, source: string): string {
+  const at = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => (at ? `${at}.${k}` : k));
+    const near =
+      issue.keys.length === 1 ? closestName(issue.keys[0] ?? '', knownKeysAt(issue.path)) : undefined;
+    const hint = near === undefined ? '' : ` (did you mean "${at ? `${at}.${near}` : near}"?)`;
+    return `${source}: unknown key${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}${hint}`;
+  }
+  return `${source}: key "${at}": ${issue.message}`;
+}
+
+export function loadTrainConfig(
+  file: string,
+  overrides: string[] = [],
+  cwd = process.cwd(),
+): LoadedTrainConfig {
+  const files: string[] = [];
+  let tree = loadChain(file, [], files);
+  for (const spec of overrides) {
+    const { keyPath, value } = parseOverride(spec);
+    const over = applyOverride({}, keyPath, value);
+    resolvePaths(over, cwd);
+    tree = deepMerge(tree, over);
+  }
+  const parsed = trainConfigSchema.safeParse(tree);
+  if (!parsed.success) {
+    const source = overrides.length > 0 ? `${path.resolve(file)} (with overrides)` : path.resolve(file);
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(issue ? explain(issue, source) : `${source}: invalid config`);
+  }
+  return { config: parsed.data, files, hash: sha256Hex(JSON.stringify(parsed.data)).slice(0, 16) };
+}
