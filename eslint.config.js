@@ -32,13 +32,24 @@ export default tseslint.config(
   {
     // The core never writes to the terminal or exits; the CLI renders and maps errors to exit codes.
     files: ['src/**/*.ts', 'harvesters/**/*.ts', 'proposals/**/*.ts'],
-    ignores: ['src/cli/**', 'src/tools/**', '**/*.test.ts'],
+    ignores: ['src/cli/**', 'src/tools/**', '**/*.test.ts', '**/*.bench.ts'],
+    // The layer rules ("May depend on" in ARCHITECTURE.md) are checked by dependency-cruiser (.dependency-cruiser.cjs).
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'commander', message: 'CLI only.' }] }],
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'exit', message: 'Only src/cli/main.ts exits.' },
         { object: 'process', property: 'stdout', message: 'Return data; the CLI renders it.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Take env as an argument: only src/cli reads process.env.',
+        },
+        {
+          object: 'process',
+          property: 'cwd',
+          message: 'Take the folder as an argument: only src/cli asks for the cwd.',
+        },
       ],
     },
   },
@@ -51,7 +62,11 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
   // Plain Node scripts shipped with the agent integrations (hooks run without a build).
   {
     files: ['integrations/**/*.mjs'],

@@ -2,22 +2,13 @@
  * The harvester interface. A harvester only finds and normalises transcripts; it never touches
  * SQLite (the core stores what it yields). See harvesters/ARCHITECTURE.md.
  */
-import type { HarvestedSession, SourceId } from '../src/core/session.js';
+import type { HarvestedSession, SourceFile, SourceId } from '../src/core/session.js';
 
 export interface HarvestContext {
   /** The user's home directory (injected; tests pass a temporary one). */
   home: string;
   /** Environment variables, e.g. CLAUDE_CONFIG_DIR. */
   env: Readonly<Record<string, string | undefined>>;
-}
-
-/** A transcript file found on disk. */
-export interface SourceFile {
-  source: SourceId;
-  path: string;
-  size: number;
-  mtimeMs: number;
-  inode: number;
 }
 
 export interface FileParse {

@@ -6,7 +6,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Harvester, SourceFile } from '../../harvesters/types.js';
+import type { Harvester } from '../../harvesters/types.js';
+import type { SourceFile } from '../../src/core/session.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 
 /** `$SKILLOPT_SAMPLES/<sub>`; throws (failing the file) when the variable or the folder is missing. */

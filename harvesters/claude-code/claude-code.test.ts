@@ -14,7 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claude } from './claude-code.js';
-import type { HarvestContext, SourceFile } from '../types.js';
+import type { HarvestContext } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -8,7 +8,8 @@ import { readJsonlLines } from '../../src/core/io/jsonl.js';
 import { walkFiles } from '../../src/core/io/walk.js';
 import { hasActionRoom } from '../shared/actions.js';
 import { claudeToolAction } from './actions.js';
-import type { FileParse, HarvestContext, Harvester, ParseOptions, SourceFile } from '../types.js';
+import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 import {
   finishTurns,

@@ -15,7 +15,8 @@ import { walkFiles } from '../../src/core/io/walk.js';
 import { applyHeadRecord, applyLegacyMeta, applyRecord, applyResponseItem } from './records.js';
 import { isRecord } from './text.js';
 import { finishSession, newDraft, type SessionDraft } from './session.js';
-import type { FileParse, HarvestContext, Harvester, ParseOptions, SourceFile } from '../types.js';
+import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 
 const SESSION_DIRS = ['sessions', 'archived_sessions'];

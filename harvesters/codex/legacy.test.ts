@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import { codex } from './codex.js';
-import type { SourceFile } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 
 import {
   G1,

@@ -15,7 +15,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import { copilotCli } from './copilot-cli.js';
-import type { HarvestContext, SourceFile } from '../types.js';
+import type { HarvestContext } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

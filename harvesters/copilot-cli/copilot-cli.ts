@@ -19,7 +19,8 @@ import { walkFiles } from '../../src/core/io/walk.js';
 import { parseEventsFile } from './events.js';
 import { EVENTS_FILE_NAME } from './session.js';
 import { parseStoreFile, SESSION_STATE_DIR, STORE_FILE_NAME, storeSnapshot } from './store.js';
-import type { FileParse, HarvestContext, Harvester, ParseOptions, SourceFile } from '../types.js';
+import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 
 /** Session folders also hold `checkpoints/`, `files/` and `rewind-snapshots/`: no transcripts there. */
 const NON_TRANSCRIPT_DIRS = new Set(['checkpoints', 'files', 'rewind-snapshots']);

@@ -22,7 +22,8 @@ import {
 } from './session.js';
 import { hasActionRoom, pushActions } from '../shared/actions.js';
 import { copilotToolActions, parseArguments } from '../shared/copilot-tool-actions.js';
-import type { FileParse, ParseOptions, SourceFile } from '../types.js';
+import type { FileParse, ParseOptions } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 
 /** When resuming mid-file, the session header is looked for in this many leading lines. */
 const HEADER_SCAN_LINES = 20;

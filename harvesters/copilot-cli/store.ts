@@ -26,7 +26,8 @@ import {
   widenRange,
 } from './common.js';
 import { EVENTS_FILE_NAME } from './session.js';
-import type { FileParse, SourceFile } from '../types.js';
+import type { FileParse } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 import type { HarvestedSession, HarvestedTurn } from '../../src/core/session.js';
 
 export const STORE_FILE_NAME = 'session-store.db';

@@ -24,7 +24,8 @@ import { chatSessionToHarvested, type SessionMeta } from './session.js';
 import { parseTranscriptFile } from './transcript.js';
 import { describeError, fileStem, isRecord } from './util.js';
 import { workspaceProject } from './workspace.js';
-import type { FileParse, HarvestContext, Harvester, ParseOptions, SourceFile } from '../types.js';
+import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
+import type { SourceFile } from '../../src/core/session.js';
 
 /** Comma-separated `workspaceStorage` folders that replace every default root. */
 export const WORKSPACE_STORAGE_ENV = 'SKILLOPT_SLEEP_VSCODE_WORKSPACE_STORAGE';

@@ -2,6 +2,15 @@
 /** The transcript sources we read. */
 export type SourceId = 'claude' | 'codex' | 'copilot' | 'copilot-cli';
 
+/** A transcript file found on disk. */
+export interface SourceFile {
+  source: SourceId;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  inode: number;
+}
+
 /**
  * What one tool call of the agent did, as far as mining needs it: the command it ran, the file it read,
  * changed or created, or the text it searched for. Commands and file text are kept (capped, and

@@ -10,7 +10,8 @@ import { applyLabels, type SessionInfo } from '../miner/model/apply-labels.js';
 import { canAskJson, labelSessions, type LabelStats } from '../miner/model/label-sessions.js';
 import { refreshInstances } from '../miner/model/refresh-instances.js';
 import { rulesFromTriples, type TripleStats } from '../miner/model/rules-from-triples.js';
-import { sqliteSessionLabels, type SessionLabelStore } from '../store/session-labels-repo.js';
+import { sqliteSessionLabels } from '../store/session-labels-repo.js';
+import { type SessionLabelStore } from '../core/session-labels.js';
 import type { MinedProject } from './mine-project.js';
 import type { NightDeps, NightRequest } from './run-night.js';
 

@@ -1,18 +1,7 @@
 /** The model's task-kind label of each session, stored once per (session key, hash of the text it saw). */
 import { storedText } from '../core/safe-text.js';
+import type { SessionLabelStore } from '../core/session-labels.js';
 import type { Db } from './db.js';
-
-export interface SessionLabel {
-  sessionKey: string;
-  textHash: string;
-  label: string;
-}
-
-/** What a labelling pass reads and writes; the night uses the store, tests may use memory. */
-export interface SessionLabelStore {
-  get(sessionKey: string, textHash: string): string | undefined;
-  put(labels: readonly SessionLabel[]): void;
-}
 
 export function sqliteSessionLabels(db: Db, now: () => number): SessionLabelStore {
   const select = db.prepare('SELECT label FROM session_labels WHERE session_key = ? AND text_hash = ?');

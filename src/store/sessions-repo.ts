@@ -1,5 +1,5 @@
 /** Sessions, their turns, and the per-file harvest cursor. */
-import type { SourceFile } from '../../harvesters/types.js';
+import type { SourceFile } from '../core/session.js';
 import type { ActionKind, HarvestedSession, HarvestedTurn, SourceId, ToolAction } from '../core/session.js';
 import type { Db } from './db.js';
 

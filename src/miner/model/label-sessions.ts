@@ -10,7 +10,7 @@ import type { Backend } from '../../backends/types.js';
 import type { Usage } from '../../core/usage.js';
 import { addUsage, zeroUsage } from '../../core/usage.js';
 import { sha256Hex } from '../../core/hash.js';
-import type { SessionLabel, SessionLabelStore } from '../../store/session-labels-repo.js';
+import type { SessionLabel, SessionLabelStore } from '../../core/session-labels.js';
 import { AnswerPendingError } from '../../core/errors.js';
 
 /** Enough of a request to say what kind of work it asks for, and small enough to batch. */

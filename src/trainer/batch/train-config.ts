@@ -200,10 +200,14 @@ function explain(issue: z.core.$ZodIssue, source: string): string {
   return `${source}: key "${at}": ${issue.message}`;
 }
 
+/**
+ * `cwd`: where relative paths in `overrides` resolve; the CLI passes its working folder, a caller
+ * without one gets the config file's folder (as paths inside the file resolve).
+ */
 export function loadTrainConfig(
   file: string,
   overrides: string[] = [],
-  cwd = process.cwd(),
+  cwd = path.dirname(path.resolve(file)),
 ): LoadedTrainConfig {
   const files: string[] = [];
   let tree = loadChain(file, [], files);
