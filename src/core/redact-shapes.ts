@@ -3,8 +3,8 @@
  * rules from `redact-patterns.ts`), AWS key pairs, URL passwords, Slack webhooks and Azure SAS.
  */
 import { NEEDLE_RULES, STEM_RULES, isPlaceholder, isRedacted } from './redact-patterns.js';
-import { Tally, stickyEdit } from './redact-edits.js';
-import type { Edit } from './redact-edits.js';
+import { stickyEdit } from './redact-edits.js';
+import type { Edit, Tally } from './redact-edits.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Distinctive token shapes
@@ -79,7 +79,11 @@ export function redactShapes(text: string, t: Tally): string {
 
 // AWS: key ids by shape; a secret key is a 40-char base64 run within 300 characters of a key id (or
 // after a secret-key name, see the named rule).
-const AWS_ID_RE = /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g;
+// Access key ids (`AKIA`, `ASIA` for temporary ones) pair with a secret key; the other prefixes are the
+// unique ids of users, roles, groups and policies (`AIDA`, `AROA`, `AGPA`, `ANPA`…), redacted alone.
+const AWS_ID_RE =
+  /(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g;
+export const AWS_ID_NEEDLES = ['KIA', 'SIA', 'GPA', 'IDA', 'ROA', 'IPA', 'NPA', 'NVA', 'A3T'];
 const AWS_SECRET_RUN_RE = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 const isAwsSecretShape = (s: string): boolean => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[\d+/]/.test(s);
 
@@ -88,6 +92,7 @@ export function redactAwsPairs(text: string, t: Tally): string {
   let scanned = 0; // where the next window's scan may start: overlapping windows are scanned once
   for (const id of text.matchAll(AWS_ID_RE)) {
     edits.push({ start: id.index, end: id.index + id[0].length, kind: 'aws-access-key-id' });
+    if (!id[0].startsWith('AKIA') && !id[0].startsWith('ASIA')) continue;
     AWS_SECRET_RUN_RE.lastIndex = Math.max(scanned, id.index - 300);
     for (;;) {
       const m = AWS_SECRET_RUN_RE.exec(text);
@@ -102,7 +107,11 @@ export function redactAwsPairs(text: string, t: Tally): string {
 // ---------------------------------------------------------------------------------------------------
 // URLs and Azure SAS
 
-const URL_PASSWORD_RE = /(:\/\/[^\s:/?#@'"`<>[\]]{0,128}:)([^\s/?#@'"`<>]{1,256})(?=@)/y;
+// The user may hold `@` (`admin@server` on Azure databases); the password `#` and `?`, which people
+// write unescaped (a password ends at the first `@`, as a URL parser reads it).
+const URL_PASSWORD_RE = /(:\/\/[^\s:/?#'"`<>[\]]{0,128}:)([^\s/@'"`<>]{1,256})(?=@)/y;
+/** GitHub's fixed password after a token given as the user (`https://<token>:x-oauth-basic@github.com`). */
+const TOKEN_AS_USER_RE = /(:\/\/)[^\s:/?#'"`<>[\]]{1,128}(:x-oauth-basic)(?=@)/iy;
 const AZURE_SAS_RE = /(\bSharedAccessSignature[ \t]{0,3}=[ \t]{0,3})([^\s;"'`]{10,4096})/g;
 const SAS_SIG_RE = /((?<![A-Za-z0-9_.-])sig=)[A-Za-z0-9%+/_-]{10,512}={0,2}/g;
 
@@ -118,9 +127,10 @@ export function redactUrlsAndSas(text: string, t: Tally): string {
     if (!slack && (atSign < 0 || atSign - i > 400)) continue;
     const e = slack
       ? stickyEdit(SLACK_WEBHOOK_RE, text, i + 3, ([, head = '']) => ['slack-webhook', head, ''])
-      : stickyEdit(URL_PASSWORD_RE, text, i, ([, head = '', pw = '']) =>
+      : (stickyEdit(TOKEN_AS_USER_RE, text, i, ([, head = '', tail = '']) => ['github-token', head, tail]) ??
+        stickyEdit(URL_PASSWORD_RE, text, i, ([, head = '', pw = '']) =>
           isRedacted(pw) || isPlaceholder(pw) ? null : ['url-password', head, ''],
-        );
+        ));
     if (e !== null) edits.push(e);
   }
   let out = t.apply(text, edits);

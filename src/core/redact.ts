@@ -26,14 +26,15 @@ import {
 } from './redact-patterns.js';
 import { Tally, stickyEdit } from './redact-edits.js';
 import type { Edit, Plan } from './redact-edits.js';
-import { redactAwsPairs, redactShapes, redactUrlsAndSas } from './redact-shapes.js';
+import { AWS_ID_NEEDLES, redactAwsPairs, redactShapes, redactUrlsAndSas } from './redact-shapes.js';
 
 // prettier-ignore
 export const SECRET_KINDS = [
   'private-key', 'jwt', 'anthropic-key', 'openai-key', 'github-token', 'gitlab-token', 'aws-access-key-id',
   'aws-secret-key', 'slack-token', 'slack-webhook', 'google-api-key', 'google-oauth', 'stripe-key',
   'huggingface-token', 'sendgrid-key', 'npm-token', 'pypi-token', 'url-password', 'authorization',
-  'bearer-token', 'azure-storage-key', 'azure-sas', 'db-password', 'password', 'token', 'api-key', 'secret',
+  'shopify-token', 'linear-key', 'onepassword-token', 'bearer-token', 'azure-storage-key', 'azure-sas',
+  'db-password', 'password', 'token', 'api-key', 'secret',
 ] as const;
 
 export type SecretKind = (typeof SECRET_KINDS)[number];
@@ -269,7 +270,7 @@ function redactKeywords(text: string, t: Tally): string {
 export function redactSecretsWithStats(text: string): RedactionResult {
   const t = new Tally();
   let out = redactShapes(text, t);
-  if (out.includes('IA')) out = redactAwsPairs(out, t);
+  if (AWS_ID_NEEDLES.some((n) => out.includes(n))) out = redactAwsPairs(out, t);
   out = redactKeywords(redactUrlsAndSas(out, t), t);
   return { text: out, count: t.count, kinds: t.kinds };
 }
