@@ -9,7 +9,10 @@
 import { seededRandom } from './rng.js';
 
 export interface SecretExample {
-  /** `<rule id>#<message id>` of the preset, e.g. `@secretlint/secretlint-rule-github#GITHUB_TOKEN`. */
+  /**
+   * `<rule id>#<message id>` of the preset, e.g. `@secretlint/secretlint-rule-github#GITHUB_TOKEN`, and
+   * `:<variant>` when one detector reports shapes we treat apart.
+   */
   detector: string;
   /** The whole text, as a stored turn would hold it. */
   text: string;
@@ -258,21 +261,21 @@ export const GROUPS: readonly Group[] = [
   {
     detector: RULE('aws', 'AWSAccessKeyID'),
     make: plain(
-      (r) =>
-        r.pick([
-          'AK' + 'IA',
-          'AS' + 'IA',
-          'AG' + 'PA',
-          'AI' + 'DA',
-          'AR' + 'OA',
-          'AI' + 'PA',
-          'AN' + 'PA',
-          'AN' + 'VA',
-          'A3T' + r.pick([...UPPER]),
-        ]) + r.chars(UPPER + '234567', 16),
+      (r) => r.pick(['AK' + 'IA', 'AS' + 'IA', 'A3T' + r.pick([...UPPER])]) + r.chars(UPPER + '234567', 16),
     ),
     contexts: [...TOKEN_CONTEXTS, ...NAMED_CONTEXTS],
     names: ['aws_access_key_id', 'AccessKeyId'],
+  },
+  {
+    // The same rule reports the unique ids of IAM users, roles, groups and policies.
+    detector: RULE('aws', 'AWSAccessKeyID') + ':unique-ids',
+    make: plain(
+      (r) =>
+        r.pick(['AG' + 'PA', 'AI' + 'DA', 'AR' + 'OA', 'AI' + 'PA', 'AN' + 'PA', 'AN' + 'VA']) +
+        r.chars(UPPER + '234567', 16),
+    ),
+    contexts: [...TOKEN_CONTEXTS, ...NAMED_CONTEXTS],
+    names: ['RoleId', 'UserId', 'aws_user_id'],
   },
   {
     detector: RULE('aws', 'AWSAccountID'),

@@ -79,11 +79,10 @@ export function redactShapes(text: string, t: Tally): string {
 
 // AWS: key ids by shape; a secret key is a 40-char base64 run within 300 characters of a key id (or
 // after a secret-key name, see the named rule).
-// Access key ids (`AKIA`, `ASIA` for temporary ones) pair with a secret key; the other prefixes are the
-// unique ids of users, roles, groups and policies (`AIDA`, `AROA`, `AGPA`, `ANPA`…), redacted alone.
-const AWS_ID_RE =
-  /(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g;
-export const AWS_ID_NEEDLES = ['KIA', 'SIA', 'GPA', 'IDA', 'ROA', 'IPA', 'NPA', 'NVA', 'A3T'];
+// Access key ids: `AKIA`, `ASIA` (temporary) and the legacy `A3T…`. The unique ids of users, roles and
+// policies (`AIDA`, `AROA`, `ANPA`…) name a principal and grant nothing: they stay, as account ids do.
+const AWS_ID_RE = /(?<![A-Za-z0-9])(?:AKIA|ASIA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g;
+export const AWS_ID_NEEDLES = ['IA', 'A3T'];
 const AWS_SECRET_RUN_RE = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 const isAwsSecretShape = (s: string): boolean => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[\d+/]/.test(s);
 
@@ -92,7 +91,6 @@ export function redactAwsPairs(text: string, t: Tally): string {
   let scanned = 0; // where the next window's scan may start: overlapping windows are scanned once
   for (const id of text.matchAll(AWS_ID_RE)) {
     edits.push({ start: id.index, end: id.index + id[0].length, kind: 'aws-access-key-id' });
-    if (!id[0].startsWith('AKIA') && !id[0].startsWith('ASIA')) continue;
     AWS_SECRET_RUN_RE.lastIndex = Math.max(scanned, id.index - 300);
     for (;;) {
       const m = AWS_SECRET_RUN_RE.exec(text);
@@ -127,10 +125,15 @@ export function redactUrlsAndSas(text: string, t: Tally): string {
     if (!slack && (atSign < 0 || atSign - i > 400)) continue;
     const e = slack
       ? stickyEdit(SLACK_WEBHOOK_RE, text, i + 3, ([, head = '']) => ['slack-webhook', head, ''])
-      : (stickyEdit(TOKEN_AS_USER_RE, text, i, ([, head = '', tail = '']) => ['github-token', head, tail]) ??
+      : (text.charCodeAt(atSign - 14) === 58 && // `:`, then try the rare `:x-oauth-basic@` form
+          stickyEdit(TOKEN_AS_USER_RE, text, i, ([, head = '', tail = '']) => [
+            'github-token',
+            head,
+            tail,
+          ])) ||
         stickyEdit(URL_PASSWORD_RE, text, i, ([, head = '', pw = '']) =>
           isRedacted(pw) || isPlaceholder(pw) ? null : ['url-password', head, ''],
-        ));
+        );
     if (e !== null) edits.push(e);
   }
   let out = t.apply(text, edits);

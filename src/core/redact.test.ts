@@ -237,11 +237,6 @@ const CASES: [string, string, string][] = [
     `postgres://admin@orders-db:${R('url-password')}@orders-db.postgres.database.azure.com/app`,
   ],
   [
-    'AWS role and user ids',
-    `"RoleId": "${join('AR', 'OA', rand(16, UPPER))}", "UserId": "${join('AI', 'DA', rand(16, UPPER))}"`,
-    `"RoleId": "${R('aws-access-key-id')}", "UserId": "${R('aws-access-key-id')}"`,
-  ],
-  [
     'GitHub token with an underscore',
     `GH_TOKEN=${join('gh', 'o_', rand(20), '_', rand(15))}`,
     `GH_TOKEN=${R('github-token')}`,
@@ -379,6 +374,8 @@ const NOT_SECRETS = [
   'see https://example.com/sk-2024-annual-report-final-v2 and the task-management-system-v2 docs',
   // `sk-` with fewer than 10 characters, or inside a word.
   'pip install sk-learn sk-video; sk-123456789; task-list-1234567890 disk-usage-1234567890 desk-0123456789ab',
+  // The unique ids of IAM roles and users name a principal; they grant nothing.
+  `"RoleId": "${join('AR', 'OA', 'X7KQ2MZP4RNWB3TJ')}", "UserId": "${join('AI', 'DA', 'Q5HZ3M7KXW2NPJ4B')}"`,
   // A switch of a `*_PWD` variable (print working directory), not a password.
   'OCODEX_DOCKER_MOUNT_PWD=1\nOCODEX_DOCKER_MOUNT_PWD=true\nexport OCODEX_DOCKER_MOUNT_PWD=0',
   '- OCODEX_DOCKER_MOUNT_PWD: `1/true` mounts workspace to `/work` (default true).',
