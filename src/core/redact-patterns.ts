@@ -10,7 +10,7 @@ import type { SecretKind } from './redact.js';
 export const isRedacted = (v: string): boolean => v.startsWith('[REDACTED');
 
 /** `$VAR`, `${VAR}`, `$(cmd)`, `%s`, `{{x}}`, `<your-key>`, `***`, `xxxx`, `...`, `your_api_key`, `!Ref X`. */
-const PLACEHOLDER_RE = /^(?:\$|!|%\(?[A-Za-z_]|\{\{|<[^>]*>?$|\*{3,}$|x{4,}$|\.\.\.|…|your[_-])/i;
+const PLACEHOLDER_RE = /^(?:\$|![A-Za-z]+$|%\(?[A-Za-z_]|\{\{|<[^>]*>?$|\*{3,}$|x{4,}$|\.\.\.|…|your[_-])/i;
 export const isPlaceholder = (v: string): boolean => PLACEHOLDER_RE.test(v);
 
 /**
@@ -60,8 +60,15 @@ export interface ValueContext {
   next?: string;
 }
 
+/** Words a switch takes. A value made of them (`true`, `1/true`, `0|1`, `on,off`) sets or lists a mode. */
+const CHOICE_WORDS = new Set(
+  'true false yes no on off y n enabled disabled enable disable auto none null'.split(' '),
+);
+const isChoice = (v: string): boolean =>
+  v.split(/[/|,]/).every((w) => CHOICE_WORDS.has(w.toLowerCase()) || /^\d$/.test(w));
+
 export function shouldRedactValue(v: string, c: ValueContext): boolean {
-  if (v.length < 3 || isRedacted(v) || isPlaceholder(v)) return false;
+  if (v.length < 3 || isRedacted(v) || isPlaceholder(v) || isChoice(v)) return false;
   if (PATH_RE.test(v) && !randomish(v.replace(/[^A-Za-z0-9]/g, ''))) return false; // not `/K7MD/ENG…`
   if (c.quoted === true) {
     return !/\s/.test(v) && !v.includes('${') && !/^\{[\w.]*\}$/.test(v) && !CODE_WORDS.has(v.toLowerCase());
@@ -99,6 +106,32 @@ export const NEEDLE_RULES: readonly { kind: SecretKind; needles: readonly string
   },
 ];
 
+/**
+ * A token body after an `sk-` prefix: its longest `-`/`_`-free run has 10+ characters and is digits, or
+ * letters with digits, or random letters (so `sk-2024-annual-report-final-v2` stays).
+ */
+function isKeyBody(m: string): boolean {
+  const run = m
+    .slice(3)
+    .split(/[-_]/)
+    .reduce((a, b) => (b.length > a.length ? b : a), '');
+  return run.length >= 10 && (/^\d+$/.test(run) || looksRandom(run));
+}
+
+/**
+ * A body that may hold `_` is a token only if it mixes upper case, lower case and digits (of `length`
+ * characters, when given): `npm_package_dev_dependencies_typescript` is a name, not a token.
+ */
+function randomWithUnderscores(body: string, length?: number): boolean {
+  if (!body.includes('_')) return true;
+  return (
+    (length === undefined || body.length === length) &&
+    /[A-Z]/.test(body) &&
+    /[a-z]/.test(body) &&
+    /\d/.test(body)
+  );
+}
+
 /** Letters and digits after `hf_` in a Hugging Face access token. */
 export const HF_TOKEN_BODY = 34;
 
@@ -111,21 +144,22 @@ export const STEM_RULES: readonly {
 }[] = [
   {
     kind: 'slack-token',
-    stems: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-'],
-    re: new RegExp(`${NB}(?:xox[abprse]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`, 'y'),
+    stems: ['xoxa-', 'xoxb-', 'xoxo-', 'xoxp-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-'],
+    re: new RegExp(`${NB}(?:xox[abopsre]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`, 'y'),
   },
   { kind: 'google-oauth', stems: ['GOCSPX-'], re: new RegExp(`${NB}GOCSPX-[A-Za-z0-9_-]{20,}`, 'y') },
   { kind: 'anthropic-key', stems: ['sk-ant-'], re: new RegExp(`${NB}sk-ant-[A-Za-z0-9_-]{20,}`, 'y') },
   {
     kind: 'openai-key',
     stems: ['sk-'],
-    re: new RegExp(`${NB}sk-(?!ant-)[A-Za-z0-9_-]{20,}`, 'y'),
-    valid: (m) => looksRandom(m.slice(3)) && /[A-Za-z0-9_]{16}/.test(m), // not a `/sk-2024-report` slug
+    re: new RegExp(`${NB}sk-(?!ant-)[A-Za-z0-9_-]{10,}`, 'y'),
+    valid: isKeyBody, // `sk-` and 10 or more, as the reference; not a `/sk-2024-annual-report` slug
   },
   {
     kind: 'github-token',
     stems: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
-    re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})/y,
+    re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9_]{20,255}|github_pat_[A-Za-z0-9_]{20,255})/y,
+    valid: (m) => m.startsWith('github_pat_') || randomWithUnderscores(m.slice(4), 36),
   },
   {
     kind: 'gitlab-token',
@@ -145,6 +179,28 @@ export const STEM_RULES: readonly {
     // letters-only token can read like one to `looksRandom`); shorter runs must look random.
     valid: (m) => m.length >= 3 + HF_TOKEN_BODY || looksRandom(m.slice(3)),
   },
-  { kind: 'npm-token', stems: ['npm_'], re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/y },
+  {
+    kind: 'npm-token',
+    stems: ['npm_'],
+    re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])/y,
+    valid: (m) => randomWithUnderscores(m.slice(4), 36), // not `npm_package_…` / `npm_config_…` names
+  },
   { kind: 'pypi-token', stems: ['pypi-'], re: new RegExp(`${NB}pypi-AgE[A-Za-z0-9_-]{50,}`, 'y') },
+  {
+    kind: 'shopify-token',
+    stems: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+    re: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,128}/y,
+  },
+  {
+    kind: 'linear-key',
+    stems: ['lin_api_'],
+    re: /(?<![A-Za-z0-9_])lin_api_[A-Za-z0-9_]{32,256}/y,
+    valid: (m) => randomWithUnderscores(m.slice(8)),
+  },
+  // A 1Password service-account token is `ops_` and a base64 JSON object (`eyJ` is `{"`).
+  {
+    kind: 'onepassword-token',
+    stems: ['ops_'],
+    re: /(?<![A-Za-z0-9_])ops_eyJ[A-Za-z0-9+/_-]{96,8192}={0,2}/y,
+  },
 ];

@@ -1,7 +1,11 @@
 /**
  * Micro-benchmark for `redactSecrets`: a deterministic corpus of turn-sized texts (prose, code, shell
- * output, JSON tool results) with or without embedded fake secrets, and a timer. Not a test; the lead
- * calls `benchmarkRedaction()` (e.g. from a vitest or a built `dist/` script) and reads the numbers.
+ * output, JSON tool results) with or without embedded fake secrets, a timer, an anchor timed the same
+ * way (a JSON round trip of each turn, so runs on a loaded machine compare by ratio), and the
+ * adversarial inputs with their time budget. Not a test (tests do not assert wall time). After
+ * `npm run build`:
+ *   node --input-type=module -e "const m = await import('./dist/src/core/redact.bench.js');
+ *     console.log(m.benchmarkRedaction(), m.adversarialOverBudget())"
  * Fake secrets are assembled from fragments at run time so no literal here looks like a real key.
  */
 import { redactSecrets } from './redact.js';
@@ -124,6 +128,46 @@ export function buildCorpus(opts: { bytes: number; secretEvery?: number; seed?: 
   return JSON.parse(JSON.stringify(turns)) as string[];
 }
 
+/**
+ * Inputs built to make a careless pattern backtrack or rescan: long runs after a prefix, unclosed
+ * quotes and blocks, repeated keywords and separators. `n` characters each, about.
+ */
+export function adversarialInputs(n: number): string[] {
+  return [
+    'a'.repeat(n),
+    'sk-' + 'a'.repeat(n),
+    'password=' + 'x'.repeat(n),
+    'password: "' + 'x '.repeat(n / 2),
+    '-----BEGIN RSA PRIVATE KEY-----\n' + 'A'.repeat(n),
+    '-----BEGIN RSA PRIVATE KEY-----' + ' -----'.repeat(n / 6),
+    'eyJ' + 'a'.repeat(n) + '.' + 'b'.repeat(n),
+    'token '.repeat(n / 6),
+    'key=key=key='.repeat(n / 12),
+    '://:'.repeat(n / 4),
+    'https://u:' + 'p'.repeat(n) + 'x',
+    'https://' + 'u@'.repeat(n / 2) + ':p',
+    'Authorization: Bearer ' + 'x'.repeat(n),
+    ('AKIA' + 'A'.repeat(16) + ' ' + 'a'.repeat(40) + ' ').repeat(n / 64),
+    ('AROA' + 'A'.repeat(16) + ' ').repeat(n / 21),
+    '_-'.repeat(n / 2),
+    'ops_eyJ' + 'A'.repeat(n),
+    'lin_api_' + '_'.repeat(n),
+    'xoxo-' + '-'.repeat(n),
+  ];
+}
+
+/** The adversarial inputs (200,000 characters) that take longer than `budgetMs` each; `[]` is the goal. */
+export function adversarialOverBudget(budgetMs = 1000): { input: number; ms: number }[] {
+  const slow: { input: number; ms: number }[] = [];
+  adversarialInputs(200_000).forEach((input, i) => {
+    const t0 = performance.now();
+    redactSecrets(input);
+    const ms = performance.now() - t0;
+    if (ms >= budgetMs) slow.push({ input: i, ms });
+  });
+  return slow;
+}
+
 export interface BenchmarkResult {
   /** Bytes (= characters: the corpus is ASCII) in each corpus. */
   bytes: number;
@@ -133,13 +177,23 @@ export interface BenchmarkResult {
   typicalMBps: number;
   /** A secret every ~300 bytes. */
   denseMBps: number;
+  /** The anchor over the typical corpus: `JSON.parse(JSON.stringify(turn))` per turn. */
+  anchorMBps: number;
+  /** Redaction time ÷ anchor time on the typical corpus (lower is faster; compare across machines). */
+  typicalVsAnchor: number;
+  /** Whether 20 MB of clean text took under 3 s (the budget the harvest was designed for). */
+  cleanWithinBudget: boolean;
 }
 
-function bestOf(turns: readonly string[], repeats: number): number {
+type Work = (turn: string) => unknown;
+const jsonRoundTrip: Work = (turn) => JSON.parse(JSON.stringify(turn));
+
+/** Best-of-`repeats` milliseconds for `work` over every turn. */
+export function bestOf(turns: readonly string[], repeats: number, work: Work = redactSecrets): number {
   let best = Infinity;
   for (let r = 0; r < repeats; r++) {
     const t0 = performance.now();
-    for (const s of turns) redactSecrets(s);
+    for (const s of turns) work(s);
     best = Math.min(best, performance.now() - t0);
   }
   return best;
@@ -149,14 +203,21 @@ function bestOf(turns: readonly string[], repeats: number): number {
 export function benchmarkRedaction(opts: { bytes?: number; repeats?: number } = {}): BenchmarkResult {
   const bytes = opts.bytes ?? 20_000_000;
   const repeats = opts.repeats ?? 3;
-  const mbps = (turns: readonly string[]): number => {
-    const size = turns.reduce((n, s) => n + s.length, 0);
-    return size / 1e6 / (bestOf(turns, repeats) / 1000);
-  };
+  const size = (turns: readonly string[]): number => turns.reduce((n, s) => n + s.length, 0);
+  const clean = buildCorpus({ bytes });
+  const typical = buildCorpus({ bytes, secretEvery: 25, seed: 3 });
+  const dense = buildCorpus({ bytes, secretEvery: 2, seed: 7 });
+  const cleanMs = bestOf(clean, repeats);
+  const typicalMs = bestOf(typical, repeats);
+  const anchorMs = bestOf(typical, repeats, jsonRoundTrip);
+  const mbps = (turns: readonly string[], ms: number): number => size(turns) / 1e6 / (ms / 1000);
   return {
     bytes,
-    cleanMBps: mbps(buildCorpus({ bytes })),
-    typicalMBps: mbps(buildCorpus({ bytes, secretEvery: 25, seed: 3 })),
-    denseMBps: mbps(buildCorpus({ bytes, secretEvery: 2, seed: 7 })),
+    cleanMBps: mbps(clean, cleanMs),
+    typicalMBps: mbps(typical, typicalMs),
+    denseMBps: mbps(dense, bestOf(dense, repeats)),
+    anchorMBps: mbps(typical, anchorMs),
+    typicalVsAnchor: typicalMs / anchorMs,
+    cleanWithinBudget: (cleanMs * 20_000_000) / size(clean) < 3000,
   };
 }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildCorpus } from './redact.bench.js';
+import { adversarialInputs, buildCorpus } from './redact.bench.js';
 import { SECRET_KINDS, redactSecrets, redactSecretsWithStats } from './redact.js';
 import type { SecretKind } from './redact.js';
 
 // Fake but well-formed secrets, assembled from fragments so this file holds no literal a scanner flags.
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LETTERS = UPPER + 'abcdefghijklmnopqrstuvwxyz';
+const HEX = '0123456789abcdef';
 const ALNUM = LETTERS + '0123456789';
 let seed = 12345;
 function rand(n: number, alphabet = ALNUM): string {
@@ -203,6 +205,43 @@ const CASES: [string, string, string][] = [
     `Driver={ODBC Driver 18};Server=x;Uid=u;Pwd={${R('db-password')}};`,
   ],
   [';PWD=', 'DSN=x;UID=u;PWD=' + 'xyz987', `DSN=x;UID=u;PWD=${R('db-password')}`],
+  [
+    'Shopify token',
+    `X-Shopify-Access-Token: ${join('shp', 'at_', rand(32, HEX))}`,
+    `X-Shopify-Access-Token: ${R('shopify-token')}`,
+  ],
+  [
+    'Linear key',
+    `linear.init(${JSON.stringify(join('lin', '_api_', rand(40)))})`,
+    `linear.init("${R('linear-key')}")`,
+  ],
+  [
+    '1Password service-account token',
+    `op run --token ${join('ops', '_eyJ', b64url({ email: 'x@1passwordserviceaccounts.com', k: rand(43) }))}`,
+    `op run --token ${R('onepassword-token')}`,
+  ],
+  ['short OpenAI-style key', `use ${join('sk', '-1234567890abcdef')} here`, `use ${R('openai-key')} here`],
+  [
+    'Slack app token (64 hex)',
+    join('xa', 'pp-1-A', rand(10), '-', rand(13, '0123456789'), '-', rand(64, HEX)),
+    R('slack-token'),
+  ],
+  [
+    'token as the URL user (x-oauth-basic)',
+    `"git+https://${rand(40, HEX)}:x-oauth-basic@github.com/acme/lib.git"`,
+    `"git+https://${R('github-token')}:x-oauth-basic@github.com/acme/lib.git"`,
+  ],
+  [
+    'URL user with @ and a password with #',
+    'postgres://admin@orders-db:' + 'p4#ss?Word' + '@orders-db.postgres.database.azure.com/app',
+    `postgres://admin@orders-db:${R('url-password')}@orders-db.postgres.database.azure.com/app`,
+  ],
+  [
+    'GitHub token with an underscore',
+    `GH_TOKEN=${join('gh', 'o_', rand(20), '_', rand(15))}`,
+    `GH_TOKEN=${R('github-token')}`,
+  ],
+  ['password starting with !', 'DB_PASSWORD=' + '!x9Vjpd_Fk7', `DB_PASSWORD=${R('password')}`],
 ];
 
 describe('redactSecrets: each kind', () => {
@@ -333,6 +372,15 @@ const NOT_SECRETS = [
   'const { data: { session_token } } = await supabase.auth.getSession(); refresh_token: refreshToken,',
   'KEY_FILE=/etc/ssl/private/key.pem private_key_path: ~/.ssh/id_ed25519 secret_name: prod/db',
   'see https://example.com/sk-2024-annual-report-final-v2 and the task-management-system-v2 docs',
+  // `sk-` with fewer than 10 characters, or inside a word.
+  'pip install sk-learn sk-video; sk-123456789; task-list-1234567890 disk-usage-1234567890 desk-0123456789ab',
+  // The unique ids of IAM roles and users name a principal; they grant nothing.
+  `"RoleId": "${join('AR', 'OA', 'X7KQ2MZP4RNWB3TJ')}", "UserId": "${join('AI', 'DA', 'Q5HZ3M7KXW2NPJ4B')}"`,
+  // A switch of a `*_PWD` variable (print working directory), not a password.
+  'OCODEX_DOCKER_MOUNT_PWD=1\nOCODEX_DOCKER_MOUNT_PWD=true\nexport OCODEX_DOCKER_MOUNT_PWD=0',
+  '- OCODEX_DOCKER_MOUNT_PWD: `1/true` mounts workspace to `/work` (default true).',
+  '- `OCODEX_DOCKER_MOUNT_PWD`: `1/true` to mount current dir; MOUNT_PWD="0|1"; HOST_PWD: yes/no',
+  'npm_config_user_agent_npm_version_10_x86=1 npm_package_devDependencies_typescript_v=5.9',
 ];
 
 describe('no false positives', () => {
@@ -341,15 +389,13 @@ describe('no false positives', () => {
   });
 });
 
-describe('performance and safety', () => {
-  it('redacts 20 MB of mixed text quickly, with no false positives and no missed injected secret', () => {
-    const clean = buildCorpus({ bytes: 20_000_000 });
-    const t0 = performance.now();
+// Wall time is measured by the bench (`redact.bench.ts`: throughput and the adversarial inputs' budget);
+// these tests check what the same inputs come out as.
+describe('large and adversarial inputs', () => {
+  it('20 MB of mixed text has no false positive, and a dense corpus no missed injected secret', () => {
     let found = 0;
-    for (const s of clean) found += redactSecretsWithStats(s).count;
-    const ms = performance.now() - t0;
+    for (const s of buildCorpus({ bytes: 20_000_000 })) found += redactSecretsWithStats(s).count;
     expect(found).toBe(0);
-    expect(ms).toBeLessThan(3000);
 
     const dense = buildCorpus({ bytes: 2_000_000, secretEvery: 3, seed: 9 });
     for (const s of dense) {
@@ -359,28 +405,12 @@ describe('performance and safety', () => {
     }
   });
 
-  it('has no catastrophic backtracking on adversarial input', () => {
-    const n = 200_000;
-    const inputs = [
-      'a'.repeat(n),
-      'sk-' + 'a'.repeat(n),
-      'password=' + 'x'.repeat(n),
-      'password: "' + 'x '.repeat(n / 2),
-      '-----BEGIN RSA PRIVATE KEY-----\n' + 'A'.repeat(n),
-      '-----BEGIN RSA PRIVATE KEY-----' + ' -----'.repeat(n / 6),
-      'eyJ' + 'a'.repeat(n) + '.' + 'b'.repeat(n),
-      'token '.repeat(n / 6),
-      'key=key=key='.repeat(n / 12),
-      '://:'.repeat(n / 4),
-      'https://u:' + 'p'.repeat(n) + 'x',
-      'Authorization: Bearer ' + 'x'.repeat(n),
-      ('AKIA' + 'A'.repeat(16) + ' ' + 'a'.repeat(40) + ' ').repeat(n / 64),
-      '_-'.repeat(n / 2),
-    ];
-    for (const input of inputs) {
-      const t0 = performance.now();
-      redactSecrets(input);
-      expect(performance.now() - t0).toBeLessThan(1000);
+  it('a secret after each pathological input is still redacted, and redacting again changes nothing', () => {
+    for (const input of adversarialInputs(20_000)) {
+      const out = redactSecrets(`${input}\n${GITHUB}`);
+      expect(out.endsWith(`\n${R('github-token')}`)).toBe(true);
+      expect(out).not.toContain(GITHUB);
+      expect(redactSecrets(out)).toBe(out);
     }
   });
 });
