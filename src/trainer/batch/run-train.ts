@@ -17,7 +17,7 @@ import type { Backend } from '../../backends/types.js';
 import { zeroUsage } from '../../core/usage.js';
 import { InputError, UsageError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
-import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
+import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import type { Logger } from '../../core/logger.js';
 import { chunks, shuffled } from '../../core/rng.js';
 import { batchScore } from '../gate.js';
@@ -113,7 +113,8 @@ export async function runTrain(
   );
   const ctx: StepContext = { config, backend: deps.backend, rollouts, data, usage };
   const metric = metricOf(config);
-  const write = (rel: string, text: string): void => writeFileAtomicSync(path.join(out, rel), text);
+  const write = (rel: string, text: string): void =>
+    writeFileAtomicSync(path.join(out, rel), text, DEFAULT_FILE_MODE);
 
   // A resume must continue the very same run: same resolved config, dataset bytes and initial skill.
   const runHash = sha256Hex(
