@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { IoError, errorMessage } from '../../src/core/errors.js';
+import { IoError, errorMessage, errnoCode } from '../../src/core/errors.js';
 import { assertRegularFile } from '../../src/core/io/regular-file.js';
 import {
   isRecord,
@@ -95,7 +95,7 @@ function assertRegularStore(dbPath: string): void {
     try {
       assertRegularFile(companion);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (errnoCode(err) !== 'ENOENT') throw err;
     }
   }
 }
