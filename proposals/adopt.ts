@@ -7,16 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AdoptRefusedError, InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
-import { sha256Hex } from '../src/core/hash.js';
 import {
-  DEFAULT_FILE_MODE,
-  PRIVATE_DIR_MODE,
-  PRIVATE_FILE_MODE,
-  errorCode,
-  readFileIfExists,
-  writeFileAtomic,
-} from './atomic-write.js';
+  AdoptRefusedError,
+  InputError,
+  IoError,
+  SkilloptError,
+  errorMessage,
+  errnoCode,
+} from '../src/core/errors.js';
+import { sha256Hex } from '../src/core/hash.js';
 import { commitAdoption, gitPrecheck, type GitPlan } from './git.js';
 import {
   ADOPTED_FILE,
@@ -42,6 +41,9 @@ import type {
   ProposalManifest,
   TargetSelection,
 } from './types.js';
+import { DEFAULT_FILE_MODE, writeFileAtomic } from '../src/core/io/atomic-file.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
+import { readFileIfExists } from '../src/core/io/read-file.js';
 
 /** One live file to replace, fully decided before anything is written. */
 interface PlannedWrite {
@@ -118,7 +120,11 @@ export async function adoptProposal(options: AdoptProposalOptions): Promise<Adop
           adoptedAt: options.now,
           targets: [...(previousRecord?.targets ?? []), ...targets],
         };
-        await writeFileAtomic(path.join(dir, ADOPTED_FILE), `${JSON.stringify(record, null, 2)}\n`);
+        await writeFileAtomic(
+          path.join(dir, ADOPTED_FILE),
+          `${JSON.stringify(record, null, 2)}\n`,
+          PRIVATE_FILE_MODE,
+        );
       },
     });
     const receipt: AdoptReceipt = {
@@ -342,7 +348,7 @@ async function readLiveFile(file: string): Promise<Buffer | null | 'unreadable'>
   try {
     return await readFileIfExists(file);
   } catch (err) {
-    if (errorCode(err) === 'EISDIR') return 'unreadable';
+    if (errnoCode(err) === 'EISDIR') return 'unreadable';
     throw new IoError(`cannot read ${file}: ${errorMessage(err)}`);
   }
 }
@@ -374,7 +380,11 @@ async function recordCommit(dir: string, id: string, commit: string): Promise<vo
   const state = await readAdoptedState(dir, id);
   if (!state.adopted || state.record == null) return;
   const record: AdoptedRecord = { ...state.record, commits: [...(state.record.commits ?? []), commit] };
-  await writeFileAtomic(path.join(dir, ADOPTED_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  await writeFileAtomic(
+    path.join(dir, ADOPTED_FILE),
+    `${JSON.stringify(record, null, 2)}\n`,
+    PRIVATE_FILE_MODE,
+  );
 }
 
 export type { GitPlan };

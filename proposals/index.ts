@@ -14,7 +14,6 @@ export { rejectProposal } from './reject.js';
 export { recoverProject } from './recover.js';
 export { JOURNAL_FILE } from './transaction.js';
 export { assertProposalId, listProposals, latestProposal, readProposal, proposalsRootOf } from './list.js';
-export { writeFileAtomic } from './atomic-write.js';
 export { adoptedRecordSchema, proposalManifestSchema, MANIFEST_SCHEMA, MANIFEST_VERSION } from './types.js';
 export type {
   AdoptProposalOptions,

@@ -5,9 +5,7 @@
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { InputError, errorMessage } from '../src/core/errors.js';
-import { errorCode, isMissingPathError } from './atomic-write.js';
-import { readJsonFile, readOptionalJsonFile } from './json-file.js';
+import { InputError, errorMessage, errnoCode, isMissingPathError } from '../src/core/errors.js';
 import {
   adoptedRecordSchema,
   proposalManifestSchema,
@@ -25,6 +23,7 @@ import type {
   RevertedRecord,
   SkippedProposal,
 } from './types.js';
+import { readJsonFile, readOptionalJsonFile } from '../src/core/io/json-file.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const ADOPTED_FILE = 'adopted.json';
@@ -196,7 +195,7 @@ async function readTextFile(file: string, owner: string): Promise<string> {
     return await readFile(file, 'utf8');
   } catch (err) {
     throw new InputError(
-      `${owner}: ${path.basename(file)} cannot be read (${errorCode(err) ?? errorMessage(err)})`,
+      `${owner}: ${path.basename(file)} cannot be read (${errnoCode(err) ?? errorMessage(err)})`,
     );
   }
 }

@@ -1,13 +1,14 @@
 /** `reject ID`: the user turns a proposal down; it stays on disk for the record but can no longer be adopted. */
 import path from 'node:path';
 import { AdoptRefusedError } from '../src/core/errors.js';
-import { writeFileAtomic } from './atomic-write.js';
 import { locateProposal } from './adopt.js';
 import { REJECTED_FILE, listProposals } from './list.js';
 import { acquireProposalLock, releaseProposalLock } from './lock.js';
 import { recoverProject } from './recover.js';
 import { assertEpochMs } from './stage.js';
 import type { RejectedRecord } from './types.js';
+import { PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
+import { writeFileAtomic } from '../src/core/io/atomic-file.js';
 
 export async function rejectProposal(options: {
   projectDir: string;
@@ -31,7 +32,11 @@ export async function rejectProposal(options: {
     if (status === 'rejected')
       throw new AdoptRefusedError(`proposal ${id} was already rejected`, 'already_rejected');
     const record: RejectedRecord = { rejectedAt: options.now, reason: options.reason ?? '' };
-    await writeFileAtomic(path.join(dir, REJECTED_FILE), `${JSON.stringify(record, null, 2)}\n`);
+    await writeFileAtomic(
+      path.join(dir, REJECTED_FILE),
+      `${JSON.stringify(record, null, 2)}\n`,
+      PRIVATE_FILE_MODE,
+    );
     return { id, dir, record };
   } finally {
     await releaseProposalLock(lockPath);

@@ -8,13 +8,6 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AdoptRefusedError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
-import {
-  DEFAULT_FILE_MODE,
-  PRIVATE_DIR_MODE,
-  PRIVATE_FILE_MODE,
-  readFileIfExists,
-  writeFileAtomic,
-} from './atomic-write.js';
 import { commitAdoption, gitPrecheck } from './git.js';
 import { REVERTED_FILE, listProposals, readAdoptedState } from './list.js';
 import { locateProposal } from './adopt.js';
@@ -23,6 +16,9 @@ import { recoverProject } from './recover.js';
 import { assertEpochMs, resolveRealPath } from './stage.js';
 import { StepCounter, removeCreatedDirs, runTransaction } from './transaction.js';
 import type { AdoptedTarget, Checkpoint, GitOutcome, RecoveryNote, RevertedRecord } from './types.js';
+import { DEFAULT_FILE_MODE, writeFileAtomic } from '../src/core/io/atomic-file.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
+import { readFileIfExists } from '../src/core/io/read-file.js';
 
 export interface RevertOptions {
   projectDir: string;
@@ -113,7 +109,11 @@ export async function revertProposal(options: RevertOptions): Promise<RevertRece
         mode: p.mode,
       })),
       commit: async () => {
-        await writeFileAtomic(path.join(dir, REVERTED_FILE), `${JSON.stringify(record, null, 2)}\n`);
+        await writeFileAtomic(
+          path.join(dir, REVERTED_FILE),
+          `${JSON.stringify(record, null, 2)}\n`,
+          PRIVATE_FILE_MODE,
+        );
       },
     });
     for (const p of active) {

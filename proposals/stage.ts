@@ -5,11 +5,17 @@
  */
 import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
+import {
+  InputError,
+  IoError,
+  SkilloptError,
+  errorMessage,
+  errnoCode,
+  isMissingPathError,
+} from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
 import { mapStrings, plainText } from '../src/core/safe-text.js';
 import { ensureProjectStateDir } from '../src/core/io/project-state-dir.js';
-import { PRIVATE_DIR_MODE, errorCode, isMissingPathError, writeFileAtomic } from './atomic-write.js';
 import {
   DIFF_FILE,
   MANIFEST_FILE,
@@ -29,6 +35,8 @@ import type {
   StageTarget,
   StagedProposal,
 } from './types.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
+import { writeFileAtomic } from '../src/core/io/atomic-file.js';
 
 interface PlannedTarget {
   input: StageTarget;
@@ -69,17 +77,25 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   try {
     await mkdir(path.join(staging, 'files'), { mode: PRIVATE_DIR_MODE });
     for (const target of targets) {
-      await writeFileAtomic(path.join(staging, target.proposedFile), target.input.proposedText);
+      await writeFileAtomic(
+        path.join(staging, target.proposedFile),
+        target.input.proposedText,
+        PRIVATE_FILE_MODE,
+      );
       step('proposed file');
     }
-    await writeFileAtomic(path.join(staging, DIFF_FILE), diff);
+    await writeFileAtomic(path.join(staging, DIFF_FILE), diff, PRIVATE_FILE_MODE);
     step('diff');
-    await writeFileAtomic(path.join(staging, REPORT_MD_FILE), plainText(options.reportMd));
-    await writeFileAtomic(path.join(staging, REPORT_JSON_FILE), reportJsonText);
+    await writeFileAtomic(path.join(staging, REPORT_MD_FILE), plainText(options.reportMd), PRIVATE_FILE_MODE);
+    await writeFileAtomic(path.join(staging, REPORT_JSON_FILE), reportJsonText, PRIVATE_FILE_MODE);
     step('reports');
     const { id, dir } = await commitStagingDir(staging, root, baseId, async (candidate) => {
       manifest = manifestFor(candidate);
-      await writeFileAtomic(path.join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      await writeFileAtomic(
+        path.join(staging, MANIFEST_FILE),
+        `${JSON.stringify(manifest, null, 2)}\n`,
+        PRIVATE_FILE_MODE,
+      );
       step('manifest');
     });
     step('published');
@@ -200,7 +216,7 @@ export async function resolveRealPath(target: string): Promise<string> {
     } catch (err) {
       const parent = path.dirname(current);
       if (!isMissingPathError(err) || parent === current) {
-        throw new IoError(`cannot resolve ${target}: ${errorCode(err) ?? errorMessage(err)}`);
+        throw new IoError(`cannot resolve ${target}: ${errnoCode(err) ?? errorMessage(err)}`);
       }
       missing.push(path.basename(current));
       current = parent;

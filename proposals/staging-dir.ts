@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { IoError, errorMessage } from '../src/core/errors.js';
+import { IoError, errorMessage, errnoCode } from '../src/core/errors.js';
 import { ownIdentity, processAlive } from '../src/core/process-identity.js';
-import { errorCode } from './atomic-write.js';
 import { DIFF_FILE, MANIFEST_FILE, REPORT_JSON_FILE, REPORT_MD_FILE, STAGING_PREFIX } from './list.js';
 
 /** How many `-2`, `-3`... suffixes we try before concluding something is wrong. */
@@ -52,7 +51,7 @@ export async function commitStagingDir(
       await rename(staging, dir);
       return { id, dir };
     } catch (err) {
-      const code = errorCode(err);
+      const code = errnoCode(err);
       if (code !== 'EEXIST' && code !== 'ENOTEMPTY' && code !== 'EPERM')
         throw new IoError(`cannot publish proposal ${id}: ${errorMessage(err)}`);
     }
@@ -65,7 +64,7 @@ async function exists(p: string): Promise<boolean> {
     await lstat(p);
     return true;
   } catch (err) {
-    if (errorCode(err) === 'ENOENT') return false;
+    if (errnoCode(err) === 'ENOENT') return false;
     throw err;
   }
 }

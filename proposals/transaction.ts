@@ -12,16 +12,12 @@
 import { mkdir, readFile, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { InputError, IoError, errorMessage } from '../src/core/errors.js';
+import { InputError, IoError, errorMessage, errnoCode, isMissingPathError } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
-import {
-  errorCode,
-  fsyncDirectory,
-  isMissingPathError,
-  readFileIfExists,
-  writeFileAtomic,
-} from './atomic-write.js';
 import type { Checkpoint } from './types.js';
+import { fsyncDirectory, writeFileAtomic } from '../src/core/io/atomic-file.js';
+import { PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
+import { readFileIfExists } from '../src/core/io/read-file.js';
 
 export const JOURNAL_FILE = '.transaction.json';
 
@@ -119,7 +115,7 @@ export async function runTransaction(options: TransactionOptions): Promise<void>
     startedAt: options.now,
     entries,
   };
-  await writeFileAtomic(journalPath(dir), `${JSON.stringify(journal, null, 2)}\n`);
+  await writeFileAtomic(journalPath(dir), `${JSON.stringify(journal, null, 2)}\n`, PRIVATE_FILE_MODE);
   step.reach('journal written');
   try {
     for (const [index, entry] of entries.entries()) {
@@ -226,7 +222,7 @@ async function rollBack(entries: readonly JournalEntry[]): Promise<string[]> {
         await removeCreatedDirs(path.dirname(entry.writePath), entry.createdDir);
       }
     } catch (err) {
-      failures.push(`${entry.livePath} (${errorCode(err) ?? errorMessage(err)})`);
+      failures.push(`${entry.livePath} (${errnoCode(err) ?? errorMessage(err)})`);
     }
   }
   return failures;

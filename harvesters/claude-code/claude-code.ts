@@ -3,7 +3,7 @@
  * Record shapes and the real-data pitfalls handled here are in harvest-spec §2 (see ARCHITECTURE.md).
  */
 import path from 'node:path';
-import { IoError } from '../../src/core/errors.js';
+import { IoError, errorMessage } from '../../src/core/errors.js';
 import { readJsonlLines } from '../../src/core/io/jsonl.js';
 import { walkFiles } from '../../src/core/io/walk.js';
 import { hasActionRoom } from '../shared/actions.js';
@@ -122,7 +122,7 @@ async function parseClaudeTranscript(
       applyRecord(draft, record);
     }
   } catch (err) {
-    throw new IoError(`Cannot read Claude Code transcript ${file.path}: ${describeError(err)}`);
+    throw new IoError(`Cannot read Claude Code transcript ${file.path}: ${errorMessage(err)}`);
   }
   const sessions = [...drafts.values()]
     .map((draft) => finishSession(draft, file.path))
@@ -404,10 +404,6 @@ function finishSession(draft: SessionDraft, sourcePath: string): HarvestedSessio
 
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function describeError(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Claude Code writes ISO strings only; anything else in `timestamp` is a malformed record. */

@@ -8,7 +8,7 @@
  * How duplicated G2 messages are counted once: see codex-session.ts.
  */
 import path from 'node:path';
-import { IoError } from '../../src/core/errors.js';
+import { IoError, errorMessage } from '../../src/core/errors.js';
 import { readJsonlLines } from '../../src/core/io/jsonl.js';
 import { MAX_WHOLE_JSON_BYTES, readRegularFile } from '../../src/core/io/regular-file.js';
 import { walkFiles } from '../../src/core/io/walk.js';
@@ -98,7 +98,7 @@ async function parseCodexRollout(
     const sessions: HarvestedSession[] = session ? [session] : [];
     return { sessions, ...read };
   } catch (err) {
-    throw new IoError(`Cannot read Codex transcript ${file.path}: ${describeError(err)}`);
+    throw new IoError(`Cannot read Codex transcript ${file.path}: ${errorMessage(err)}`);
   }
 }
 
@@ -153,8 +153,4 @@ function readWholeSession(filePath: string, draft: SessionDraft): ReadResult {
     else badLines++;
   }
   return { badLines, endOffset: bytes.length };
-}
-
-function describeError(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -46,7 +46,3 @@ export function userPromptText(raw: unknown): string | undefined {
   if (SLASH_COMMAND.test(text)) return undefined;
   return text;
 }
-
-export function describeError(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -4,9 +4,9 @@
  * `{"type","data":{…},"id","timestamp","parentId"}`; harvest-spec §5.3 and the copilot-sdk
  * session-events schema describe the types. Append-only, so parsing resumes from a byte offset.
  */
-import { IoError } from '../../src/core/errors.js';
+import { IoError, errorMessage } from '../../src/core/errors.js';
 import { readJsonlLines } from '../../src/core/io/jsonl.js';
-import { describeError, isRecord, parseUtcMs, trimmedString, userPromptText, widenRange } from './common.js';
+import { isRecord, parseUtcMs, trimmedString, userPromptText, widenRange } from './common.js';
 import {
   type DraftTurn,
   fillFromWorkspaceYaml,
@@ -57,7 +57,7 @@ export async function parseEventsFile(
       applyEvent(draft, line.value, line.offset);
     }
   } catch (err) {
-    throw new IoError(`Cannot read Copilot CLI events ${file.path}: ${describeError(err)}`);
+    throw new IoError(`Cannot read Copilot CLI events ${file.path}: ${errorMessage(err)}`);
   }
   if (draft.cwd === '' || draft.branch === '') fillFromWorkspaceYaml(file.path, draft);
   const session = finishSession(draft, file.path);

@@ -14,10 +14,9 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { IoError } from '../../src/core/errors.js';
+import { IoError, errorMessage, errnoCode } from '../../src/core/errors.js';
 import { assertRegularFile } from '../../src/core/io/regular-file.js';
 import {
-  describeError,
   isRecord,
   MAX_FILES_TOUCHED,
   parseUtcMs,
@@ -66,7 +65,7 @@ export function parseStoreFile(file: SourceFile): FileParse {
   try {
     sessions = readStore(file.path);
   } catch (err) {
-    throw new IoError(`Cannot read Copilot CLI session store ${file.path}: ${describeError(err)}`);
+    throw new IoError(`Cannot read Copilot CLI session store ${file.path}: ${errorMessage(err)}`);
   }
   return {
     sessions: sessions.filter((s) => !hasEventsStream(copilotHome, s.sessionId)),
@@ -97,7 +96,7 @@ function assertRegularStore(dbPath: string): void {
     try {
       assertRegularFile(companion);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (errnoCode(err) !== 'ENOENT') throw err;
     }
   }
 }

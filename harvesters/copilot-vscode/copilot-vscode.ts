@@ -16,13 +16,13 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { IoError } from '../../src/core/errors.js';
+import { IoError, errorMessage } from '../../src/core/errors.js';
 import { MAX_WHOLE_JSON_BYTES, readRegularFile } from '../../src/core/io/regular-file.js';
 import { walkFiles } from '../../src/core/io/walk.js';
 import { replayOpLogFile } from './oplog.js';
 import { chatSessionToHarvested, type SessionMeta } from './session.js';
 import { parseTranscriptFile } from './transcript.js';
-import { describeError, fileStem, isRecord } from './util.js';
+import { fileStem, isRecord } from './util.js';
 import { workspaceProject } from './workspace.js';
 import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
 import type { SourceFile } from '../../src/core/session.js';
@@ -158,7 +158,7 @@ async function subfolders(root: string): Promise<string[]> {
   } catch (err) {
     const code = isRecord(err) ? err['code'] : undefined;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new IoError(`Cannot list ${root}: ${describeError(err)}`);
+    throw new IoError(`Cannot list ${root}: ${errorMessage(err)}`);
   }
   return entries
     .filter((e) => e.isDirectory())
@@ -208,7 +208,7 @@ async function parseCopilotChat(
       ? await parseOpLog(file.path, meta, options)
       : await parseTranscript(file.path, meta, options);
   } catch (err) {
-    throw new IoError(`Cannot read VS Code Copilot chat ${file.path}: ${describeError(err)}`);
+    throw new IoError(`Cannot read VS Code Copilot chat ${file.path}: ${errorMessage(err)}`);
   }
 }
 

@@ -65,7 +65,3 @@ export function isOnlyTagBlocks(prompt: string): boolean {
   }
   return true;
 }
-
-export function describeError(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -13,7 +13,7 @@ import { memoryResponseCache, sqliteResponseCache } from '../store/response-cach
 import { MockBackend } from './mock/mock-backend.js';
 import type { ChatRole } from './llm/chat.js';
 import { GuardedChat } from './llm/guarded-chat.js';
-import { Limiter } from './llm/limiter.js';
+import { Limiter } from '../core/limiter.js';
 import { LlmBackend } from './llm/llm-backend.js';
 import { FREE_PRICE, isFreeLocal } from './llm/local-server.js';
 import { priceFor } from './llm/prices.js';

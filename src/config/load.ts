@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { didYouMean } from '../core/closest-name.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorMessage, errnoCode } from '../core/errors.js';
 import { projectConfigFile, userConfigFile } from './paths.js';
 import { projectConfigRefusals, projectRefusalMessage } from './project-trust.js';
 import { CONFIG_KEYS, configSchema, crossKeyProblems, type Config, type ConfigKey } from './schema.js';
@@ -24,14 +24,14 @@ export function readConfigFile(file: string): ConfigLayer | null {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new ConfigError(`${file}: cannot read config file: ${(err as Error).message}`);
+    if (errnoCode(err) === 'ENOENT') return null;
+    throw new ConfigError(`${file}: cannot read config file: ${errorMessage(err)}`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${file}: invalid JSON: ${(err as Error).message}`);
+    throw new ConfigError(`${file}: invalid JSON: ${errorMessage(err)}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ConfigError(`${file}: expected a JSON object like {"edit_budget": 4}`);

@@ -7,6 +7,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, ConfigKey } from './schema.js';
+import { errnoCode } from '../core/errors.js';
 
 export type ProjectRule =
   /** Cannot move data or code across the project's boundary. */
@@ -113,7 +114,7 @@ export function resolvesInside(target: string, project: string): boolean {
     try {
       return below(path.join(realpathSync(current), ...missing.reverse()), realProject);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
+      const code = errnoCode(err);
       if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(current) === current) return false;
       missing.push(path.basename(current));
     }

@@ -98,3 +98,17 @@ export class AnswerPendingError extends SkilloptError {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** The errno code of a Node system error (`ENOENT`, `EEXIST`, ...), or undefined for anything else. */
+export function errnoCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err != null && 'code' in err && typeof err.code === 'string') {
+    return err.code;
+  }
+  return undefined;
+}
+
+/** ENOENT, or ENOTDIR (a parent is a regular file): either way the path does not exist. */
+export function isMissingPathError(err: unknown): boolean {
+  const code = errnoCode(err);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

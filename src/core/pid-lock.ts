@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { ownIdentity, processAlive } from './process-identity.js';
+import { errnoCode } from './errors.js';
 
 export interface LockRecord {
   pid: number;
@@ -91,7 +92,7 @@ function linkNew(file: string, text: string): boolean {
     linkSync(tmp, file);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errnoCode(err) === 'EEXIST') return false;
     throw err;
   } finally {
     unlinkSync(tmp);

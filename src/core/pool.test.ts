@@ -18,6 +18,31 @@ describe('mapPool', () => {
     expect(peak).toBe(2);
   });
 
+  it('runs one at a time for a limit below 1 (or not a number)', async () => {
+    for (const limit of [0, -3, Number.NaN]) {
+      let inFlight = 0;
+      let peak = 0;
+      const out = await mapPool([1, 2, 3], limit, async (x) => {
+        peak = Math.max(peak, ++inFlight);
+        await new Promise((r) => setTimeout(r, 1));
+        inFlight--;
+        return x * 2;
+      });
+      expect(out).toEqual([2, 4, 6]);
+      expect(peak).toBe(1);
+    }
+  });
+
+  it('starts no more items after a failure (a spent budget sends nothing more)', async () => {
+    const ran: number[] = [];
+    const run = mapPool([1, 2, 3, 4], 1, (x) => {
+      ran.push(x);
+      return x === 2 ? Promise.reject(new Error('budget')) : Promise.resolve(x);
+    });
+    await expect(run).rejects.toThrow('budget');
+    expect(ran).toEqual([1, 2]);
+  });
+
   it('propagates a failure', async () => {
     await expect(
       mapPool([1, 2], 4, (x) => (x === 2 ? Promise.reject(new Error('boom')) : Promise.resolve(x))),

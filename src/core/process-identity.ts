@@ -5,6 +5,7 @@
  * start time is unknown ('') and only the pid is checked (`process.kill(pid, 0)`).
  */
 import { readFileSync } from 'node:fs';
+import { errnoCode } from './errors.js';
 
 export interface ProcessIdentity {
   pid: number;
@@ -43,7 +44,7 @@ export function processAlive(who: ProcessIdentity): boolean {
   try {
     process.kill(who.pid, 0);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    if (errnoCode(err) !== 'EPERM') return false;
   }
   if (who.start === '') return true;
   const now = processStartTime(who.pid);

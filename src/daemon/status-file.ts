@@ -1,49 +1,54 @@
 /**
  * `<state home>/daemon-status.json`: what the daemon is doing and did last, for `status`. Written
- * atomically (temp file + rename) after each harvest and night, and on start and stop.
+ * atomically (`writeFileAtomicSync`) after each harvest and night, and on start and stop.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { daemonStatusFile } from '../config/paths.js';
+import { writeFileAtomicSync } from '../core/io/atomic-file.js';
+import { readJsonFileOrNull } from '../core/io/json-file.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/io/private-mode.js';
 
-export interface DaemonStatus {
-  pid: number;
-  state: 'running' | 'stopping' | 'stopped';
-  started_at: number;
-  updated_at: number;
+const daemonStatusSchema = z.object({
+  pid: z.number(),
+  state: z.enum(['running', 'stopping', 'stopped']),
+  started_at: z.number(),
+  updated_at: z.number(),
   /** Transcript folders being watched. */
-  watching: string[];
+  watching: z.array(z.string()),
   /** Projects whose nights the daemon runs, with their next run (UTC ms). */
-  schedules: Array<{ project: string; cron: string; next_run: number | null }>;
-  harvests: number;
-  last_harvest: {
-    at: number;
-    files_parsed: number;
-    sessions_stored: number;
-    error?: string;
-  } | null;
-  nights: number;
-  last_night: {
-    project: string;
-    started_at: number;
-    ended_at: number | null;
-    /** `run`'s exit code (75: another night held the project's lock); null while running. */
-    exit_code: number | null;
-  } | null;
-}
+  schedules: z.array(z.object({ project: z.string(), cron: z.string(), next_run: z.number().nullable() })),
+  harvests: z.number(),
+  last_harvest: z
+    .object({
+      at: z.number(),
+      files_parsed: z.number(),
+      sessions_stored: z.number(),
+      error: z.string().optional(),
+    })
+    .nullable(),
+  nights: z.number(),
+  last_night: z
+    .object({
+      project: z.string(),
+      started_at: z.number(),
+      ended_at: z.number().nullable(),
+      /** `run`'s exit code (75: another night held the project's lock); null while running. */
+      exit_code: z.number().nullable(),
+    })
+    .nullable(),
+});
+
+export type DaemonStatus = z.infer<typeof daemonStatusSchema>;
 
 export function writeDaemonStatus(home: string, status: DaemonStatus): void {
   const file = daemonStatusFile(home);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the state home
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(status, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE }); // the state home
+  writeFileAtomicSync(file, `${JSON.stringify(status, null, 2)}\n`, PRIVATE_FILE_MODE);
 }
 
+/** The last status the daemon wrote; null when there is none or it is damaged (`status` shows no daemon). */
 export function readDaemonStatus(home: string): DaemonStatus | null {
-  try {
-    return JSON.parse(readFileSync(daemonStatusFile(home), 'utf8')) as DaemonStatus;
-  } catch {
-    return null;
-  }
+  return readJsonFileOrNull(daemonStatusFile(home), daemonStatusSchema);
 }

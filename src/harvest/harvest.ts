@@ -20,6 +20,7 @@ import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
 import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
 import { redactTurnText } from './turn-text.js';
 import { claimSessionEnds, type SessionEnds } from './session-ends.js';
+import { errorMessage } from '../core/errors.js';
 
 export interface HarvestOptions {
   db: Db;
@@ -263,8 +264,8 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
             parsed = await harvester.parse(file, 0, parseOptions);
           }
         } catch (err) {
-          summary.unreadable.push({ path: file.path, error: (err as Error).message });
-          opts.logger.warn(`skipped unreadable transcript ${file.path}: ${(err as Error).message}`);
+          summary.unreadable.push({ path: file.path, error: errorMessage(err) });
+          opts.logger.warn(`skipped unreadable transcript ${file.path}: ${errorMessage(err)}`);
           opts.onFile?.(++done, total, stats.bytes_read);
           continue;
         }

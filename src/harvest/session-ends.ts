@@ -5,8 +5,10 @@
  * quiet time: the session is over), and deletes the claimed log once the harvest succeeded. A damaged
  * line is skipped: the harvest finds every transcript anyway, only later.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../core/io/atomic-file.js';
+import { PRIVATE_FILE_MODE } from '../core/io/private-mode.js';
 
 const LOG = 'session-ends.jsonl';
 const CLAIMED = 'session-ends.claimed.jsonl';
@@ -57,9 +59,6 @@ function readText(file: string): string {
 }
 
 function writeClaimed(file: string, text: string): void {
-  const temp = `${file}.tmp`;
   // Private like every state file; written whole, then moved into place.
-  rmSync(temp, { force: true });
-  writeFileSync(temp, text, { mode: 0o600 });
-  renameSync(temp, file);
+  writeFileAtomicSync(file, text, PRIVATE_FILE_MODE);
 }

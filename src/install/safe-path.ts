@@ -6,7 +6,7 @@
  */
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../core/errors.js';
+import { InputError, errnoCode } from '../core/errors.js';
 
 // eslint-disable-next-line no-control-regex -- control characters must never reach a config file
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
@@ -79,7 +79,7 @@ export function readCurrent(realFile: string): CurrentFile {
     const st = statSync(realFile);
     return { text: readFileSync(realFile, 'utf8'), mode: st.mode & 0o777 };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: undefined, mode: undefined };
+    if (errnoCode(err) === 'ENOENT') return { text: undefined, mode: undefined };
     throw err;
   }
 }

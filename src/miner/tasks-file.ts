@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
-import { InputError, IoError, errorMessage } from '../core/errors.js';
+import { InputError, IoError, errorMessage, errnoCode } from '../core/errors.js';
 import { mapStrings, storedText } from '../core/safe-text.js';
 import type { Origin, Outcome, ReferenceKind, RuleJudge, Split, TaskRecord } from '../core/task.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
@@ -126,7 +126,7 @@ function readTasksText(path: string): string {
   try {
     bytes = fs.readFileSync(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ENOENT') throw new InputError(`tasks file not found: ${path}`);
     if (code === 'EISDIR') throw new InputError(`tasks file is a directory, not a file: ${path}`);
     throw new IoError(`cannot read tasks file ${path}: ${errorMessage(err)}`);

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import type { Env } from '../config/paths.js';
-import { IoError } from '../core/errors.js';
+import { IoError, errnoCode } from '../core/errors.js';
 
 /** There is no crontab program at all (so there can be no managed lines to remove either). */
 export class CrontabMissingError extends IoError {}
@@ -30,7 +30,7 @@ function describeFailure(
   stderr: string,
 ): string {
   if (r.error) {
-    const code = (r.error as NodeJS.ErrnoException).code;
+    const code = errnoCode(r.error);
     if (code === 'ENOENT')
       return `\`${binary}\` was not found (install cron, put crontab on PATH, or set SKILLOPT_SLEEP_CRONTAB)`;
     return `\`${binary} ${args}\` could not run: ${r.error.message}`;
@@ -51,7 +51,7 @@ export function systemCrontab(env: Env): CrontabIo {
       const stderr = r.stderr ? r.stderr.toString('utf8') : '';
       if (!r.error && r.status === 0) return r.stdout.toString('latin1');
       if (!r.error && r.status !== null && NO_CRONTAB.test(stderr)) return '';
-      const missing = r.error !== undefined && (r.error as NodeJS.ErrnoException).code === 'ENOENT';
+      const missing = r.error !== undefined && errnoCode(r.error) === 'ENOENT';
       throw new (missing ? CrontabMissingError : IoError)(
         `cannot read the current crontab, so nothing was changed: ${describeFailure(binary, '-l', r, stderr)}`,
       );

@@ -3,11 +3,13 @@
  * (`cron` line or the `daemon`), its cron expression and the exact night arguments. `schedule --list`
  * reads it to name projects (crontab markers hold only a digest) and the daemon reads it to know what to run.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { schedulesFile } from '../config/paths.js';
-import { ConfigError } from '../core/errors.js';
+import { writeFileAtomicSync } from '../core/io/atomic-file.js';
+import { readOptionalJsonFileSync } from '../core/io/json-file.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../core/io/private-mode.js';
 
 export const SCHEDULE_VIA = ['cron', 'daemon'] as const;
 export type ScheduleVia = (typeof SCHEDULE_VIA)[number];
@@ -32,32 +34,15 @@ export type ScheduleEntry = z.infer<typeof entrySchema>;
 
 export function readRegistry(home: string): ScheduleEntry[] {
   const file = schedulesFile(home);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new ConfigError(`${file}: cannot read: ${(err as Error).message}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError(`${file}: invalid JSON: ${(err as Error).message}`);
-  }
-  const result = fileSchema.safeParse(parsed);
-  if (!result.success)
-    throw new ConfigError(`${file}: not a schedule registry: ${result.error.issues[0]?.message ?? ''}`);
-  return result.data.entries;
+  const owner = `state home ${path.dirname(file)}`;
+  return readOptionalJsonFileSync(file, fileSchema, owner)?.entries ?? [];
 }
 
-/** Replace the registry atomically (temp file + rename), so a crash never leaves half a file. */
+/** Replace the registry atomically, so a crash never leaves half a file. */
 export function writeRegistry(home: string, entries: ScheduleEntry[]): void {
   const file = schedulesFile(home);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 }); // the state home
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE }); // the state home
+  writeFileAtomicSync(file, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, PRIVATE_FILE_MODE);
 }
 
 export function upsertEntry(entries: ScheduleEntry[], entry: ScheduleEntry): ScheduleEntry[] {

@@ -2,7 +2,7 @@
 import { closeSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { IoError } from '../core/errors.js';
+import { IoError, errorMessage } from '../core/errors.js';
 import { keepPrivate, makePrivateDir, PRIVATE_FILE_MODE } from '../core/io/private-mode.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -19,7 +19,7 @@ export function openStore(file: string): Db {
         `store ${file} is a folder, not a database: move it away and run again`,
         'store_unreadable',
       );
-    throw new IoError(`cannot open store ${file}: ${(err as Error).message}`);
+    throw new IoError(`cannot open store ${file}: ${errorMessage(err)}`);
   }
   try {
     db.pragma('journal_mode = WAL');
@@ -54,7 +54,7 @@ function unreadableStore(file: string, err: unknown): unknown {
   const code = (err as { code?: unknown }).code;
   if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return err;
   return new IoError(
-    `store ${file} is not a readable SQLite database (${(err as Error).message}); it was left as it is. Move it aside (mv '${file}' '${file}.broken') and run again to start a new store`,
+    `store ${file} is not a readable SQLite database (${errorMessage(err)}); it was left as it is. Move it aside (mv '${file}' '${file}.broken') and run again to start a new store`,
     'store_unreadable',
   );
 }

@@ -4,7 +4,7 @@ import { zeroUsage } from '../core/usage.js';
 import { emptyTask, type Edit } from '../core/task.js';
 import { BLOCK_END, BLOCK_START, withRules } from './learned-block.js';
 import { dedupeEdits, proposeEdits, rankEdits, type ProposeInput } from './propose.js';
-import { AnswerPendingError } from '../core/errors.js';
+import { AnswerPendingError, BackendError, BudgetExhaustedError } from '../core/errors.js';
 
 const add = (content: string, rationale = ''): Edit => ({
   target: 'skill',
@@ -123,17 +123,27 @@ describe('proposeEdits', () => {
     expect(p.ranked).toEqual([expect.objectContaining({ content: 'Merged 3 rules.', support: 5 })]);
   });
 
-  it('falls back to de-duplication when the merge reply is unusable or the call fails', async () => {
+  it('falls back to de-duplication when the merge reply is unusable', async () => {
     for (const mergeEdits of [
       () => Promise.resolve({ edits: [{ op: 'explode', content: 'x' }], usage: zeroUsage() }),
       () => Promise.resolve({ edits: [null], usage: zeroUsage() }),
       () => Promise.resolve({ edits: [], usage: zeroUsage() }),
-      () => Promise.reject(new Error('api key sk-secret leaked')),
+      () => Promise.reject(new SyntaxError('Unexpected token in sk-secret')),
     ]) {
       const p = await proposeEdits(input(scriptedBackend({ mergeEdits })));
       expect(p.merge).toBe('fallback');
       expect(p.ranked[0]).toMatchObject({ content: 'Rule for a.', support: 3 });
       expect(p.ranked).toHaveLength(3);
+    }
+  });
+
+  it('a spent budget or an auth failure during the merge propagates instead of falling back', async () => {
+    for (const err of [
+      new BudgetExhaustedError('max_calls reached', 'max_calls'),
+      new BackendError('401 auth'),
+    ]) {
+      const mergeEdits = (): Promise<never> => Promise.reject(err);
+      await expect(proposeEdits(input(scriptedBackend({ mergeEdits })))).rejects.toBe(err);
     }
   });
 });

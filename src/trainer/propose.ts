@@ -13,7 +13,7 @@ import { chunks, shuffled } from '../core/rng.js';
 import { normalizeEditContent } from '../core/rejected-edit.js';
 import { reflectionBuffer, withoutRefused } from './rejected-buffer.js';
 import { learnedBlockState } from './learned-block.js';
-import { AnswerPendingError } from '../core/errors.js';
+import { isUnusableReply } from './unusable-reply.js';
 
 export interface ProposeInput {
   backend: Backend;
@@ -149,9 +149,9 @@ async function aggregate(
     // A merge may not bring back an edit the gate refused.
     if (merged) return { edits: dedupeEdits(withoutRefused(merged, input.rejected)), merge: 'backend' };
   } catch (err) {
-    // A handoff wait is not an unusable reply: the night stops until the merge is answered.
-    if (err instanceof AnswerPendingError) throw err;
-    // The reply is unusable; the deterministic de-duplication stands in (the error may carry secrets).
+    // Only an unusable reply falls back (budget, auth and handoff waits stop the night); the
+    // deterministic de-duplication stands in, and the error is not shown (it may carry secrets).
+    if (!isUnusableReply(err)) throw err;
   }
   return { edits: deduped, merge: 'fallback' };
 }

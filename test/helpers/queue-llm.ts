@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { memoryResponseCache } from '../../src/store/response-cache-repo.js';
 import type { ChatProvider, ChatReply, ChatRequest } from '../../src/backends/llm/chat.js';
 import { GuardedChat } from '../../src/backends/llm/guarded-chat.js';
-import { Limiter } from '../../src/backends/llm/limiter.js';
+import { Limiter } from '../../src/core/limiter.js';
 import { LlmBackend } from '../../src/backends/llm/llm-backend.js';
 import { defaultRetryPolicy } from '../../src/backends/llm/retry.js';
 import { SpendMeter } from '../../src/backends/llm/spend-meter.js';

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { InputError, UsageError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
+import { readJsonFileOrNull } from '../../core/io/json-file.js';
 import { storedText } from '../../core/safe-text.js';
 import { handoffDir } from '../../config/paths.js';
 import type { ChatRequest } from '../llm/chat.js';
@@ -46,20 +47,8 @@ export const requestId = (req: ChatRequest): string => exchangeHash(req).slice(0
 
 const ID_PATTERN = /^[0-9a-f]{16}$/;
 
-function readJson<T>(file: string, schema: z.ZodType<T>): T | null {
-  let raw: string;
-  try {
-    raw = readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const parsed = schema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null; // A damaged file is an open question again, never a wrong answer.
-  }
-}
+/** A damaged file is an open question again, never a wrong answer. */
+const readJson = readJsonFileOrNull;
 
 export class HandoffQueue {
   readonly dir: string;

@@ -4,7 +4,7 @@ import { silentLogger } from '../../core/logger.js';
 import { memoryResponseCache } from '../../store/response-cache-repo.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from './chat.js';
 import { GuardedChat } from './guarded-chat.js';
-import { Limiter } from './limiter.js';
+import { Limiter } from '../../core/limiter.js';
 import { defaultRetryPolicy } from './retry.js';
 import { SpendMeter } from './spend-meter.js';
 

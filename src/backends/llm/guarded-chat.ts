@@ -15,7 +15,7 @@ import { storedText } from '../../core/safe-text.js';
 import type { ResponseCache } from '../../store/response-cache-repo.js';
 import type { Usage } from '../../core/usage.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from './chat.js';
-import type { Limiter } from './limiter.js';
+import type { Limiter } from '../../core/limiter.js';
 import { costUsd, type Price } from './prices.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
 import type { SpendMeter } from './spend-meter.js';

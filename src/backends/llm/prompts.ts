@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { IoError } from '../../core/errors.js';
+import { IoError, errorMessage } from '../../core/errors.js';
 import { REPLAY_MARKER } from '../../core/machine-sessions.js';
 import { templatesDir } from '../../config/paths.js';
 
@@ -34,7 +34,7 @@ function load(name: string): { system: string; user: string } {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new IoError(`cannot read prompt template ${file}: ${(err as Error).message}`);
+    throw new IoError(`cannot read prompt template ${file}: ${errorMessage(err)}`);
   }
   const match = SEPARATOR.exec(text);
   const parts = match

@@ -6,7 +6,7 @@
 import { appendFileSync, chmodSync, mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../../core/errors.js';
+import { InputError, errnoCode } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import { redactSecrets } from '../../core/redact.js';
 import type { ChatProvider, ChatReply, ChatRequest } from '../llm/chat.js';
@@ -119,9 +119,7 @@ export function readExchanges(file: string): Exchange[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new InputError(
-      `cannot read the recording ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    throw new InputError(`cannot read the recording ${file}: ${errnoCode(err) ?? 'error'}`);
   }
   const out: Exchange[] = [];
   text.split('\n').forEach((line, i) => {

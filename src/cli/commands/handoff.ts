@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { HandoffQueue, type HandoffRequest } from '../../backends/handoff/handoff-queue.js';
-import { InputError } from '../../core/errors.js';
+import { InputError, errnoCode } from '../../core/errors.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, resolveProject, type CliContext, type CommonFlags } from '../context.js';
 import { printJson, say, terminalText, write } from '../output.js';
@@ -71,7 +71,7 @@ function readAnswer(file: string | undefined): string {
     try {
       return readFileSync(file, 'utf8');
     } catch (err) {
-      throw new InputError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new InputError(`cannot read ${file}: ${errnoCode(err) ?? 'error'}`);
     }
   }
   if (process.stdin.isTTY) throw new InputError('give the reply with --file FILE or on stdin');

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';
-import { IoError, UsageError } from '../../core/errors.js';
+import { IoError, UsageError, errorMessage, errnoCode } from '../../core/errors.js';
 import { serializeTasksFile } from '../../miner/tasks-file.js';
 import { harvest, harvestProgressLine, type HarvestSummary } from '../../harvest/harvest.js';
 import { demoConfig, prepareDemo } from '../../night/demo.js';
@@ -143,9 +143,9 @@ export const harvestCommand = (): Command =>
           try {
             writeFileSync(output, fileText, { flag: flags.force === true ? 'w' : 'wx' });
           } catch (err) {
-            if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+            if (errnoCode(err) === 'EEXIST')
               throw new UsageError(`${output} already exists; pass --force to overwrite it`);
-            throw new IoError(`cannot write ${output}: ${(err as Error).message}`);
+            throw new IoError(`cannot write ${output}: ${errorMessage(err)}`);
           }
         }
         const bySource = sourceReport(db, project, config.scope, summary);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/server';
 import { TOOLS, type ToolSpec } from './tools.js';
+import { errorMessage } from '../../core/errors.js';
 
 export interface CliOutcome {
   code: number;
@@ -73,7 +74,7 @@ export async function callTool(
   try {
     args = spec.args(input, path.resolve(cwd, typeof input.project === 'string' ? input.project : '.'));
   } catch (err) {
-    return { content: [{ type: 'text', text: (err as Error).message }], isError: true };
+    return { content: [{ type: 'text', text: errorMessage(err) }], isError: true };
   }
   const project = typeof input.project === 'string' ? ['--project', input.project] : [];
   const stdin = spec.stdin?.(input);

@@ -4,6 +4,7 @@
  */
 import { accessSync, constants, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { errnoCode } from '../errors.js';
 
 /** Why `dir` cannot be used as a folder, or null when it is one or can be created. */
 export function folderProblem(dir: string): string | null {
@@ -13,7 +14,7 @@ export function folderProblem(dir: string): string | null {
     try {
       st = existing(at);
     } catch (err) {
-      return `${at} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+      return `${at} cannot be read (${errnoCode(err) ?? 'error'})`;
     }
     if (st) {
       if (!st.isDirectory()) return `${at} is a file, not a folder`;
@@ -35,7 +36,7 @@ function existing(at: string): Stats | undefined {
   try {
     return statSync(at);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw err;
   }

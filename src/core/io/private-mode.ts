@@ -3,6 +3,7 @@
  * state folder made by an older version (0755 / 0644) is tightened when it is opened.
  */
 import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { errnoCode } from '../errors.js';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -24,7 +25,7 @@ export function keepPrivate(p: string, st: Stats | undefined = lstatOrUndefined(
     chmodSync(p, st.isDirectory() ? PRIVATE_DIR_MODE : PRIVATE_FILE_MODE);
   } catch (err) {
     // Another user's file (a shared folder): not ours to change, and no reason to stop the command.
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+    if (errnoCode(err) !== 'EPERM') throw err;
   }
 }
 
@@ -33,7 +34,7 @@ export function lstatOrUndefined(p: string): Stats | undefined {
   try {
     return lstatSync(p);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw err;
   }

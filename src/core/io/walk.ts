@@ -6,7 +6,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { IoError } from '../errors.js';
+import { IoError, errnoCode } from '../errors.js';
 
 export interface WalkedFile {
   /** Absolute (or root-relative, if the root was relative) path of the file. */
@@ -73,7 +73,7 @@ function readRootDir(root: string): Dirent[] {
   try {
     return readdirSync(root, { withFileTypes: true });
   } catch (err) {
-    const code = errorCode(err);
+    const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw new IoError(`Cannot list ${root}: ${code ?? String(err)}`);
   }
@@ -128,11 +128,4 @@ function statOrUndefined(full: string): Stats | undefined {
 
 function toWalkedFile(full: string, rel: string, stats: Stats): WalkedFile {
   return { path: full, relPath: rel, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
-}
-
-function errorCode(err: unknown): string | undefined {
-  if (typeof err === 'object' && err != null && 'code' in err && typeof err.code === 'string') {
-    return err.code;
-  }
-  return undefined;
 }

@@ -5,7 +5,7 @@
  * rule judge; `rubric` by the backend's rubric judge.
  */
 import { readFileSync } from 'node:fs';
-import { InputError } from '../../core/errors.js';
+import { InputError, errorMessage } from '../../core/errors.js';
 import { emptyTask, type Check, type Split, type TaskRecord } from '../../core/task.js';
 
 export interface DatasetItem {
@@ -96,7 +96,7 @@ export function loadDataset(file: string): Dataset {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new InputError(`${file}: cannot read dataset: ${(err as Error).message}`);
+    throw new InputError(`${file}: cannot read dataset: ${errorMessage(err)}`);
   }
   const items: DatasetItem[] = [];
   const seen = new Set<string>();
@@ -107,7 +107,7 @@ export function loadDataset(file: string): Dataset {
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw new InputError(`${where}: invalid JSON: ${(err as Error).message}`);
+      throw new InputError(`${where}: invalid JSON: ${errorMessage(err)}`);
     }
     const item = parseItem(value, where);
     if (seen.has(item.task.id)) throw new InputError(`${where}: duplicate id "${item.task.id}"`);

@@ -10,7 +10,7 @@ import type { Backend } from '../../backends/types.js';
 import type { Usage } from '../../core/usage.js';
 import { addUsage } from '../../core/usage.js';
 import { sha256Hex } from '../../core/hash.js';
-import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
+import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import { mapPool } from '../../core/pool.js';
 import type { Score } from '../../core/task.js';
 import { qaJudge } from '../../replay/judges/qa-match.js';
@@ -94,7 +94,11 @@ export class Rollouts {
     });
     if (fresh > 0 && this.dir) {
       const sorted = Object.fromEntries([...saved.entries()].sort(([a], [b]) => a.localeCompare(b)));
-      writeFileAtomicSync(path.join(this.dir, `${key}.json`), `${JSON.stringify(sorted)}\n`);
+      writeFileAtomicSync(
+        path.join(this.dir, `${key}.json`),
+        `${JSON.stringify(sorted)}\n`,
+        DEFAULT_FILE_MODE,
+      );
     }
     return results.map((s, i) => ({
       task: (items[i] as DatasetItem).task,

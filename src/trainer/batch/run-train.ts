@@ -15,9 +15,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Backend } from '../../backends/types.js';
 import { zeroUsage } from '../../core/usage.js';
-import { InputError, UsageError } from '../../core/errors.js';
+import { InputError, UsageError, errorMessage } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
-import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
+import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import type { Logger } from '../../core/logger.js';
 import { chunks, shuffled } from '../../core/rng.js';
 import { batchScore } from '../gate.js';
@@ -62,7 +62,7 @@ export function readSkill(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new InputError(`${file}: cannot read the skill: ${(err as Error).message}`);
+    throw new InputError(`${file}: cannot read the skill: ${errorMessage(err)}`);
   }
 }
 
@@ -78,7 +78,7 @@ function loadState(out: string, hash: string): { state: TrainState; history: Ste
   try {
     state = JSON.parse(readFileSync(file, 'utf8')) as TrainState;
   } catch (err) {
-    throw new InputError(`${file}: cannot read the run state: ${(err as Error).message}`);
+    throw new InputError(`${file}: cannot read the run state: ${errorMessage(err)}`);
   }
   if (state.version !== 1 || state.config_hash !== hash) {
     throw new UsageError(
@@ -113,7 +113,8 @@ export async function runTrain(
   );
   const ctx: StepContext = { config, backend: deps.backend, rollouts, data, usage };
   const metric = metricOf(config);
-  const write = (rel: string, text: string): void => writeFileAtomicSync(path.join(out, rel), text);
+  const write = (rel: string, text: string): void =>
+    writeFileAtomicSync(path.join(out, rel), text, DEFAULT_FILE_MODE);
 
   // A resume must continue the very same run: same resolved config, dataset bytes and initial skill.
   const runHash = sha256Hex(

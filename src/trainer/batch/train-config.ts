@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { BACKENDS, GATE_METRICS } from '../../config/schema.js';
 import { closestName } from '../../core/closest-name.js';
-import { ConfigError } from '../../core/errors.js';
+import { ConfigError, errorMessage } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import { LR_SCHEDULES } from './lr-schedule.js';
 
@@ -116,13 +116,13 @@ function readYamlTree(file: string): Tree {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${file}: cannot read config file: ${(err as Error).message}`);
+    throw new ConfigError(`${file}: cannot read config file: ${errorMessage(err)}`);
   }
   let parsed: unknown;
   try {
     parsed = parseYaml(text);
   } catch (err) {
-    throw new ConfigError(`${file}: invalid YAML: ${(err as Error).message}`);
+    throw new ConfigError(`${file}: invalid YAML: ${errorMessage(err)}`);
   }
   if (parsed === null || parsed === undefined) return {};
   if (!isTree(parsed)) throw new ConfigError(`${file}: expected a YAML mapping like "trainer: {epochs: 2}"`);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MockBackend } from '../../backends/mock/mock-backend.js';
 import type { Backend } from '../../backends/types.js';
 import { zeroUsage } from '../../core/usage.js';
+import { BackendError, BudgetExhaustedError } from '../../core/errors.js';
 import { emptyTask, type Split } from '../../core/task.js';
 import { applyEdits, learnedRules } from '../learned-block.js';
 import type { Dataset, DatasetItem } from './dataset.js';
@@ -139,6 +140,22 @@ describe('trainStep', () => {
     const r = await trainStep(ctx, s, ctx.data.train, 1, 1, 2);
     expect(r.accepted).toBe(true);
     expect(learnedRules(s.current_skill)).toHaveLength(2);
+  });
+
+  it('rewrite mode falls back on a reply that does not parse, but a spent budget or an auth failure propagates', async () => {
+    const unparsable = new MockBackend();
+    unparsable.rewrite = () => Promise.reject(new SyntaxError('Unexpected token'));
+    const ok = context(items, { update_mode: 'rewrite' }, unparsable);
+    expect((await trainStep(ok, state(SKILL, 0), ok.data.train, 1, 1, 2)).accepted).toBe(true);
+    for (const err of [
+      new BudgetExhaustedError('max_calls reached', 'max_calls'),
+      new BackendError('401 auth'),
+    ]) {
+      const backend = new MockBackend();
+      backend.rewrite = () => Promise.reject(err);
+      const ctx = context(items, { update_mode: 'rewrite' }, backend);
+      await expect(trainStep(ctx, state(SKILL, 0), ctx.data.train, 1, 1, 2)).rejects.toBe(err);
+    }
   });
 
   it('rewrite mode rejects a rewrite that lowers the held-out score, without banning the suggestions', async () => {

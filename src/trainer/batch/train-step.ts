@@ -15,6 +15,7 @@ import { batchScore, judgeCandidate } from '../gate.js';
 import { applyEdits, learnedRules, withRules } from '../learned-block.js';
 import { proposeEdits, type Proposal } from '../propose.js';
 import { selectEdits, TIE_REASON } from '../select-edits.js';
+import { isUnusableReply } from '../unusable-reply.js';
 import type { StepRecord } from '../step-record.js';
 import type { Dataset, DatasetItem } from './dataset.js';
 import type { Rollouts } from './rollout.js';
@@ -83,7 +84,9 @@ async function rewriteRules(
     if (!Array.isArray(rules) || rules.length === 0 || !rules.every((r) => typeof r === 'string'))
       return null;
     return withRules(doc, rules);
-  } catch {
+  } catch (err) {
+    // Only an unusable reply falls back to the patch; a spent budget or an auth failure stops the night.
+    if (!isUnusableReply(err)) throw err;
     return null;
   }
 }
