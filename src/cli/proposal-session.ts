@@ -5,7 +5,6 @@
 import {
   listProposals,
   recoverProject,
-  type Checkpoint,
   type GitOutcome,
   type RecoveryNote,
 } from '../../proposals/index.js';
@@ -28,23 +27,6 @@ export async function recoverAndSync(db: Db, project: string, logger: Logger): P
 
 export async function syncMirror(db: Db, project: string): Promise<void> {
   syncProposals(db, project, (await listProposals(project)).proposals);
-}
-
-/**
- * TEST-ONLY hook: with SKILLOPT_SLEEP_TEST_CRASH_AT=<n>, an adopt or revert kills itself with SIGKILL
- * at step n of its transaction (with SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT=<n>, `run` at step n of staging
- * its proposal), so the crash tests can show recovery works from every point.
- */
-export function testCrashHook(
-  env: Readonly<Record<string, string | undefined>>,
-  variable:
-    'SKILLOPT_SLEEP_TEST_CRASH_AT' | 'SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT' = 'SKILLOPT_SLEEP_TEST_CRASH_AT',
-): Checkpoint | undefined {
-  const at = Number(env[variable]);
-  if (!Number.isSafeInteger(at) || at <= 0) return undefined;
-  return (step) => {
-    if (step === at) process.kill(process.pid, 'SIGKILL');
-  };
 }
 
 /**
