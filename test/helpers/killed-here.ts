@@ -18,8 +18,10 @@ import { ownIdentity } from '../../src/core/process-identity.js';
 
 /** Thrown at the checkpoint to abandon the operation. */
 export class Abandoned extends Error {
-  constructor(readonly step: number) {
+  readonly step: number;
+  constructor(step: number) {
     super(`abandoned at step ${step}`);
+    this.step = step;
   }
 }
 
