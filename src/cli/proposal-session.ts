@@ -2,12 +2,7 @@
  * What every command that opens a project's proposals does first: finish or roll back an adoption
  * that was killed midway, then bring the store's mirror of proposal statuses in line with the folders.
  */
-import {
-  listProposals,
-  recoverProject,
-  type GitOutcome,
-  type RecoveryNote,
-} from '../../proposals/index.js';
+import { listProposals, recoverProject, type GitOutcome, type RecoveryNote } from '../../proposals/index.js';
 import { EXIT, SkilloptError } from '../core/errors.js';
 import { displayText } from './output.js';
 import type { Db } from '../store/db.js';
