@@ -107,7 +107,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   }
 }
 
-/** Numbered checkpoints for the crash tests (`SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT`). */
+/** Numbered checkpoints for the crash tests (`StageProposalOptions.checkpoint`). */
 function stepper(hook: Checkpoint | undefined): (what: string) => void {
   let n = 0;
   return (what) => hook?.(++n, what);

@@ -207,7 +207,7 @@ export interface AdoptProposalOptions {
   select?: TargetSelection;
   /** Commit exactly the touched files with git afterwards (refused up front when they have uncommitted edits). */
   commit?: boolean;
-  /** Test hook: called at each numbered step of the transaction (the CLI's crash test kills itself there). */
+  /** Test seam: called at each numbered step of the transaction (the crash tests stop or kill it there). */
   checkpoint?: Checkpoint;
 }
 

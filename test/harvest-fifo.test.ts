@@ -3,7 +3,7 @@
  * not hang the harvest: it is skipped with a warning naming it, and the rest is harvested.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_TRANSCRIPT, CODEX_UUID, claudeRecord, harvestHome } from './harvest-home.js';
@@ -27,10 +27,11 @@ function mkfifo(file: string): string {
  * fire. After a grace period this child opens every FIFO for writing and closes it, which ends a blocked
  * read, so a regression shows as a slow harvest (failing the time check) instead of a hung test run.
  */
-function unblockAfter(ms: number, fifos: string[]): ChildProcess {
+function unblockAfter(ms: number, fifos: string[], marker: string): ChildProcess {
   const script = `
     const fs = require('node:fs');
     const fifos = ${JSON.stringify(fifos)};
+    setTimeout(() => fs.writeFileSync(${JSON.stringify(marker)}, ''), ${ms});
     setTimeout(() => setInterval(() => {
       for (const f of fifos) {
         try { fs.closeSync(fs.openSync(f, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); } catch {}
@@ -74,11 +75,12 @@ describe.skipIf(process.platform === 'win32')('harvest with FIFOs at transcript 
         path.join(ws, 'GitHub.copilot-chat', 'transcripts', 'planted-events.jsonl'),
         path.join(ws, 'workspace.json'), // read for the project of every chat in the workspace
       ].map(mkfifo);
-      unblocker = unblockAfter(4000, fifos);
+      // A harvest that blocked on a FIFO returns only once the unblocker has opened it (and said so).
+      const unblocked = path.join(h.home, 'unblocked');
+      unblocker = unblockAfter(10_000, fifos, unblocked);
 
-      const started = Date.now();
       const summary = await h.run();
-      expect(Date.now() - started).toBeLessThan(3000);
+      expect(existsSync(unblocked)).toBe(false);
 
       const transcripts = fifos.filter((f) => !f.endsWith('workspace.json'));
       expect(summary.unreadable.map((u) => u.path).sort()).toEqual([...transcripts].sort());
@@ -98,10 +100,10 @@ describe.skipIf(process.platform === 'win32')('harvest with FIFOs at transcript 
     home = h.home;
     h.write('.copilot/session-store.db', '');
     const wal = mkfifo(path.join(h.home, '.copilot/session-store.db-wal'));
-    unblocker = unblockAfter(4000, [wal]);
-    const started = Date.now();
+    const unblocked = path.join(h.home, 'unblocked');
+    unblocker = unblockAfter(10_000, [wal], unblocked);
     const summary = await h.run(['copilot-cli']);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(existsSync(unblocked)).toBe(false);
     expect(summary.unreadable).toHaveLength(1);
     expect(summary.unreadable[0]?.error).toContain(`${wal} is a FIFO`);
   });

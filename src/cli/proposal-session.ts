@@ -2,13 +2,7 @@
  * What every command that opens a project's proposals does first: finish or roll back an adoption
  * that was killed midway, then bring the store's mirror of proposal statuses in line with the folders.
  */
-import {
-  listProposals,
-  recoverProject,
-  type Checkpoint,
-  type GitOutcome,
-  type RecoveryNote,
-} from '../../proposals/index.js';
+import { listProposals, recoverProject, type GitOutcome, type RecoveryNote } from '../../proposals/index.js';
 import { EXIT, SkilloptError } from '../core/errors.js';
 import { displayText } from './output.js';
 import type { Db } from '../store/db.js';
@@ -28,23 +22,6 @@ export async function recoverAndSync(db: Db, project: string, logger: Logger): P
 
 export async function syncMirror(db: Db, project: string): Promise<void> {
   syncProposals(db, project, (await listProposals(project)).proposals);
-}
-
-/**
- * TEST-ONLY hook: with SKILLOPT_SLEEP_TEST_CRASH_AT=<n>, an adopt or revert kills itself with SIGKILL
- * at step n of its transaction (with SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT=<n>, `run` at step n of staging
- * its proposal), so the crash tests can show recovery works from every point.
- */
-export function testCrashHook(
-  env: Readonly<Record<string, string | undefined>>,
-  variable:
-    'SKILLOPT_SLEEP_TEST_CRASH_AT' | 'SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT' = 'SKILLOPT_SLEEP_TEST_CRASH_AT',
-): Checkpoint | undefined {
-  const at = Number(env[variable]);
-  if (!Number.isSafeInteger(at) || at <= 0) return undefined;
-  return (step) => {
-    if (step === at) process.kill(process.pid, 'SIGKILL');
-  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { systemClock } from '../core/clock.js';
 import { memoryLogger } from '../core/logger.js';
 import { writeRegistry, type ScheduleEntry } from '../scheduler/registry.js';
 import { openStore, type Db } from '../store/db.js';
-import { startDaemon, type DaemonHandle } from './daemon.js';
+import { startDaemon, type DaemonHandle, type Scheduler } from './daemon.js';
 import type { NightChild } from './night-runner.js';
 
 /** A night that ends when the test says so. */
@@ -18,7 +18,26 @@ function controllableNight(): NightChild & { finish(code: number): void } {
   return { child: child as unknown as NightChild['child'], exited, finish: (c) => finish(c) };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A scheduler the test ticks by hand: no real cron, no waiting for a second to pass. */
+function manualScheduler(): Scheduler & { tick(): Array<Promise<void>>; exprs: string[] } {
+  const live = new Set<{ expr: string; fn: () => Promise<void> }>();
+  return {
+    exprs: [],
+    schedule(expr, _name, fn) {
+      const task = { expr, fn };
+      live.add(task);
+      this.exprs.push(expr);
+      return { stop: () => Promise.resolve(void live.delete(task)) };
+    },
+    tick: () => [...live].map((t) => t.fn()),
+  };
+}
+
+/** Let pending I/O and promises run until `done()` (the initial harvest touches the disk). */
+async function settle(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  expect(done()).toBe(true);
+}
 
 let handle: DaemonHandle | null = null;
 let db: Db | null = null;
@@ -55,6 +74,7 @@ describe('daemon scheduling', () => {
   it('never overlaps two nights of one project: ticks while it runs are skipped', async () => {
     const { home, userHome, logger } = setup([{}]);
     const started: Array<ReturnType<typeof controllableNight>> = [];
+    const scheduler = manualScheduler();
     handle = startDaemon({
       home,
       userHome,
@@ -70,21 +90,30 @@ describe('daemon scheduling', () => {
       debounceMs: 50,
       pollMs: 10_000,
       nightGraceMs: 100,
-      cronOverride: '* * * * * *', // every second
+      scheduler,
     });
-    await sleep(3300);
+    const h = handle;
+    expect(scheduler.exprs).toEqual(['0 3 * * *']);
+    void scheduler.tick();
+    await settle(() => started.length === 1);
+    await Promise.all([...scheduler.tick(), ...scheduler.tick()]); // skipped: the night still runs
     expect(started).toHaveLength(1);
-    expect(handle.status().last_night).toMatchObject({ project: '/p/0', exit_code: null });
+    expect(logger.lines.filter((l) => l.includes('skipped: the previous one is still running'))).toHaveLength(
+      2,
+    );
+    expect(h.status().last_night).toMatchObject({ project: '/p/0', exit_code: null });
     started[0]?.finish(0);
-    await sleep(1500);
-    expect(started.length).toBeGreaterThanOrEqual(2);
-    expect(handle.status().nights).toBeGreaterThanOrEqual(1);
+    await settle(() => h.status().nights === 1);
+    expect(h.status().last_night).toMatchObject({ project: '/p/0', exit_code: 0 });
+    void scheduler.tick();
+    await settle(() => started.length === 2);
     for (const n of started) n.finish(0);
-  }, 15_000);
+  });
 
-  it('only runs entries scheduled for the daemon, and lists their next run', async () => {
+  it('only runs entries scheduled for the daemon, and lists their next run', () => {
     const { home, userHome, logger } = setup([{ via: 'cron' }, { cron: '30 2 * * *' }]);
     let count = 0;
+    const scheduler = manualScheduler();
     handle = startDaemon({
       home,
       userHome,
@@ -99,12 +128,13 @@ describe('daemon scheduling', () => {
       debounceMs: 50,
       pollMs: 10_000,
       nightGraceMs: 100,
+      scheduler,
     });
+    expect(scheduler.exprs).toEqual(['30 2 * * *']);
     expect(handle.status().schedules).toEqual([
       { project: '/p/1', cron: '30 2 * * *', next_run: Date.parse('2026-11-30T02:30:00Z') },
     ]);
     expect(handle.status().watching).toEqual([path.join(userHome, '.claude', 'projects')]);
-    await sleep(200);
     expect(count).toBe(0);
   });
 
@@ -117,6 +147,7 @@ describe('daemon scheduling', () => {
       night.finish(143);
       return true;
     };
+    const scheduler = manualScheduler();
     handle = startDaemon({
       home,
       userHome,
@@ -128,10 +159,12 @@ describe('daemon scheduling', () => {
       debounceMs: 50,
       pollMs: 10_000,
       nightGraceMs: 200,
-      cronOverride: '* * * * * *',
+      scheduler,
     });
-    await sleep(1500);
-    expect(handle.status().last_night?.exit_code).toBeNull();
+    const h = handle;
+    void scheduler.tick();
+    await settle(() => h.status().last_night !== null);
+    expect(h.status().last_night?.exit_code).toBeNull();
     await handle.stop();
     expect(killed).toBe(true);
     expect(handle.status().state).toBe('stopped');

@@ -8,7 +8,7 @@
  * grace period (then SIGTERM: their open transaction rolls back, their stale lock is taken over later),
  * and returns.
  */
-import cron, { type ScheduledTask } from 'node-cron';
+import cron from 'node-cron';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -20,6 +20,20 @@ import type { Db } from '../store/db.js';
 import type { NightChild } from './night-runner.js';
 import { writeDaemonStatus, type DaemonStatus } from './status-file.js';
 import { watchTranscripts, type TranscriptWatcher } from './transcript-watcher.js';
+
+/** Runs `fn` at each time the cron expression names, until stopped. */
+export interface Scheduler {
+  schedule(expr: string, name: string, fn: () => Promise<void>): { stop(): Promise<void> };
+}
+
+/** The production scheduler: node-cron, one task per schedule, a tick skipped while the last runs. */
+export const cronScheduler: Scheduler = {
+  schedule: (expr, name, fn) => {
+    const task = cron.createTask(expr, fn, { name, noOverlap: true });
+    void task.start();
+    return { stop: async () => void (await task.destroy()) };
+  },
+};
 
 export interface DaemonDeps {
   home: string;
@@ -38,6 +52,8 @@ export interface DaemonDeps {
   nightGraceMs: number;
   /** Test only: one node-cron expression (seconds allowed) used for every schedule instead of its own. */
   cronOverride?: string;
+  /** When the nights fire (default node-cron); tests inject one they tick by hand. */
+  scheduler?: Scheduler;
 }
 
 export interface DaemonHandle {
@@ -153,7 +169,8 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
   };
 
   // Schedules: one node-cron task per project the registry gives to the daemon.
-  let tasks: ScheduledTask[] = [];
+  const scheduler = deps.scheduler ?? cronScheduler;
+  let tasks: Array<{ stop(): Promise<void> }> = [];
   let registryText = '';
   const loadSchedules = (): void => {
     let entries: ScheduleEntry[];
@@ -166,15 +183,10 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
     const text = JSON.stringify(entries);
     if (text === registryText) return;
     registryText = text;
-    for (const t of tasks) void t.destroy();
-    tasks = entries.map((entry) => {
-      const task = cron.createTask(deps.cronOverride ?? entry.cron, () => runNight(entry), {
-        name: entry.project,
-        noOverlap: true,
-      });
-      void task.start();
-      return task;
-    });
+    for (const t of tasks) void t.stop();
+    tasks = entries.map((entry) =>
+      scheduler.schedule(deps.cronOverride ?? entry.cron, entry.project, () => runNight(entry)),
+    );
     status.schedules = entries.map((e) => ({
       project: e.project,
       cron: deps.cronOverride ?? e.cron,
@@ -211,7 +223,7 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
       save();
       clearInterval(poll);
       clearTimeout(settleTimer);
-      for (const t of tasks) await t.destroy();
+      for (const t of tasks) await t.stop();
       await watcher.close();
       if (harvesting) await harvesting; // the write in progress completes
       const running = [...nights.values()];

@@ -1,8 +1,10 @@
 /**
- * Kill `adopt` (and `revert`) with SIGKILL at every step of its transaction, through the test-only
- * SKILLOPT_SLEEP_TEST_CRASH_AT hook, and show that every live file is wholly old or wholly new, and
- * that the next command leaves the files, the proposal folder and the store consistent.
+ * A real SIGKILL in the middle of `adopt` and of `revert` (test/e2e/crash-entry.mjs runs the built
+ * library with a checkpoint that kills its own process at one step): every live file is wholly old or
+ * wholly new, and the next command of the built CLI leaves the files, the proposal folder and the
+ * store consistent. Every other step is covered in-process by test/adopt-crash.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,17 +12,17 @@ import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
 import { readOrNull, stageFixture, type ProposalFixture } from './proposal-fixture.js';
 
-type Side = 'old' | 'new';
+const ENTRY = path.resolve(import.meta.dirname, 'crash-entry.mjs');
 
-function sideOf(f: ProposalFixture, file: string): Side | 'torn' {
-  const text = readOrNull(file);
-  if (text === (f.originals.get(file) ?? null)) return 'old';
-  if (text === f.proposed.get(file)) return 'new';
-  return 'torn';
-}
+type Side = 'old' | 'new' | 'torn';
 
-function sides(f: ProposalFixture): Array<Side | 'torn'> {
-  return [...f.proposed.keys()].map((file) => sideOf(f, file));
+function sides(f: ProposalFixture): Side[] {
+  return [...f.proposed.keys()].map((file) => {
+    const text = readOrNull(file);
+    if (text === (f.originals.get(file) ?? null)) return 'old';
+    if (text === f.proposed.get(file)) return 'new';
+    return 'torn';
+  });
 }
 
 /** No temp file of ours is left in any folder a live file lives in. */
@@ -49,82 +51,50 @@ function listedStatus(box: Sandbox): string {
   return out.proposals[0]?.status ?? '';
 }
 
-describe('adopt killed at every step', () => {
-  it('leaves each file wholly old or new, and the next command makes everything consistent', async () => {
-    let completedAt = 0;
-    const outcomes: string[] = [];
-    for (let step = 1; step <= 40 && completedAt === 0; step++) {
-      const box = sandbox();
-      const f = await stageFixture(box, { withFresh: true });
-      const crashed = runCli(box, ['adopt'], { SKILLOPT_SLEEP_TEST_CRASH_AT: String(step) });
-      if (crashed.code === 0) {
-        completedAt = step;
-        expect(sides(f).every((s) => s === 'new')).toBe(true);
-        break;
-      }
-      expect(crashed.code, `step ${step}: ${crashed.stderr}`).toBe(-1); // killed by SIGKILL
-      // Right after the kill: no file is torn.
-      expect(
-        sides(f).every((s) => s !== 'torn'),
-        `step ${step}`,
-      ).toBe(true);
+/** Kill `op` with a real SIGKILL at `step`. */
+function killAt(box: Sandbox, op: 'adopt' | 'revert', step: number): void {
+  const r = spawnSync(process.execPath, [ENTRY, op, String(step), box.project], { encoding: 'utf8' });
+  expect(r.signal, r.stderr).toBe('SIGKILL');
+}
 
-      // The next command recovers: all old (rolled back) or all new (finished).
-      const next = runCli(box, ['status', '--json']);
-      expect(next.code, next.stderr).toBe(0);
-      const after = sides(f);
-      const allNew = after.every((s) => s === 'new');
-      const allOld = after.every((s) => s === 'old');
-      expect(allNew || allOld, `step ${step}: ${after.join(',')}`).toBe(true);
-      expect(existsSync(path.join(f.staged.dir, '.transaction.json'))).toBe(false);
-      expect(existsSync(path.join(f.staged.dir, '.adopt.lock'))).toBe(false);
-      expect(strayTempFiles(f)).toEqual([]);
-      const status = listedStatus(box);
-      expect(status).toBe(allNew ? 'adopted' : 'staged');
-      expect(storeStatus(box, f.staged.id)).toBe(status);
-      expect(existsSync(path.dirname(f.fresh))).toBe(allNew);
-      outcomes.push(`${step}:${allNew ? 'finished' : 'rolled_back'}`);
+describe('a real SIGKILL mid-transaction', () => {
+  it('adopt killed while writing the live files is rolled back by the next command, then adopts', async () => {
+    const box = sandbox();
+    const f = await stageFixture(box, { withFresh: true });
+    expect(runCli(box, ['proposals', 'list']).code).toBe(0); // the store knows the staged proposal
+    killAt(box, 'adopt', 6); // lock, backups, journal, then the first file's temp and rename
+    expect(sides(f).every((s) => s !== 'torn')).toBe(true);
+    expect(existsSync(path.join(f.staged.dir, '.adopt.lock'))).toBe(true);
 
-      // And the proposal can then be adopted (or is already adopted) as usual.
-      const again = runCli(box, ['adopt', '--json']);
-      if (allOld) {
-        expect(again.code, again.stderr).toBe(0);
-        expect(sides(f).every((s) => s === 'new')).toBe(true);
-      } else {
-        expect(again.json()).toMatchObject({ error: 'already_adopted' });
-      }
-    }
-    // 4 files: lock, backups, journal, 2 steps per file, receipt, journal removed = 13 steps.
-    expect(completedAt).toBe(14);
-    expect(outcomes.filter((o) => o.endsWith('rolled_back'))).toHaveLength(11);
-    expect(outcomes.filter((o) => o.endsWith('finished'))).toHaveLength(2);
-  }, 120_000);
-});
+    const next = runCli(box, ['status', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/an interrupted adopt of proposal .* was rolled back/);
+    expect(sides(f).every((s) => s === 'old')).toBe(true);
+    expect(existsSync(path.join(f.staged.dir, '.transaction.json'))).toBe(false);
+    expect(existsSync(path.join(f.staged.dir, '.adopt.lock'))).toBe(false);
+    expect(strayTempFiles(f)).toEqual([]);
+    expect(listedStatus(box)).toBe('staged');
+    expect(storeStatus(box, f.staged.id)).toBe('staged');
+    expect(existsSync(path.dirname(f.fresh))).toBe(false);
 
-describe('revert killed at every step', () => {
-  it('leaves each file wholly adopted or wholly restored after the next command', async () => {
-    let completedAt = 0;
-    for (let step = 1; step <= 40 && completedAt === 0; step++) {
-      const box = sandbox();
-      const f = await stageFixture(box, { withFresh: true });
-      expect(runCli(box, ['adopt']).code).toBe(0);
-      const crashed = runCli(box, ['revert'], { SKILLOPT_SLEEP_TEST_CRASH_AT: String(step) });
-      if (crashed.code === 0) {
-        completedAt = step;
-        expect(sides(f).every((s) => s === 'old')).toBe(true);
-        break;
-      }
-      expect(crashed.code, crashed.stderr).toBe(-1);
-      expect(sides(f).every((s) => s !== 'torn')).toBe(true);
-      expect(runCli(box, ['proposals', 'list']).code).toBe(0);
-      const after = sides(f);
-      const restored = after.every((s) => s === 'old');
-      expect(restored || after.every((s) => s === 'new'), `step ${step}: ${after.join(',')}`).toBe(true);
-      const status = listedStatus(box);
-      expect(status).toBe(restored ? 'reverted' : 'adopted');
-      expect(storeStatus(box, f.staged.id)).toBe(status);
-      expect(strayTempFiles(f)).toEqual([]);
-    }
-    expect(completedAt).toBeGreaterThan(8);
-  }, 120_000);
+    const again = runCli(box, ['adopt', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(sides(f).every((s) => s === 'new')).toBe(true);
+  });
+
+  it('revert killed mid-way leaves each file wholly adopted or wholly restored after the next command', async () => {
+    const box = sandbox();
+    const f = await stageFixture(box, { withFresh: true });
+    expect(runCli(box, ['adopt']).code).toBe(0);
+    killAt(box, 'revert', 6);
+    expect(sides(f).every((s) => s !== 'torn')).toBe(true);
+    expect(runCli(box, ['proposals', 'list']).code).toBe(0);
+    const after = sides(f);
+    const restored = after.every((s) => s === 'old');
+    expect(restored || after.every((s) => s === 'new'), after.join(',')).toBe(true);
+    const status = listedStatus(box);
+    expect(status).toBe(restored ? 'reverted' : 'adopted');
+    expect(storeStatus(box, f.staged.id)).toBe(status);
+    expect(strayTempFiles(f)).toEqual([]);
+  });
 });

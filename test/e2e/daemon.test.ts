@@ -73,7 +73,7 @@ function query<T>(box: Sandbox, sql: string, ...params: unknown[]): T[] {
 }
 
 describe('the daemon', () => {
-  it('ingests appended transcripts within seconds, fires scheduled nights, is single-instance and stops cleanly', async () => {
+  it('ingests appended transcripts, fires scheduled nights, is single-instance and stops cleanly', async () => {
     const box = sandbox();
     const dir = claudeProjectDir(box.home, box.project);
     mkdirSync(dir, { recursive: true });
@@ -98,7 +98,6 @@ describe('the daemon', () => {
 
       // A new session appended to a watched transcript file is in the store within seconds.
       const appended = 'bbbbbbbb-0000-0000-0000-000000000002';
-      const t0 = Date.now();
       appendFileSync(
         first,
         `${claudeSessionLines(box.project, appended, 'add dayjs', 'npm i dayjs').join('\n')}\n`,
@@ -109,9 +108,6 @@ describe('the daemon', () => {
           query<{ n: number }>(box, 'SELECT count(*) AS n FROM sessions WHERE session_id = ?', appended)[0]
             ?.n === 1,
       );
-      const ingestMs = Date.now() - t0;
-      expect(ingestMs).toBeLessThan(5000);
-      console.log(`daemon: appended session stored ${ingestMs} ms after the write (debounce 200 ms)`);
       // Nothing but the watcher could have stored it: no night is scheduled yet.
       expect(query(box, 'SELECT id FROM nights')).toEqual([]);
 

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, projectConfig, commandProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
-import { commitFailure, recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
+import { commitFailure, recoverAndSync, syncMirror } from '../proposal-session.js';
 
 interface AdoptFlags extends CommonFlags {
   skill?: string[];
@@ -43,7 +43,6 @@ export const adoptCommand = (): Command =>
         await recoverAndSync(db, project, ctx.logger);
         let receipt: AdoptReceipt;
         try {
-          const checkpoint = testCrashHook(ctx.env);
           receipt = await adoptProposal({
             projectDir: project,
             ...(id !== undefined ? { id } : {}),
@@ -54,7 +53,6 @@ export const adoptCommand = (): Command =>
               ...(flags.memory ? { memory: true } : {}),
             },
             commit,
-            ...(checkpoint ? { checkpoint } : {}),
           });
         } finally {
           await syncMirror(db, project);

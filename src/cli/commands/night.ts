@@ -15,7 +15,7 @@ import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, openNightStore, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
-import { recoverAndSync, testCrashHook } from '../proposal-session.js';
+import { recoverAndSync } from '../proposal-session.js';
 import path from 'node:path';
 import { addRecordingOptions, recordingDeps, type RecordingFlags } from '../recording-flags.js';
 
@@ -234,14 +234,12 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
         };
         const backend = createBackend(config, deps);
         warnUnmeteredBudget(command, backend, ctx.logger);
-        const stageCheckpoint = testCrashHook(ctx.env, 'SKILLOPT_SLEEP_TEST_CRASH_STAGE_AT');
         const report = await runNight(
           {
             project,
             config,
             mode: name,
             planOnly,
-            ...(stageCheckpoint ? { stageCheckpoint } : {}),
             ...(handoff ? { handoff } : {}),
             ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
             ...(demo

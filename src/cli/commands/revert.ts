@@ -4,7 +4,7 @@ import { assertProposalId, revertProposal, type RevertReceipt } from '../../../p
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
-import { commitFailure, recoverAndSync, syncMirror, testCrashHook } from '../proposal-session.js';
+import { commitFailure, recoverAndSync, syncMirror } from '../proposal-session.js';
 
 export const revertCommand = (): Command =>
   addCommonOptions(new Command('revert'))
@@ -28,14 +28,12 @@ export const revertCommand = (): Command =>
         await recoverAndSync(db, project, ctx.logger);
         let receipt: RevertReceipt;
         try {
-          const checkpoint = testCrashHook(ctx.env);
           receipt = await revertProposal({
             projectDir: project,
             ...(id !== undefined ? { id } : {}),
             now: ctx.clock.now(),
             force: flags.force === true,
             commit: flags.commit === true,
-            ...(checkpoint ? { checkpoint } : {}),
           });
         } finally {
           await syncMirror(db, project);

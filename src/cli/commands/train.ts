@@ -32,9 +32,6 @@ interface TrainFlags {
   progress?: boolean;
 }
 
-/** Test hook: a pause after each finished step, so a test can kill the run mid-way. */
-const STEP_DELAY_ENV = 'SKILLOPT_SLEEP_TRAIN_STEP_DELAY_MS';
-
 export const demoTrainConfig = (): string => path.join(templatesDir(), 'train-demo', 'train.yaml');
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -122,13 +119,11 @@ export const trainCommand = (): Command =>
         throw new UsageError(
           `--out ${out} cannot hold the run: ${outProblem}. Give a folder (it is created when missing)`,
         );
-      const delay = Number(process.env[STEP_DELAY_ENV] ?? '0');
       let summary: TrainSummary;
       try {
         summary = await runTrain(loaded, out, {
           backend: trainBackend(loaded.config, flags.progress === true),
           logger: stderrLogger(flags.progress === true),
-          ...(Number.isFinite(delay) && delay > 0 ? { stepDelayMs: delay } : {}),
         });
       } catch (err) {
         if (!(err instanceof BudgetExhaustedError)) throw err;

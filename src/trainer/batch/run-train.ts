@@ -33,8 +33,11 @@ import type { TrainState } from './train-state.js';
 export interface TrainDeps {
   backend: Backend;
   logger: Logger;
-  /** Test hook: pause after each persisted step (lets a test kill the run mid-way). */
-  stepDelayMs?: number;
+  /**
+   * Called after each record (a step or an epoch boundary) is persisted, with how many history.jsonl
+   * holds: the seam the resume tests stop a run at, as a kill between two steps would.
+   */
+  onStep?: (records: number) => void;
 }
 
 export interface TrainSummary {
@@ -165,7 +168,7 @@ export async function runTrain(
     warmupSteps: config.trainer.warmup_steps,
     totalSteps,
   };
-  const persist = async (record: StepRecord, snapshot: string): Promise<void> => {
+  const persist = (record: StepRecord, snapshot: string): void => {
     history.push(record);
     state.history_count = history.length;
     state.calls += usage.calls;
@@ -177,7 +180,7 @@ export async function runTrain(
     deps.logger.progress(
       `${record.kind} ${record.step} (epoch ${record.epoch}, lr ${record.lr}): ${record.gate}, val ${state.current_score.toFixed(3)}`,
     );
-    if (deps.stepDelayMs) await new Promise((r) => setTimeout(r, deps.stepDelayMs));
+    deps.onStep?.(history.length);
   };
 
   const patience = config.trainer.patience;
@@ -197,7 +200,7 @@ export async function runTrain(
       if (step <= state.step) continue;
       const record = await trainStep(ctx, state, batch, step, epoch, learningRateAt(schedule, step));
       state.step = step;
-      await persist(record, snapshotName(step));
+      persist(record, snapshotName(step));
     }
     if (state.boundary_epoch < epoch) {
       const step = epoch * stepsPerEpoch;
@@ -205,7 +208,7 @@ export async function runTrain(
       const record = await epochBoundary(ctx, state, epoch, step, learningRateAt(schedule, step));
       state.boundary_epoch = epoch;
       state.stale_epochs = state.current_skill === startSkill ? state.stale_epochs + 1 : 0;
-      await persist(record, snapshotName(step, '-slow'));
+      persist(record, snapshotName(step, '-slow'));
     }
   }
 
