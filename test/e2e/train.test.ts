@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { CLI, spawnCli as runCli, sandbox, type Sandbox } from './cli-helpers.js';
 
 const lines = (file: string): string[] =>
   existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
