@@ -4,12 +4,30 @@ import { defineConfig } from 'vitest/config';
 // set before the workers are forked so they inherit it, and again in each worker's env.
 process.env.TZ = 'UTC';
 
+// Two projects: `unit` (beside the code, no spawned CLI) and `e2e` (the CLI end to end, in-process or
+// spawned from dist, which only this project's global setup builds). `npm run test:unit` runs one.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'harvesters/**/*.test.ts', 'proposals/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
     env: { TZ: 'UTC' },
-    globalSetup: ['test/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'src/**/*.test.ts',
+            'harvesters/**/*.test.ts',
+            'proposals/**/*.test.ts',
+            'test/*.test.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+      },
+    ],
   },
 });

@@ -1,5 +1,6 @@
 /** What every command needs: the state home, the project, the effective config, the store. */
 import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { systemClock } from '../core/clock.js';
 import { IoError, UsageError } from '../core/errors.js';
@@ -13,6 +14,7 @@ import { openStore, type Db } from '../store/db.js';
 import { markInterruptedNights } from '../store/nights-repo.js';
 import { normalizeProjectPath } from '../core/project-path.js';
 import { demoProjectDir, demoStoreFile } from '../night/demo.js';
+import { cliIo } from './io.js';
 import { flagForKey, typedConfigFlags } from './options.js';
 
 export interface CommonFlags {
@@ -32,11 +34,12 @@ export interface CliContext {
 }
 
 export function stderrLogger(progress: boolean): Logger {
+  const stderr = cliIo().stderr;
   return {
     progress: (m) => {
-      if (progress) process.stderr.write(`[sleep] ${m}\n`);
+      if (progress) stderr.write(`[sleep] ${m}\n`);
     },
-    warn: (m) => process.stderr.write(`[sleep] warning: ${m}\n`),
+    warn: (m) => stderr.write(`[sleep] warning: ${m}\n`),
   };
 }
 
@@ -58,7 +61,7 @@ export function usableStateHome(env: Env): string {
 }
 
 export function cliContext(flags: CommonFlags): CliContext {
-  const env = process.env;
+  const env = cliIo().env;
   return {
     env,
     home: usableStateHome(env),
@@ -79,8 +82,9 @@ export function resolveProject(flag: string | undefined, mustExist = true): stri
     throw new UsageError(
       '--project is empty: give a project folder, or leave the option out for the current folder',
     );
-  const project = normalizeProjectPath(flag ?? process.cwd(), {
-    home: userHome(process.env),
+  const io = cliIo();
+  const project = normalizeProjectPath(flag === undefined ? io.cwd : fromCwd(flag, io.cwd), {
+    home: userHome(io.env),
     platform: process.platform,
   });
   if (!mustExist && !isFolder(project)) return project;
@@ -88,6 +92,13 @@ export function resolveProject(flag: string | undefined, mustExist = true): stri
   // Before its config, proposals or lock are read: a symlinked state folder is refused.
   checkProjectStateDir(project);
   return project;
+}
+
+/** A relative --project is relative to the CLI's folder; `~`, absolute and Windows paths are the normaliser's. */
+function fromCwd(flag: string, cwd: string): string {
+  const p = flag.trim();
+  if (p === '~' || /^~[\\/]/.test(p) || path.isAbsolute(p) || /^[A-Za-z]:[\\/]|^\\\\/.test(p)) return p;
+  return path.resolve(cwd, p);
 }
 
 export function projectConfig(ctx: CliContext, project: string, cmd: Command): LoadedConfig {

@@ -1,10 +1,11 @@
 /** Writing to the terminal: JSON for machines, sanitised single lines for people. */
 import { oneLine } from '../core/one-line.js';
 import { mapStrings, plainText } from '../core/safe-text.js';
+import { cliIo } from './io.js';
 
 /** `--json` output: strings without escape sequences (`jq -r` would print them raw). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(mapStrings(value), null, 2)}\n`);
+  cliIo().stdout.write(`${JSON.stringify(mapStrings(value), null, 2)}\n`);
 }
 
 /** Untrusted text (transcript wording, rules) must not carry escape sequences or span lines. */
@@ -13,7 +14,7 @@ export function displayText(s: string): string {
 }
 
 export function say(line: string): void {
-  process.stdout.write(`${line}\n`);
+  cliIo().stdout.write(`${line}\n`);
 }
 
 /**
@@ -26,9 +27,9 @@ export function terminalText(s: string): string {
 
 /** Colour only on a terminal that wants it. */
 export function wantsColour(env: Readonly<Record<string, string | undefined>>): boolean {
-  return process.stdout.isTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+  return cliIo().stdout.isTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';
 }
 
 export function write(text: string): void {
-  process.stdout.write(text);
+  cliIo().stdout.write(text);
 }

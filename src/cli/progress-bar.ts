@@ -1,4 +1,6 @@
 /** A one-line progress bar on stderr, only on a terminal and only once the work takes a moment. */
+import { cliIo } from './io.js';
+
 const DELAY_MS = 400;
 const WIDTH = 28;
 
@@ -8,7 +10,7 @@ export interface ProgressBar {
 }
 
 export function progressBar(enabled: boolean): ProgressBar {
-  const stream = process.stderr;
+  const stream = cliIo().stderr;
   const started = Date.now();
   let drawn = false;
   let lastDraw = 0;

@@ -5,6 +5,7 @@ import { isOfflineConfig, type BackendDeps } from '../backends/factory.js';
 import { ExchangeWriter, readExchanges } from '../backends/recording/exchange-log.js';
 import { REPLAY_MATCHES, ReplaySource, type ReplayMatch } from '../backends/recording/replay-provider.js';
 import { recordingsDir } from '../config/paths.js';
+import { cliPath } from './io.js';
 import type { Config } from '../config/schema.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
@@ -48,7 +49,7 @@ export function recordingDeps(
   }
   const out: Pick<BackendDeps, 'record' | 'replay'> = {};
   if (flags.replay) {
-    out.replay = new ReplaySource(readExchanges(path.resolve(flags.replay)), flags.replayMatch ?? 'hash');
+    out.replay = new ReplaySource(readExchanges(cliPath(flags.replay)), flags.replayMatch ?? 'hash');
   }
   if (flags.record) {
     const stamp = new Date(at.now).toISOString().replace(/[:.]/g, '-');

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { spawnCli as runCli, sandbox, type Sandbox } from './cli-helpers.js';
 import { readOrNull, stageFixture, type ProposalFixture } from './proposal-fixture.js';
 
 const ENTRY = path.resolve(import.meta.dirname, 'crash-entry.mjs');

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox } from './cli-helpers.js';
+import { runCli, sandbox, spawnCli, type CliResult } from './cli-helpers.js';
 import {
   HAND_ALPHA,
   HAND_BETA,
@@ -32,18 +32,18 @@ describe('subset adoption', () => {
     const f = await stageFixture(box);
     commitAll(box.project);
 
-    const unknown = runCli(box, ['adopt', '--skill', 'gamma', '--json']);
+    const unknown = await runCli(box, ['adopt', '--skill', 'gamma', '--json']);
     expect(unknown.code).toBe(2);
     expect(unknown.json()).toMatchObject({ ok: false, error: 'invalid_selection' });
 
-    const first = runCli(box, ['adopt', '--skill', 'alpha', '--json']);
+    const first = await runCli(box, ['adopt', '--skill', 'alpha', '--json']);
     expect(first.code, first.stderr).toBe(0);
     expect(first.json().updated_paths).toEqual([f.alpha]);
     expect(readFileSync(f.alpha, 'utf8')).toBe(f.proposed.get(f.alpha));
     expect(readFileSync(f.beta, 'utf8')).toBe(HAND_BETA);
     expect(readFileSync(f.memory, 'utf8')).toBe(HAND_MEMORY);
 
-    const listed = runCli(box, ['proposals', 'list', '--json']).json() as {
+    const listed = (await runCli(box, ['proposals', 'list', '--json'])).json() as {
       proposals: Array<{ status: string; targets: Array<{ name: string; adopted: boolean }> }>;
     };
     expect(listed.proposals[0]?.status).toBe('adopted');
@@ -53,12 +53,12 @@ describe('subset adoption', () => {
       ['CLAUDE.md', false],
     ]);
 
-    const rest = runCli(box, ['adopt', '--all-skills', '--memory', '--json']);
+    const rest = await runCli(box, ['adopt', '--all-skills', '--memory', '--json']);
     expect(rest.code, rest.stderr).toBe(0);
     expect(rest.json().updated_paths).toEqual([f.beta, f.memory]);
     for (const [file, text] of f.proposed) expect(readFileSync(file, 'utf8')).toBe(text);
 
-    const again = runCli(box, ['adopt', '--json']);
+    const again = await runCli(box, ['adopt', '--json']);
     expect(again.code).toBe(2);
     expect(again.json()).toMatchObject({ error: 'already_adopted' });
   });
@@ -69,7 +69,7 @@ describe('refusals', () => {
     const box = committedRepo();
     const f = await stageFixture(box);
     writeFileSync(f.beta, `${HAND_BETA}my edit\r\n`);
-    const r = runCli(box, ['adopt', '--json']);
+    const r = await runCli(box, ['adopt', '--json']);
     expect(r.code).toBe(2);
     expect(r.json()).toMatchObject({ ok: false, error: 'live_changed' });
     expect(String(r.json().message)).toContain(f.beta);
@@ -81,9 +81,9 @@ describe('refusals', () => {
   it('refuses a rejected proposal; reject refuses an adopted one', async () => {
     const box = sandbox();
     const f = await stageFixture(box);
-    const rejected = runCli(box, ['reject', f.staged.id, '--reason', 'not now']);
+    const rejected = await runCli(box, ['reject', f.staged.id, '--reason', 'not now']);
     expect(rejected.code, rejected.stderr).toBe(0);
-    const adopt = runCli(box, ['adopt', '--json']);
+    const adopt = await runCli(box, ['adopt', '--json']);
     expect(adopt.code).toBe(2);
     expect(adopt.json()).toMatchObject({ error: 'rejected' });
     expect(readFileSync(f.alpha, 'utf8')).toBe(HAND_ALPHA);
@@ -92,15 +92,15 @@ describe('refusals', () => {
     const box3 = sandbox();
     const h = await stageFixture(box3);
     const newer = await stageFixture(box3, { now: Date.UTC(2026, 0, 2, 3, 0, 0) });
-    expect(runCli(box3, ['reject', newer.staged.id]).code).toBe(0);
-    const older = runCli(box3, ['adopt', '--json']);
+    expect((await runCli(box3, ['reject', newer.staged.id])).code).toBe(0);
+    const older = await runCli(box3, ['adopt', '--json']);
     expect(older.code, older.stderr).toBe(0);
     expect(older.json().proposal_id).toBe(h.staged.id);
 
     const box2 = sandbox();
     const g = await stageFixture(box2);
-    expect(runCli(box2, ['adopt']).code).toBe(0);
-    const late = runCli(box2, ['reject', g.staged.id, '--json']);
+    expect((await runCli(box2, ['adopt'])).code).toBe(0);
+    const late = await runCli(box2, ['reject', g.staged.id, '--json']);
     expect(late.code).toBe(2);
     expect(late.json()).toMatchObject({ error: 'already_adopted' });
   });
@@ -110,7 +110,7 @@ describe('revert', () => {
   it('restores every file byte for byte, removes a created skill, and marks the proposal reverted', async () => {
     const box = committedRepo();
     const f = await stageFixture(box, { withFresh: true });
-    expect(runCli(box, ['adopt']).code).toBe(0);
+    expect((await runCli(box, ['adopt'])).code).toBe(0);
     for (const [file, text] of f.proposed) expect(readFileSync(file, 'utf8')).toBe(text);
     // Hand-written text outside the learned block is byte-identical after adoption.
     expect(readFileSync(f.alpha, 'utf8').startsWith(HAND_ALPHA)).toBe(true);
@@ -118,34 +118,34 @@ describe('revert', () => {
     expect(readFileSync(f.memory, 'utf8').startsWith(HAND_MEMORY)).toBe(true);
     expect(readFileSync(f.memory, 'utf8')).toContain(START);
 
-    const r = runCli(box, ['revert', '--json']);
+    const r = await runCli(box, ['revert', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ ok: true, proposal_id: f.staged.id, forced: false });
     for (const [file, text] of f.originals) expect(readOrNull(file)).toBe(text);
     expect(existsSync(path.dirname(f.fresh))).toBe(false);
 
-    const list = runCli(box, ['proposals', 'list']);
+    const list = await runCli(box, ['proposals', 'list']);
     expect(list.stdout).toContain('reverted');
-    expect(runCli(box, ['revert', f.staged.id, '--json']).json()).toMatchObject({
+    expect((await runCli(box, ['revert', f.staged.id, '--json'])).json()).toMatchObject({
       error: 'already_reverted',
     });
-    expect(runCli(box, ['adopt', '--json']).json()).toMatchObject({ error: 'reverted' });
+    expect((await runCli(box, ['adopt', '--json'])).json()).toMatchObject({ error: 'reverted' });
   });
 
   it('refuses when a file was edited after adoption, and --force keeps the edit in revert-backup', async () => {
     const box = sandbox();
     const f = await stageFixture(box);
-    expect(runCli(box, ['adopt']).code).toBe(0);
+    expect((await runCli(box, ['adopt'])).code).toBe(0);
     const edited = `${f.proposed.get(f.alpha) ?? ''}my later edit\n`;
     writeFileSync(f.alpha, edited);
 
-    const refused = runCli(box, ['revert', '--json']);
+    const refused = await runCli(box, ['revert', '--json']);
     expect(refused.code).toBe(2);
     expect(refused.json()).toMatchObject({ error: 'live_changed' });
     expect(readFileSync(f.alpha, 'utf8')).toBe(edited);
     expect(readFileSync(f.beta, 'utf8')).toBe(f.proposed.get(f.beta));
 
-    const forced = runCli(box, ['revert', '--force', '--json']);
+    const forced = await runCli(box, ['revert', '--force', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
     for (const [file, text] of f.originals) expect(readOrNull(file)).toBe(text);
     const kept = (forced.json().targets as Array<{ livePath: string; backupPath: string }>).find(
@@ -157,7 +157,7 @@ describe('revert', () => {
   it('says nothing to revert when nothing was adopted', async () => {
     const box = sandbox();
     await stageFixture(box);
-    const r = runCli(box, ['revert', '--json']);
+    const r = await runCli(box, ['revert', '--json']);
     expect(r.code).toBe(2);
     expect(r.json()).toMatchObject({ error: 'no_adoption' });
   });
@@ -172,7 +172,7 @@ describe('adopt --commit', () => {
     git(box.project, 'add', 'notes.txt');
     writeFileSync(path.join(box.project, 'scratch.txt'), 'untracked, left alone\n');
 
-    const r = runCli(box, ['adopt', '--commit', '--json']);
+    const r = await runCli(box, ['adopt', '--commit', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().git).toMatchObject({ status: 'committed' });
 
@@ -199,10 +199,10 @@ describe('adopt --commit', () => {
     const box = committedRepo();
     const f = await stageFixture(box, { withFresh: true });
     commitAll(box.project);
-    expect(runCli(box, ['adopt', '--commit']).code).toBe(0);
+    expect((await runCli(box, ['adopt', '--commit'])).code).toBe(0);
     writeFileSync(path.join(box.project, 'notes.txt'), 'staged\n');
     git(box.project, 'add', 'notes.txt');
-    const r = runCli(box, ['revert', '--commit', '--json']);
+    const r = await runCli(box, ['revert', '--commit', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().git).toMatchObject({ status: 'committed' });
     for (const [file, text] of f.originals) expect(readOrNull(file)).toBe(text);
@@ -228,7 +228,7 @@ describe('adopt --commit', () => {
     commitAll(box.project);
     // The hand-written files exist at staging but were never committed: uncommitted user work.
     const f = await stageFixture(box);
-    const r = runCli(box, ['adopt', '--commit', '--json']);
+    const r = await runCli(box, ['adopt', '--commit', '--json']);
     expect(r.code).toBe(2);
     expect(r.json()).toMatchObject({ error: 'uncommitted_changes' });
     for (const [file, text] of f.originals) expect(readOrNull(file)).toBe(text);
@@ -238,7 +238,7 @@ describe('adopt --commit', () => {
   it('outside a git repository says so and adopts without committing', async () => {
     const box = sandbox();
     const f = await stageFixture(box);
-    const r = runCli(box, ['adopt', '--commit']);
+    const r = await runCli(box, ['adopt', '--commit']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('not inside a git repository');
     for (const [file, text] of f.proposed) expect(readFileSync(file, 'utf8')).toBe(text);
@@ -251,15 +251,20 @@ describe('adopt --commit', () => {
     // The user's own config: a project's config may not turn adopt_commit on (it comes with the repository).
     mkdirSync(box.stateHome, { recursive: true });
     writeFileSync(path.join(box.stateHome, 'config.json'), '{"adopt_commit": true}\n');
-    const off = runCli(box, ['adopt', '--skill', 'alpha', '--no-commit', '--json']);
+    const off = await runCli(box, ['adopt', '--skill', 'alpha', '--no-commit', '--json']);
     expect(off.code, off.stderr).toBe(0);
     expect(off.json().git).toBeUndefined();
     git(box.project, 'commit', '-q', '-m', 'by hand', '--', '.claude/skills/alpha/SKILL.md');
-    const on = runCli(box, ['adopt', '--skill', 'beta', '--json']);
+    const on = await runCli(box, ['adopt', '--skill', 'beta', '--json']);
     expect(on.code, on.stderr).toBe(0);
     expect(on.json().git).toMatchObject({ status: 'committed', paths: ['.agents/skills/beta/SKILL.md'] });
   });
 });
+
+// Stays spawned: simple-git runs git with the process's environment, not the CLI's injected env, so
+// this sandbox's git setup only reaches git from a separate process.
+const spawnedCli = (...args: Parameters<typeof spawnCli>): Promise<CliResult> =>
+  Promise.resolve(spawnCli(...args));
 
 describe('--commit when git cannot commit', () => {
   /** A repository whose commits fail: no identity, and git may not guess one. */
@@ -276,7 +281,7 @@ describe('--commit when git cannot commit', () => {
     const f = await stageFixture(box);
     git(box.project, 'add', '-A');
     git(box.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'base');
-    const r = runCli(box, ['adopt', '--commit']);
+    const r = await spawnedCli(box, ['adopt', '--commit']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain(`adopted ${f.staged.id}`);
     expect(r.stderr).toContain('the files were written but not committed');
@@ -290,7 +295,7 @@ describe('--commit when git cannot commit', () => {
     await stageFixture(box);
     git(box.project, 'add', '-A');
     git(box.project, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'base');
-    const r = runCli(box, ['adopt', '--commit', '--json']);
+    const r = await spawnedCli(box, ['adopt', '--commit', '--json']);
     expect(r.code).toBe(1);
     expect(r.json()).toMatchObject({ ok: false, error: 'commit_failed' });
     expect(String(r.json().message)).toContain('the files were written but not committed');
@@ -300,8 +305,8 @@ describe('--commit when git cannot commit', () => {
     const box = committedRepo();
     await stageFixture(box);
     commitAll(box.project);
-    expect(runCli(box, ['adopt']).code).toBe(0); // adopted, not committed: the targets are dirty
-    const r = runCli(box, ['revert', '--commit']);
+    expect((await spawnedCli(box, ['adopt'])).code).toBe(0); // adopted, not committed: the targets are dirty
+    const r = await spawnedCli(box, ['revert', '--commit']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cannot commit the revert');
     expect(r.stderr).toContain('or revert without --commit');
@@ -313,7 +318,7 @@ describe('proposals show and diff', () => {
   it('prints the report and the diff without control characters', async () => {
     const box = sandbox();
     const f = await stageFixture(box);
-    const show = runCli(box, ['proposals', 'show', f.staged.id]);
+    const show = await spawnedCli(box, ['proposals', 'show', f.staged.id]);
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toContain('Untrusted red text.');
     // The report reads as text on a terminal; report.md keeps its Markdown escapes.
@@ -321,11 +326,11 @@ describe('proposals show and diff', () => {
     expect(readFileSync(path.join(f.staged.dir, 'report.md'), 'utf8')).toContain('inst\\_1');
     // eslint-disable-next-line no-control-regex
     expect(show.stdout).not.toMatch(/\u001b/);
-    const diff = runCli(box, ['proposals', 'diff', f.staged.id]);
+    const diff = await spawnedCli(box, ['proposals', 'diff', f.staged.id]);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toContain('+- Use pnpm, never npm.');
     expect(diff.stdout).toContain('--- a/.claude/skills/alpha/SKILL.md');
-    const missing = runCli(box, ['proposals', 'show', '20200101-000000-1', '--json']);
+    const missing = await spawnedCli(box, ['proposals', 'show', '20200101-000000-1', '--json']);
     expect(missing.code).toBe(2);
   });
 });

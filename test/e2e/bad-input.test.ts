@@ -21,7 +21,7 @@ function expectOneErrorLine(r: CliResult, code: number, ...mentions: string[]): 
 }
 
 describe('an unusable state home', () => {
-  it('is one message and one exit code (1) for every command', () => {
+  it('is one message and one exit code (1) for every command', async () => {
     const box = sandbox();
     const file = path.join(box.root, 'a-file');
     writeFileSync(file, 'x');
@@ -40,44 +40,47 @@ describe('an unusable state home', () => {
       ['daemon'],
       ['train', '--demo', '--out', path.join(box.root, 'out')],
     ]) {
-      const r = runCli(box, args, env);
+      const r = await runCli(box, args, env);
       expectOneErrorLine(r, 1, `${file} is a file, not a folder`, 'SKILLOPT_SLEEP_HOME');
       messages.add(r.stderr);
     }
     expect(messages.size).toBe(1);
-    const json = runCli(box, ['status', '--json'], env);
+    const json = await runCli(box, ['status', '--json'], env);
     expect(json.json()).toMatchObject({ ok: false, error: 'state_home_unusable' });
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 });
 
 describe('a store.sqlite that is not a database', () => {
-  it('is refused by status and run, left as it was, with how to move it aside', () => {
+  it('is refused by status and run, left as it was, with how to move it aside', async () => {
     const box = sandbox();
     mkdirSync(box.stateHome, { recursive: true });
     const store = path.join(box.stateHome, 'store.sqlite');
     const notes = 'my notes, certainly not SQLite\n'.repeat(100);
     writeFileSync(store, notes);
     for (const args of [['status'], ['run'], ['harvest'], ['proposals', 'list']]) {
-      expectOneErrorLine(runCli(box, args), 1, store, `mv '${store}' '${store}.broken'`);
+      expectOneErrorLine(await runCli(box, args), 1, store, `mv '${store}' '${store}.broken'`);
     }
-    expect(runCli(box, ['run', '--json']).json()).toMatchObject({ ok: false, error: 'store_unreadable' });
+    expect((await runCli(box, ['run', '--json'])).json()).toMatchObject({
+      ok: false,
+      error: 'store_unreadable',
+    });
     expect(readFileSync(store, 'utf8')).toBe(notes);
     expect(existsSync(`${store}-wal`)).toBe(false);
     // The daemon refuses it too and leaves no lock behind.
-    expectOneErrorLine(runCli(box, ['daemon']), 1, store);
+    expectOneErrorLine(await runCli(box, ['daemon']), 1, store);
     expect(existsSync(path.join(box.stateHome, 'daemon.lock'))).toBe(false);
   });
 });
 
 describe('train --out', () => {
-  it('refuses an existing file, or a folder under one, with exit 2', () => {
+  it('refuses an existing file, or a folder under one, with exit 2', async () => {
     const box = sandbox();
     const file = path.join(box.root, 'taken');
     writeFileSync(file, 'keep me');
     for (const out of [file, path.join(file, 'run')]) {
       expectOneErrorLine(
-        runCli(box, ['train', '--demo', '--out', out]),
+        await runCli(box, ['train', '--demo', '--out', out]),
         2,
         `--out ${out}`,
         `${file} is a file, not a folder`,
@@ -88,70 +91,70 @@ describe('train --out', () => {
 });
 
 describe('option errors', () => {
-  it('print {"ok": false} on stdout with --json, and one styled line on stderr', () => {
+  it('print {"ok": false} on stdout with --json, and one styled line on stderr', async () => {
     const box = sandbox();
     for (const args of [
       ['run', '--json', '--edit-budget', '-1'],
       ['run', '--json', '--frobnicate'],
       ['status', '--json', '--limit', 'abc'],
     ]) {
-      const r = runCli(box, args);
+      const r = await runCli(box, args);
       expectOneErrorLine(r, 2);
       expect(r.json()).toMatchObject({ ok: false, error: 'usage' });
       expect(String(r.json().message)).not.toMatch(/^error:/);
     }
   });
 
-  it('refuse --limit 0, abc and -1 and a blank --edit-budget (exit 2)', () => {
+  it('refuse --limit 0, abc and -1 and a blank --edit-budget (exit 2)', async () => {
     const box = sandbox();
     for (const limit of ['0', 'abc', '-1', '']) {
-      expectOneErrorLine(runCli(box, ['status', '--limit', limit]), 2, '--limit');
+      expectOneErrorLine(await runCli(box, ['status', '--limit', limit]), 2, '--limit');
     }
-    expect(runCli(box, ['status', '--limit', '3']).code).toBe(0);
-    expectOneErrorLine(runCli(box, ['dry-run', '--edit-budget', '']), 2, '--edit-budget');
-    expectOneErrorLine(runCli(box, ['dry-run', '--val-fraction', ' ']), 2, '--val-fraction');
+    expect((await runCli(box, ['status', '--limit', '3'])).code).toBe(0);
+    expectOneErrorLine(await runCli(box, ['dry-run', '--edit-budget', '']), 2, '--edit-budget');
+    expectOneErrorLine(await runCli(box, ['dry-run', '--val-fraction', ' ']), 2, '--val-fraction');
   });
 
-  it('name the option, not "flag", for a number out of range', () => {
+  it('name the option, not "flag", for a number out of range', async () => {
     const box = sandbox();
-    const r = runCli(box, ['dry-run', '--edit-budget', '1e99']);
+    const r = await runCli(box, ['dry-run', '--edit-budget', '1e99']);
     expectOneErrorLine(r, 2, '--edit-budget');
     expect(r.stderr).not.toContain('flag:');
   });
 });
 
 describe('--project', () => {
-  it('refuses an empty value instead of using the current folder', () => {
+  it('refuses an empty value instead of using the current folder', async () => {
     const box = sandbox();
-    expectOneErrorLine(runCli(box, ['status', '--project', '']), 2, '--project');
-    expectOneErrorLine(runCli(box, ['run', '--project', ' ']), 2, '--project');
+    expectOneErrorLine(await runCli(box, ['status', '--project', '']), 2, '--project');
+    expectOneErrorLine(await runCli(box, ['run', '--project', ' ']), 2, '--project');
   });
 
-  it('expands a leading ~ to the home folder', () => {
+  it('expands a leading ~ to the home folder', async () => {
     const box = sandbox();
     const web = path.join(box.home, 'code', 'web');
     mkdirSync(web, { recursive: true });
     for (const spelling of ['~/code/web', '~/code/web/']) {
-      const r = runCli(box, ['status', '--project', spelling, '--json']);
+      const r = await runCli(box, ['status', '--project', spelling, '--json']);
       expect(r.code).toBe(0);
       expect(r.json().project).toBe(web);
     }
-    expect(runCli(box, ['status', '--project', '~', '--json']).json().project).toBe(box.home);
+    expect((await runCli(box, ['status', '--project', '~', '--json'])).json().project).toBe(box.home);
   });
 
-  it('is accepted by proposals before the subcommand, and proposals alone lists', () => {
+  it('is accepted by proposals before the subcommand, and proposals alone lists', async () => {
     const box = sandbox();
     for (const args of [
       ['proposals', '--project', box.project],
       ['proposals', '--project', box.project, 'list'],
       ['proposals', 'list', '--project', box.project],
     ]) {
-      const r = runCli(box, args, { HOME: box.home });
+      const r = await runCli(box, args, { HOME: box.home });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`no proposals in ${box.project}`);
     }
-    const json = runCli(box, ['proposals', '--json', '--project', box.project]);
+    const json = await runCli(box, ['proposals', '--json', '--project', box.project]);
     expect(json.json()).toMatchObject({ project: box.project, proposals: [] });
   });
 });

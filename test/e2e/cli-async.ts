@@ -3,7 +3,7 @@
  * can answer it. Same sandbox rules as cli-helpers.ts: temporary HOME and state home.
  */
 import { spawn } from 'node:child_process';
-import { CLI, type CliResult, type Sandbox } from './cli-helpers.js';
+import { CLI, sandboxEnv, type CliResult, type Sandbox } from './cli-helpers.js';
 
 export function runCliAsync(
   box: Sandbox,
@@ -13,14 +13,7 @@ export function runCliAsync(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: box.project,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: box.home,
-        SKILLOPT_SLEEP_HOME: box.stateHome,
-        NO_COLOR: '1',
-        TZ: 'UTC',
-        ...extraEnv,
-      },
+      env: sandboxEnv(box, extraEnv),
     });
     let stdout = '';
     let stderr = '';

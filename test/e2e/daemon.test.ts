@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { claudeProjectDir, claudeSessionLines } from './claude-transcript.js';
-import { CLI, runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { CLI, spawnCli as runCli, sandbox, type Sandbox } from './cli-helpers.js';
 
 interface Daemon {
   child: ChildProcess;

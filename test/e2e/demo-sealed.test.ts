@@ -16,33 +16,33 @@ function withUserAgents(box: Sandbox): void {
 }
 
 describe('the demo is sealed from real nights', () => {
-  it("dry-run --demo and harvest --demo read only the demo's transcripts, never the user's agents", () => {
+  it("dry-run --demo and harvest --demo read only the demo's transcripts, never the user's agents", async () => {
     const box = sandbox();
     withUserAgents(box);
-    const dry = runCli(box, ['dry-run', '--demo', '--json']);
+    const dry = await runCli(box, ['dry-run', '--demo', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json().harvest).toMatchObject({ files_seen: 16, sessions_stored: 16 });
-    const harvest = runCli(box, ['harvest', '--demo', '--json']);
+    const harvest = await runCli(box, ['harvest', '--demo', '--json']);
     expect(harvest.code, harvest.stderr).toBe(0);
     expect(Object.keys(harvest.json().sources as object)).toEqual(['claude']);
   });
 
-  it("run --demo leaves the real store alone: a real night with --scope all learns none of the demo's rules", () => {
+  it("run --demo leaves the real store alone: a real night with --scope all learns none of the demo's rules", async () => {
     const box = sandbox();
     withUserAgents(box);
-    const demo = runCli(box, ['run', '--demo', '--json']);
+    const demo = await runCli(box, ['run', '--demo', '--json']);
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.json().accepted).toBe(true);
     expect(demo.json().n_sessions).toBe(16);
 
-    const real = runCli(box, ['dry-run', '--scope', 'all', '--lookback-hours', '0', '--json']);
+    const real = await runCli(box, ['dry-run', '--scope', 'all', '--lookback-hours', '0', '--json']);
     expect(real.code, real.stderr).toBe(0);
     const out = real.json();
     expect(JSON.stringify(out.learned_rules)).not.toContain('pnpm');
     expect(out.accepted).toBe(false);
   });
 
-  it("a real night's sessions never reach the demo, even with --scope all", () => {
+  it("a real night's sessions never reach the demo, even with --scope all", async () => {
     const box = sandbox();
     const dir = claudeProjectDir(box.home, box.project);
     mkdirSync(dir, { recursive: true });
@@ -55,23 +55,23 @@ describe('the demo is sealed from real nights', () => {
       );
       writeFileSync(path.join(dir, `real-${i}.jsonl`), lines.join('\n') + '\n');
     }
-    expect(runCli(box, ['harvest', '--json']).code).toBe(0);
-    const demo = runCli(box, ['run', '--demo', '--scope', 'all', '--json']);
+    expect((await runCli(box, ['harvest', '--json'])).code).toBe(0);
+    const demo = await runCli(box, ['run', '--demo', '--scope', 'all', '--json']);
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.json().n_sessions).toBe(16);
   });
 
-  it('status, adopt and proposals list --demo before any run --demo say to run it first', () => {
+  it('status, adopt and proposals list --demo before any run --demo say to run it first', async () => {
     const box = sandbox();
     for (const args of [['status'], ['adopt'], ['proposals', 'list'], ['revert']]) {
-      const r = runCli(box, [...args, '--demo']);
+      const r = await runCli(box, [...args, '--demo']);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.trim()).toBe(
         '[sleep] error: the demo has not run yet: run `skillopt-sleep run --demo` first',
       );
     }
-    expect(runCli(box, ['run', '--demo']).code).toBe(0);
-    const status = runCli(box, ['status', '--demo', '--json']);
+    expect((await runCli(box, ['run', '--demo'])).code).toBe(0);
+    const status = await runCli(box, ['status', '--demo', '--json']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.json().n_nights).toBe(1);
   });

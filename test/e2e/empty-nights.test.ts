@@ -25,10 +25,10 @@ function oldSessions(box: Sandbox): void {
 }
 
 describe('empty nights and the end of a dry-run', () => {
-  it('names the lookback window and --lookback-hours 0, and says a run would stage nothing', () => {
+  it('names the lookback window and --lookback-hours 0, and says a run would stage nothing', async () => {
     const box = sandbox();
     oldSessions(box);
-    const r = runCli(box, ['dry-run']);
+    const r = await runCli(box, ['dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('3 sessions -> 0 task instances;');
     expect(r.stdout).toMatch(
@@ -36,24 +36,24 @@ describe('empty nights and the end of a dry-run', () => {
     );
     expect(r.stdout).toContain('would stage nothing (there is no task).');
     expect(r.stdout).not.toContain('stages this as a proposal');
-    const harvest = runCli(box, ['harvest']);
+    const harvest = await runCli(box, ['harvest']);
     expect(harvest.stdout).toMatch(/no task had a session in the last 72 hours/);
-    expect(runCli(box, ['dry-run', '--lookback-hours', '0', '--json']).json().n_tasks).toBe(3);
+    expect((await runCli(box, ['dry-run', '--lookback-hours', '0', '--json'])).json().n_tasks).toBe(3);
   });
 
-  it('after --demo the last line names run --demo', () => {
+  it('after --demo the last line names run --demo', async () => {
     const box = sandbox();
-    const r = runCli(box, ['dry-run', '--demo']);
+    const r = await runCli(box, ['dry-run', '--demo']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').at(-1)).toBe(
       '[sleep] dry-run: nothing was written into the project; `skillopt-sleep run --demo` stages this as a proposal.',
     );
   });
 
-  it('a tied edit in a dry-run says what a run would keep', () => {
+  it('a tied edit in a dry-run says what a run would keep', async () => {
     const box = sandbox();
     const tasks = path.join(PERSONAS, 'researcher.tasks.json');
-    const r = runCli(box, ['dry-run', '--tasks-file', tasks, '--edit-budget', '1']);
+    const r = await runCli(box, ['dry-run', '--tasks-file', tasks, '--edit-budget', '1']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\[sleep\] pending \(tied; a run would keep it to re-test next night\): /);
     expect(r.stdout).not.toContain('(tied; re-tested next night)');

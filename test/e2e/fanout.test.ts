@@ -11,7 +11,7 @@ interface Task {
 }
 
 describe('multi_skill_fanout', () => {
-  it('stages one target per skill, skips unknown skills, and adopts a reviewed subset', () => {
+  it('stages one target per skill, skips unknown skills, and adopts a reviewed subset', async () => {
     const box = sandbox();
     const persona = JSON.parse(readFileSync(path.join(PERSONAS, 'researcher.tasks.json'), 'utf8')) as {
       tasks: Task[];
@@ -31,7 +31,7 @@ describe('multi_skill_fanout', () => {
     writeFileSync(alpha, hand);
     writeFileSync(gamma, '# Gamma\n');
 
-    const run = runCli(box, ['run', '--json', '--tasks-file', tasksFile, '--multi-skill-fanout']);
+    const run = await runCli(box, ['run', '--json', '--tasks-file', tasksFile, '--multi-skill-fanout']);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
     const groups = night.skill_groups as Array<{
@@ -57,7 +57,7 @@ describe('multi_skill_fanout', () => {
     expect(manifest.targets.map((t) => t.name)).toEqual(['alpha', 'gamma']);
     expect(manifest.allowedRoots).toContain(path.join(box.home, '.claude/skills'));
 
-    const adopt = runCli(box, ['adopt', '--skill', 'alpha', '--json']);
+    const adopt = await runCli(box, ['adopt', '--skill', 'alpha', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);
     expect(adopt.json().updated_paths).toEqual([alpha]);
     const after = readFileSync(alpha, 'utf8');
@@ -66,7 +66,7 @@ describe('multi_skill_fanout', () => {
     for (const rule of rulesOf('alpha')) expect(after).toContain(rule);
     expect(readFileSync(gamma, 'utf8')).toBe('# Gamma\n');
 
-    const rest = runCli(box, ['adopt', '--all-skills', '--json']);
+    const rest = await runCli(box, ['adopt', '--all-skills', '--json']);
     expect(rest.code, rest.stderr).toBe(0);
     expect(rest.json().updated_paths).toEqual([gamma]);
     expect(rulesOf('gamma').length).toBeGreaterThan(0);

@@ -32,10 +32,10 @@ interface QueuedRequest {
 const promptOf = (r: QueuedRequest): string => [r.system, ...r.messages.map((m) => m.content)].join('\n\n');
 
 /** Answer every open request with the fake model's reply; the first one through stdin. */
-function answerAll(box: Sandbox, viaStdin: boolean): number {
+async function answerAll(box: Sandbox, viaStdin: boolean): Promise<number> {
   let answered = 0;
   for (;;) {
-    const next = runCli(box, ['handoff', 'next', '--json']);
+    const next = await runCli(box, ['handoff', 'next', '--json']);
     expect(next.code, next.stderr).toBe(0);
     const request = next.json().request as QueuedRequest | null;
     if (!request) return answered;
@@ -45,7 +45,7 @@ function answerAll(box: Sandbox, viaStdin: boolean): number {
     const r =
       viaStdin && answered === 0
         ? answerFromStdin(box, request.id, text)
-        : runCli(box, ['handoff', 'answer', request.id, '--file', file]);
+        : await runCli(box, ['handoff', 'answer', request.id, '--file', file]);
     expect(r.code, r.stderr).toBe(0);
     answered += 1;
   }
@@ -131,13 +131,13 @@ describe('run --backend handoff', () => {
       }
       if (invocations === 1) {
         // A waiting night is no night yet; status shows the queue.
-        const st = runCli(box, ['status', '--json']).json();
+        const st = (await runCli(box, ['status', '--json'])).json();
         expect(st).toMatchObject({
           n_nights: 0,
           handoff: { open: handoff.open, requests: handoff.requests },
         });
       }
-      expect(answerAll(box, invocations === 1)).toBe(handoff.open);
+      expect(await answerAll(box, invocations === 1)).toBe(handoff.open);
       if (!killed && invocations === 2) {
         killed = true;
         await killMidway(box, args);
@@ -153,7 +153,7 @@ describe('run --backend handoff', () => {
     expect(statSync(handoff.recording).mode & 0o777).toBe(0o600);
     expect(stagedSkill(String(final.staging_dir))).toContain('pnpm');
 
-    const status = runCli(box, ['status', '--json']);
+    const status = await runCli(box, ['status', '--json']);
     expect(status.code, status.stderr).toBe(0);
     // One night: the waiting invocations and the killed one left no row behind.
     expect(status.json()).toMatchObject({ handoff: null, n_nights: 1 });
@@ -200,7 +200,7 @@ describe('run --backend handoff', () => {
           );
           added = true;
         }
-        answerAll(fresh, false);
+        await answerAll(fresh, false);
       }
     }
     expect(added).toBe(true);
@@ -208,17 +208,17 @@ describe('run --backend handoff', () => {
     expect(final?.llm_miner).toMatchObject({ calls: 1, accepted: 1 });
   }, 120_000);
 
-  it('refuses a dry-run, and answers that are not for an open request', () => {
-    const dry = runCli(box, ['dry-run', '--tasks-file', tasks, '--backend', 'handoff']);
+  it('refuses a dry-run, and answers that are not for an open request', async () => {
+    const dry = await runCli(box, ['dry-run', '--tasks-file', tasks, '--backend', 'handoff']);
     expect(dry.code).toBe(2);
     expect(dry.stderr).toMatch(/handoff backend stops a night .* a dry-run cannot/);
-    const bad = runCli(box, ['handoff', 'answer', 'not-an-id', '--file', tasks]);
+    const bad = await runCli(box, ['handoff', 'answer', 'not-an-id', '--file', tasks]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a handoff request id/);
-    const unknown = runCli(box, ['handoff', 'answer', '0123456789abcdef', '--file', tasks]);
+    const unknown = await runCli(box, ['handoff', 'answer', '0123456789abcdef', '--file', tasks]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no handoff request 0123456789abcdef is queued/);
-    const none = runCli(box, ['handoff', 'next']);
+    const none = await runCli(box, ['handoff', 'next']);
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/no handoff night is waiting/);
   });

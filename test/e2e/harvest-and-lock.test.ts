@@ -101,11 +101,11 @@ function writeTranscripts(box: Sandbox, cwd: string, idPrefix = '0'): string {
 }
 
 describe('harvest from Claude Code transcripts', () => {
-  it('matches sessions by cwd, skips and counts malformed lines, and mines the recurring task', () => {
+  it('matches sessions by cwd, skips and counts malformed lines, and mines the recurring task', async () => {
     const box = sandbox();
     writeTranscripts(box, box.project);
     writeTranscripts(box, path.join(box.root, 'elsewhere'), '1');
-    const r = runCli(box, ['harvest', '--json', '--lookback-hours', '0']);
+    const r = await runCli(box, ['harvest', '--json', '--lookback-hours', '0']);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     // Every session is ingested; only this project's count toward its tasks.
@@ -136,41 +136,41 @@ describe('harvest from Claude Code transcripts', () => {
     expect(recurring[0]?.source_sessions.every((s) => s.startsWith('claude:0000000'))).toBe(true);
 
     // Harvesting again stores nothing twice.
-    const again = runCli(box, ['harvest', '--json', '--lookback-hours', '0']).json();
+    const again = (await runCli(box, ['harvest', '--json', '--lookback-hours', '0'])).json();
     expect(again.sources).toMatchObject({ claude: { files: 8, sessions: 4, new: 0, updated: 0 } });
     expect(again.n_sessions).toBe(4);
   });
 
-  it('--progress prints the harvest and mining phases on stderr', () => {
+  it('--progress prints the harvest and mining phases on stderr', async () => {
     const box = sandbox();
     writeTranscripts(box, box.project);
-    const r = runCli(box, ['harvest', '--progress', '--lookback-hours', '0']);
+    const r = await runCli(box, ['harvest', '--progress', '--lookback-hours', '0']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^\[sleep\] harvest: 4 of 4 transcript files changed, 4 sessions stored/m);
     expect(r.stderr).toMatch(/^\[sleep\] mine: 4 task instances in 1 distinct tasks from 4 sessions$/m);
-    expect(runCli(box, ['harvest', '--lookback-hours', '0']).stderr).toBe('');
+    expect((await runCli(box, ['harvest', '--lookback-hours', '0'])).stderr).toBe('');
   });
 
-  it('--output refuses to replace an existing (maybe reviewed) tasks file unless --force', () => {
+  it('--output refuses to replace an existing (maybe reviewed) tasks file unless --force', async () => {
     const box = sandbox();
     writeTranscripts(box, box.project);
     const file = path.join(box.root, 'tasks.json');
     writeFileSync(file, '{"reviewed": true}\n');
-    const r = runCli(box, ['harvest', '--lookback-hours', '0', '--output', file]);
+    const r = await runCli(box, ['harvest', '--lookback-hours', '0', '--output', file]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       `[sleep] error: ${file} already exists (a reviewed tasks file?); pass --force to overwrite it`,
     ]);
     expect(readFileSync(file, 'utf8')).toBe('{"reviewed": true}\n');
-    const forced = runCli(box, ['harvest', '--lookback-hours', '0', '--output', file, '--force']);
+    const forced = await runCli(box, ['harvest', '--lookback-hours', '0', '--output', file, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ reviewed: false });
   });
 
-  it('a night on harvested transcripts learns the correction', () => {
+  it('a night on harvested transcripts learns the correction', async () => {
     const box = sandbox();
     writeTranscripts(box, box.project);
-    const r = runCli(box, ['dry-run', '--json', '--lookback-hours', '0']);
+    const r = await runCli(box, ['dry-run', '--json', '--lookback-hours', '0']);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     expect(out.accepted).toBe(true);
@@ -182,7 +182,7 @@ describe('harvest from Claude Code transcripts', () => {
 });
 
 describe('one night at a time', () => {
-  it('exits 75 while another live night holds the project lock', () => {
+  it('exits 75 while another live night holds the project lock', async () => {
     const box = sandbox();
     const locks = path.join(box.stateHome, 'locks');
     mkdirSync(locks, { recursive: true });
@@ -191,17 +191,17 @@ describe('one night at a time', () => {
       path.join(locks, `${name}.lock`),
       JSON.stringify({ pid: process.pid, startedAt: Date.now() }),
     );
-    const r = runCli(box, ['run', '--json']);
+    const r = await runCli(box, ['run', '--json']);
     expect(r.code).toBe(75);
     expect(r.json()).toMatchObject({ ok: false, error: 'lock_held' });
   });
 
-  it('takes over a stale lock whose process is gone', () => {
+  it('takes over a stale lock whose process is gone', async () => {
     const box = sandbox();
     const locks = path.join(box.stateHome, 'locks');
     mkdirSync(locks, { recursive: true });
     const name = createHash('sha256').update(box.project).digest('hex').slice(0, 24);
     writeFileSync(path.join(locks, `${name}.lock`), JSON.stringify({ pid: 2 ** 22 + 7, startedAt: 0 }));
-    expect(runCli(box, ['run', '--json']).code).toBe(0);
+    expect((await runCli(box, ['run', '--json'])).code).toBe(0);
   });
 });

@@ -24,7 +24,7 @@ interface Settings {
 }
 
 describe('install claude-code (user level)', () => {
-  it('copies the skill and command, appends our SessionEnd hook after the user one, and goes back byte for byte', () => {
+  it('copies the skill and command, appends our SessionEnd hook after the user one, and goes back byte for byte', async () => {
     const box = sandbox();
     seed(box.home, {
       '.claude/settings.json': SETTINGS,
@@ -32,7 +32,7 @@ describe('install claude-code (user level)', () => {
     });
     const original = tree(box.home);
 
-    const first = cli(box, ['install', 'claude-code']);
+    const first = await cli(box, ['install', 'claude-code']);
     expect(actions(first)).toEqual({
       'SKILL.md': 'created',
       'skillopt-sleep-handoff.md': 'created',
@@ -61,10 +61,10 @@ describe('install claude-code (user level)', () => {
     expect(installed['.claude/commands/skillopt-sleep-handoff.md']?.startsWith('644 ')).toBe(true);
     expect(installed['.claude/settings.json']?.startsWith('640 ')).toBe(true);
 
-    expect(cli(box, ['install', 'claude-code']).changed).toBe(false);
+    expect((await cli(box, ['install', 'claude-code'])).changed).toBe(false);
     expect(tree(box.home)).toEqual(installed);
 
-    const removed = cli(box, ['uninstall', 'claude-code']);
+    const removed = await cli(box, ['uninstall', 'claude-code']);
     expect(actions(removed)).toEqual({
       'SKILL.md': 'removed',
       'skillopt-sleep-handoff.md': 'removed',
@@ -73,17 +73,17 @@ describe('install claude-code (user level)', () => {
     expect(tree(box.home)).toEqual(original);
   });
 
-  it('a settings.json changed since install loses only our hook; a skill the user edited is kept', () => {
+  it('a settings.json changed since install loses only our hook; a skill the user edited is kept', async () => {
     const box = sandbox();
     seed(box.home, { '.claude/settings.json': SETTINGS });
-    cli(box, ['install', 'claude-code']);
+    await cli(box, ['install', 'claude-code']);
     const file = path.join(box.home, '.claude/settings.json');
     const changed = readFileSync(file, 'utf8').replace('"opus"', '"sonnet"');
     seed(box.home, {
       '.claude/settings.json': changed,
       '.claude/skills/skillopt-sleep/SKILL.md': 'my own notes\n',
     });
-    const out = cli(box, ['uninstall', 'claude-code']);
+    const out = await cli(box, ['uninstall', 'claude-code']);
     expect(actions(out)).toEqual({
       'SKILL.md': 'kept',
       'skillopt-sleep-handoff.md': 'removed',
@@ -95,9 +95,9 @@ describe('install claude-code (user level)', () => {
     );
   });
 
-  it('--project writes .claude/ in the project and removes the folders it made', () => {
+  it('--project writes .claude/ in the project and removes the folders it made', async () => {
     const box = sandbox();
-    const out = cli(box, ['install', 'claude-code', '--project', box.project]);
+    const out = await cli(box, ['install', 'claude-code', '--project', box.project]);
     expect(out.scope).toBe('project');
     expect(Object.keys(tree(box.project))).toEqual(
       expect.arrayContaining(['.claude/settings.json', '.claude/commands/skillopt-sleep-handoff.md']),
@@ -105,18 +105,18 @@ describe('install claude-code (user level)', () => {
     expect(JSON.parse(readFileSync(path.join(box.project, '.claude/settings.json'), 'utf8'))).toHaveProperty(
       'hooks.SessionEnd',
     );
-    cli(box, ['uninstall', 'claude-code', '--project', box.project]);
+    await cli(box, ['uninstall', 'claude-code', '--project', box.project]);
     expect(tree(box.project)).toEqual({});
   });
 
-  it('refuses an unknown agent and a settings.json that does not parse (exit 2, nothing written)', () => {
+  it('refuses an unknown agent and a settings.json that does not parse (exit 2, nothing written)', async () => {
     const box = sandbox();
-    const unknown = runCli(box, ['install', 'cursor']);
+    const unknown = await runCli(box, ['install', 'cursor']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown agent "cursor"/);
     seed(box.home, { '.claude/settings.json': '{ "hooks": ' });
     const before = tree(box.root);
-    const bad = runCli(box, ['install', 'claude-code']);
+    const bad = await runCli(box, ['install', 'claude-code']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/settings\.json does not parse as JSON/);
     expect(tree(box.root)).toEqual(before);

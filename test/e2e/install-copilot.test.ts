@@ -17,11 +17,11 @@ const VSCODE = `// shared with the team
 `;
 
 describe('install copilot', () => {
-  it('user level: merges into ~/.copilot/mcp-config.json and back to its bytes', () => {
+  it('user level: merges into ~/.copilot/mcp-config.json and back to its bytes', async () => {
     const box = sandbox();
     seed(box.home, { '.copilot/mcp-config.json': COPILOT }, 0o600);
     const original = tree(box.home);
-    expect(actions(cli(box, ['install', 'copilot']))).toEqual({ 'mcp-config.json': 'merged' });
+    expect(actions(await cli(box, ['install', 'copilot']))).toEqual({ 'mcp-config.json': 'merged' });
     const text = readFileSync(path.join(box.home, '.copilot/mcp-config.json'), 'utf8');
     onlyInserted(COPILOT, text);
     const config = JSON.parse(text) as { mcpServers: Record<string, unknown> };
@@ -38,17 +38,17 @@ describe('install copilot', () => {
     });
     expect(tree(box.home)['.copilot/mcp-config.json']?.startsWith('600 ')).toBe(true);
     const installed = tree(box.home);
-    expect(cli(box, ['install', 'copilot']).changed).toBe(false);
+    expect((await cli(box, ['install', 'copilot'])).changed).toBe(false);
     expect(tree(box.home)).toEqual(installed);
-    expect(actions(cli(box, ['uninstall', 'copilot']))).toEqual({ 'mcp-config.json': 'restored' });
+    expect(actions(await cli(box, ['uninstall', 'copilot']))).toEqual({ 'mcp-config.json': 'restored' });
     expect(tree(box.home)).toEqual(original);
   });
 
-  it('--project: merges into .vscode/mcp.json (comments, tabs, trailing commas kept) and back', () => {
+  it('--project: merges into .vscode/mcp.json (comments, tabs, trailing commas kept) and back', async () => {
     const box = sandbox();
     seed(box.project, { '.vscode/mcp.json': VSCODE });
     const original = tree(box.project);
-    expect(actions(cli(box, ['install', 'copilot', '--project']))).toEqual({ 'mcp.json': 'merged' });
+    expect(actions(await cli(box, ['install', 'copilot', '--project']))).toEqual({ 'mcp.json': 'merged' });
     const text = readFileSync(path.join(box.project, '.vscode/mcp.json'), 'utf8');
     expect(onlyInserted(VSCODE, text)).toMatch(/\n\t\t"skillopt-sleep": \{/);
     const config = parse(text) as { servers: Record<string, unknown>; inputs: unknown[] };
@@ -59,29 +59,29 @@ describe('install copilot', () => {
       args: [CLI, 'mcp'],
     });
     expect(config.inputs).toHaveLength(1);
-    expect(cli(box, ['install', 'copilot', '--project']).changed).toBe(false);
-    cli(box, ['uninstall', 'copilot', '--project']);
+    expect((await cli(box, ['install', 'copilot', '--project'])).changed).toBe(false);
+    await cli(box, ['uninstall', 'copilot', '--project']);
     expect(tree(box.project)).toEqual(original);
   });
 
-  it('refuses a project whose .vscode is a symlink leading outside it (exit 2, nothing written)', () => {
+  it('refuses a project whose .vscode is a symlink leading outside it (exit 2, nothing written)', async () => {
     const box = sandbox();
     const elsewhere = path.join(box.root, 'elsewhere');
     mkdirSync(elsewhere);
     symlinkSync(elsewhere, path.join(box.project, '.vscode'));
-    const r = runCli(box, ['install', 'copilot', '--project']);
+    const r = await runCli(box, ['install', 'copilot', '--project']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/outside .*refusing to follow a symlink/);
     expect(tree(elsewhere)).toEqual({});
   });
 
-  it('refuses a server of the same name the user wrote by hand', () => {
+  it('refuses a server of the same name the user wrote by hand', async () => {
     const box = sandbox();
     seed(box.project, {
       '.vscode/mcp.json':
         '{"servers": {"skillopt-sleep": {"command": "npx", "args": ["skillopt-sleep", "mcp"]}}}',
     });
-    const r = runCli(box, ['install', 'copilot', '--project']);
+    const r = await runCli(box, ['install', 'copilot', '--project']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/already has its own "servers\.skillopt-sleep" entry/);
   });

@@ -42,8 +42,8 @@ export function onlyInserted(before: string, after: string): string {
   return after.slice(head, after.length - tail);
 }
 
-export function cli(box: Sandbox, args: string[]): Record<string, unknown> {
-  const r = runCli(box, [...args, '--json']);
+export async function cli(box: Sandbox, args: string[]): Promise<Record<string, unknown>> {
+  const r = await runCli(box, [...args, '--json']);
   expect(r.code, r.stderr).toBe(0);
   return r.json();
 }

@@ -12,13 +12,13 @@ function projectConfig(project: string, config: object): void {
 }
 
 describe('memory documents', () => {
-  it('a Codex project learns into AGENTS.md, keeping the hand-written text byte-identical', () => {
+  it('a Codex project learns into AGENTS.md, keeping the hand-written text byte-identical', async () => {
     const box = sandbox();
     projectConfig(box.project, { evolve_skill: false, evolve_memory: true, transcript_source: 'codex' });
     const agents = path.join(box.project, 'AGENTS.md');
     const hand = '# Team rules\n\nTabs,\tnot spaces.  Keep this.\n';
     writeFileSync(agents, hand);
-    const run = runCli(box, ['run', '--json', '--tasks-file', TASKS]);
+    const run = await runCli(box, ['run', '--json', '--tasks-file', TASKS]);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
     expect(night).toMatchObject({ accepted: true, schema_version: 2 });
@@ -28,7 +28,7 @@ describe('memory documents', () => {
     const schemaDoc = readFileSync(path.resolve(import.meta.dirname, '../../docs/report-schema.md'), 'utf8');
     for (const key of Object.keys(night)) expect(schemaDoc, key).toContain(`\`${key}\``);
 
-    const adopt = runCli(box, ['adopt', '--json']);
+    const adopt = await runCli(box, ['adopt', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);
     expect(adopt.json().updated_paths).toEqual([agents]);
     const after = readFileSync(agents, 'utf8');
@@ -40,10 +40,10 @@ describe('memory documents', () => {
     expect(existsSync(path.join(box.project, '.claude'))).toBe(false);
   });
 
-  it('an unchanged memory document is not staged and adoption creates no empty CLAUDE.md', () => {
+  it('an unchanged memory document is not staged and adoption creates no empty CLAUDE.md', async () => {
     const box = sandbox();
     projectConfig(box.project, { evolve_memory: true });
-    const run = runCli(box, ['run', '--json', '--tasks-file', TASKS]);
+    const run = await runCli(box, ['run', '--json', '--tasks-file', TASKS]);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
     // The skill pass learned every rule; the memory pass had nothing left to fix.
@@ -54,14 +54,14 @@ describe('memory documents', () => {
       targets: Array<{ kind: string }>;
     };
     expect(manifest.targets.map((t) => t.kind)).toEqual(['skill']);
-    expect(runCli(box, ['adopt']).code).toBe(0);
+    expect((await runCli(box, ['adopt'])).code).toBe(0);
     expect(existsSync(path.join(box.project, 'CLAUDE.md'))).toBe(false);
   });
 
-  it('refuses a night with both passes off', () => {
+  it('refuses a night with both passes off', async () => {
     const box = sandbox();
     projectConfig(box.project, { evolve_skill: false });
-    const run = runCli(box, ['run', '--json', '--tasks-file', TASKS]);
+    const run = await runCli(box, ['run', '--json', '--tasks-file', TASKS]);
     expect(run.code).toBe(2);
     expect(String(run.json().message)).toContain('nothing to train');
   });

@@ -4,7 +4,11 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, type CliResult } from './cli-helpers.js';
+import { sandbox, spawnCli, type CliResult } from './cli-helpers.js';
+
+// Stays spawned: the bin's own contract (what reaches the real stderr/stdout, exit codes) is checked here.
+const runCli = (...args: Parameters<typeof spawnCli>): Promise<CliResult> =>
+  Promise.resolve(spawnCli(...args));
 
 function messageLines(r: CliResult): string[] {
   return `${r.stdout}${r.stderr}`.split('\n').filter((line) => line !== '' && !line.startsWith('   '));
@@ -18,21 +22,21 @@ function expectOneStyle(r: CliResult): void {
 }
 
 describe('message style', () => {
-  it('train and eval speak like every other command', () => {
+  it('train and eval speak like every other command', async () => {
     const box = sandbox();
     const out = path.join(box.root, 'run');
-    const train = runCli(box, ['train', '--demo', '--backend', 'mock', '--out', out, '--progress']);
+    const train = await runCli(box, ['train', '--demo', '--backend', 'mock', '--out', out, '--progress']);
     expect(train.code).toBe(0);
     expectOneStyle(train);
-    const evalAll = runCli(box, ['eval', '--demo', '--out', out, '--split', 'test']);
+    const evalAll = await runCli(box, ['eval', '--demo', '--out', out, '--split', 'test']);
     expect(evalAll.code).toBe(0);
     expectOneStyle(evalAll);
     expect(evalAll.stdout).toMatch(/^\[sleep\] best skill on test: \d+ items, hard /m);
-    const evalOne = runCli(box, ['eval', '--demo', '--skill', path.join(out, 'best_skill.md')]);
+    const evalOne = await runCli(box, ['eval', '--demo', '--skill', path.join(out, 'best_skill.md')]);
     expectOneStyle(evalOne);
   });
 
-  it('option errors and command errors share the `[sleep] error:` prefix', () => {
+  it('option errors and command errors share the `[sleep] error:` prefix', async () => {
     const box = sandbox();
     for (const args of [
       ['run', '--frobnicate'],
@@ -41,7 +45,7 @@ describe('message style', () => {
       ['proposals', 'show'],
       ['adopt', '--skill', ''],
     ]) {
-      const r = runCli(box, args);
+      const r = await runCli(box, args);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/^\[sleep\] error: /);
       expectOneStyle(r);

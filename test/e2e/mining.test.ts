@@ -131,10 +131,10 @@ interface RecurringTask {
 }
 
 describe('mining a corpus nobody tuned for', () => {
-  it('finds the two kinds, skips the preamble and the greeting, and reads the rule once from three wordings', () => {
+  it('finds the two kinds, skips the preamble and the greeting, and reads the rule once from three wordings', async () => {
     const box = sandbox();
     writeCorpus(box);
-    const r = runCli(box, ['harvest', '--json', '--lookback-hours', '0']);
+    const r = await runCli(box, ['harvest', '--json', '--lookback-hours', '0']);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     const kinds = out.recurring_tasks as RecurringTask[];
@@ -156,10 +156,10 @@ describe('mining a corpus nobody tuned for', () => {
     expect(intents).not.toContain('hi');
   });
 
-  it('a mock night learns the rule once, scoped to its kind', () => {
+  it('a mock night learns the rule once, scoped to its kind', async () => {
     const box = sandbox();
     writeCorpus(box);
-    const r = runCli(box, ['dry-run', '--backend', 'mock', '--json', '--lookback-hours', '0']);
+    const r = await runCli(box, ['dry-run', '--backend', 'mock', '--json', '--lookback-hours', '0']);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     expect(out.accepted).toBe(true);

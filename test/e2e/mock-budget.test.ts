@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli, sandbox } from './cli-helpers.js';
 
 describe('budget flags on the mock backend', () => {
-  it('say that the mock is free and the limits do not apply', () => {
+  it('say that the mock is free and the limits do not apply', async () => {
     const box = sandbox();
-    const r = runCli(box, [
+    const r = await runCli(box, [
       'dry-run',
       '--demo',
       '--backend',
@@ -21,9 +21,9 @@ describe('budget flags on the mock backend', () => {
     );
   });
 
-  it('stay quiet when no budget flag was typed', () => {
+  it('stay quiet when no budget flag was typed', async () => {
     const box = sandbox();
-    const r = runCli(box, ['dry-run', '--demo', '--backend', 'mock']);
+    const r = await runCli(box, ['dry-run', '--demo', '--backend', 'mock']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('do not apply');
   });

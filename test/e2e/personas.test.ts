@@ -5,9 +5,9 @@ import { RULE_TABLE } from '../../src/backends/mock/rule-grammar.js';
 import { PERSONAS, runCli, sandbox } from './cli-helpers.js';
 
 describe('persona tasks files on the mock backend', () => {
-  it('researcher reaches 1.0 only with both of its joint rules', () => {
+  it('researcher reaches 1.0 only with both of its joint rules', async () => {
     const box = sandbox();
-    const r = runCli(box, [
+    const r = await runCli(box, [
       'dry-run',
       '--backend',
       'mock',
@@ -36,9 +36,9 @@ describe('persona tasks files on the mock backend', () => {
     expect(deltas.every((d) => d.status === 'improved')).toBe(true);
   });
 
-  it('programmer reaches 1.0 with its one rule', () => {
+  it('programmer reaches 1.0 with its one rule', async () => {
     const box = sandbox();
-    const r = runCli(box, [
+    const r = await runCli(box, [
       'dry-run',
       '--json',
       '--tasks-file',
@@ -52,9 +52,9 @@ describe('persona tasks files on the mock backend', () => {
     expect(out.learned_rules).toEqual([RULE_TABLE['json-only']]);
   });
 
-  it('dry-run writes nothing into the project', () => {
+  it('dry-run writes nothing into the project', async () => {
     const box = sandbox();
-    const r = runCli(box, ['dry-run', '--tasks-file', path.join(PERSONAS, 'researcher.tasks.json')]);
+    const r = await runCli(box, ['dry-run', '--tasks-file', path.join(PERSONAS, 'researcher.tasks.json')]);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(path.join(box.project, '.skillopt-sleep'))).toBe(false);
     expect(existsSync(path.join(box.project, '.claude'))).toBe(false);

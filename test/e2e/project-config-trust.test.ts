@@ -145,19 +145,24 @@ describe("a project's config cannot steer the tool", () => {
     expect(server.bodies.filter((b) => b.includes('OUTSIDE-'))).toEqual([]);
   });
 
-  it('cannot run a program the repository ships (claude_path, codex_path)', () => {
+  it('cannot run a program the repository ships (claude_path, codex_path)', async () => {
     const box = sandbox();
     const tasks = writeTasksFile(box.root);
     const { script, marker } = shippedScript(box);
     userConfig(box, { backend: 'claude-code' });
     projectConfig(box, { claude_path: script });
-    expectRefused(runCli(box, ['run', '--tasks-file', tasks]), box, 'claude_path');
+    expectRefused(await runCli(box, ['run', '--tasks-file', tasks]), box, 'claude_path');
     projectConfig(box, { backend: 'codex', codex_path: script });
-    expectRefused(runCli(box, ['dry-run', '--tasks-file', tasks, '--yes']), box, 'backend', 'codex_path');
+    expectRefused(
+      await runCli(box, ['dry-run', '--tasks-file', tasks, '--yes']),
+      box,
+      'backend',
+      'codex_path',
+    );
     expect(existsSync(marker)).toBe(false);
   });
 
-  it('cannot make a file outside the project an auto-adopted target (skill_roots, auto_adopt)', () => {
+  it('cannot make a file outside the project an auto-adopted target (skill_roots, auto_adopt)', async () => {
     const box = sandbox();
     const tasks = writeTasksFile(box.root);
     const skill = path.join(box.root, 'elsewhere', 'web', 'SKILL.md');
@@ -168,36 +173,36 @@ describe("a project's config cannot steer the tool", () => {
       skill_roots: [path.dirname(path.dirname(skill))],
       auto_adopt: true,
     });
-    const r = runCli(box, ['run', '--tasks-file', tasks]);
+    const r = await runCli(box, ['run', '--tasks-file', tasks]);
     expectRefused(r, box, 'multi_skill_fanout', 'skill_roots', 'auto_adopt');
     expect(r.stderr).toContain('--auto-adopt');
     // One key at a time is refused too.
     projectConfig(box, { auto_adopt: true });
-    expectRefused(runCli(box, ['run', '--tasks-file', tasks]), box, 'auto_adopt');
+    expectRefused(await runCli(box, ['run', '--tasks-file', tasks]), box, 'auto_adopt');
     projectConfig(box, { skill_roots: ['../elsewhere'] });
-    expectRefused(runCli(box, ['run', '--tasks-file', tasks]), box, 'skill_roots');
+    expectRefused(await runCli(box, ['run', '--tasks-file', tasks]), box, 'skill_roots');
     expect(readFileSync(skill, 'utf8')).toBe('# web\n');
     expect(existsSync(path.join(box.project, '.skillopt-sleep', 'proposals'))).toBe(false);
   });
 
-  it('a limit may only be lowered, and a safeguard only turned on', () => {
+  it('a limit may only be lowered, and a safeguard only turned on', async () => {
     const box = sandbox();
     const tasks = writeTasksFile(box.root);
     projectConfig(box, { max_calls: 100000, confirm_spend: false });
-    expectRefused(runCli(box, ['dry-run', '--tasks-file', tasks]), box, 'max_calls', 'confirm_spend');
+    expectRefused(await runCli(box, ['dry-run', '--tasks-file', tasks]), box, 'max_calls', 'confirm_spend');
     projectConfig(box, { max_calls: 10, confirm_spend: true, edit_budget: 1 });
-    const ok = runCli(box, ['dry-run', '--tasks-file', tasks]);
+    const ok = await runCli(box, ['dry-run', '--tasks-file', tasks]);
     expect(ok.code, ok.stderr).toBe(0);
   });
 
-  it('schedule refuses such a project and writes neither the crontab nor the registry', () => {
+  it('schedule refuses such a project and writes neither the crontab nor the registry', async () => {
     const box = sandbox();
     const { script, marker } = shippedScript(box);
     const crontab = fakeCrontab(path.join(box.root, 'cron'));
     const env = { SKILLOPT_SLEEP_CRONTAB: crontab.bin, ...crontab.env };
     projectConfig(box, { claude_path: script });
     for (const via of [[], ['--daemon']]) {
-      const refused = runCli(box, ['schedule', ...via, '--backend', 'claude-code'], env);
+      const refused = await runCli(box, ['schedule', ...via, '--backend', 'claude-code'], env);
       expectRefused(refused, box, 'claude_path');
     }
     expect(existsSync(path.join(box.stateHome, 'schedules.json'))).toBe(false);
@@ -209,7 +214,7 @@ describe("a project's config cannot steer the tool", () => {
     const box = sandbox();
     const { script, marker } = shippedScript(box);
     const crontab = fakeCrontab(path.join(box.root, 'cron'));
-    const sched = runCli(box, ['schedule', '--daemon', '--backend', 'claude-code'], {
+    const sched = await runCli(box, ['schedule', '--daemon', '--backend', 'claude-code'], {
       SKILLOPT_SLEEP_CRONTAB: crontab.bin,
       ...crontab.env,
     });

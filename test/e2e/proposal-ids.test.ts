@@ -18,13 +18,13 @@ describe('proposal ids', () => {
   it('adopt "" and revert "" are refused (exit 2) and change nothing', async () => {
     const box = sandbox();
     const f = await stageFixture(box);
-    const adopt = runCli(box, ['adopt', '']);
+    const adopt = await runCli(box, ['adopt', '']);
     expectRefusedId(adopt);
     expect(readOrNull(f.alpha)).toBe(f.originals.get(f.alpha));
     // Adopted for real, so a `revert ""` read as "the latest" would have something to undo.
-    const ok = runCli(box, ['adopt', f.staged.id]);
+    const ok = await runCli(box, ['adopt', f.staged.id]);
     expect(ok.code, ok.stderr).toBe(0);
-    const revert = runCli(box, ['revert', '']);
+    const revert = await runCli(box, ['revert', '']);
     expectRefusedId(revert);
     expect(readOrNull(f.alpha)).toBe(f.proposed.get(f.alpha));
   });
@@ -40,7 +40,7 @@ describe('proposal ids', () => {
       ['proposals', 'show', long],
       ['proposals', 'diff', long],
     ]) {
-      const r = runCli(box, args);
+      const r = await runCli(box, args);
       expectRefusedId(r);
       expect(r.stderr, args[0]).toContain('(300 characters)');
       expect(r.stderr.length).toBeLessThan(200);
@@ -50,6 +50,6 @@ describe('proposal ids', () => {
       ['proposals', 'show', ''],
       ['proposals', 'diff', ''],
     ])
-      expectRefusedId(runCli(box, args));
+      expectRefusedId(await runCli(box, args));
   });
 });

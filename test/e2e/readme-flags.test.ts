@@ -10,8 +10,8 @@ import { runCli, sandbox } from './cli-helpers.js';
 const README = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const box = sandbox();
 
-function help(args: string[]): string {
-  const r = runCli(box, [...args, '--help']);
+async function help(args: string[]): Promise<string> {
+  const r = await runCli(box, [...args, '--help']);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;
 }
@@ -23,18 +23,18 @@ function subcommands(text: string): string[] {
 }
 
 /** Every command a user can run ("proposals list", not "proposals"), with the flags its help lists. */
-function commandFlags(): Map<string, Set<string>> {
+async function commandFlags(): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
-  const visit = (words: string[]): void => {
-    const text = help(words);
+  const visit = async (words: string[]): Promise<void> => {
+    const text = await help(words);
     const children = subcommands(text);
     if (words.length > 0 && children.length === 0) {
       const flags = [...text.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1] ?? '');
       out.set(words.join(' '), new Set(flags));
     }
-    for (const c of children) visit([...words, c]);
+    for (const c of children) await visit([...words, c]);
   };
-  visit([]);
+  await visit([]);
   return out;
 }
 
@@ -48,8 +48,8 @@ function commandsIn(cell: string, all: readonly string[]): string[] {
   return /every command but/.test(withoutAsides) ? all.filter((c) => !names.includes(c)) : names;
 }
 
-describe('the README flag claims', () => {
-  const flags = commandFlags();
+describe('the README flag claims', async () => {
+  const flags = await commandFlags();
   const all = [...flags.keys()];
 
   it('finds the commands', () => {

@@ -74,26 +74,26 @@ describe('--record and --replay', () => {
     }
   });
 
-  it('stops with a one-line error when the recording cannot answer the night', () => {
+  it('stops with a one-line error when the recording cannot answer the night', async () => {
     forgetNights(box);
     const lines = readFileSync(log, 'utf8').trim().split('\n');
     const short = path.join(box.root, 'short.jsonl');
     writeFileSync(short, `${lines.slice(0, 2).join('\n')}\n`);
     const args = ['run', '--json', '--tasks-file', tasks, '--backend', 'openai', '--base-url', openai.url];
     for (const match of ['hash', 'order']) {
-      const r = runCli(box, [...args, '--replay', short, '--replay-match', match]);
+      const r = await runCli(box, [...args, '--replay', short, '--replay-match', match]);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/replay: /);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
     writeFileSync(short, '{"format": "skillopt_sleep.exchange.v1"}\n');
-    const bad = runCli(box, [...args, '--replay', short]);
+    const bad = await runCli(box, [...args, '--replay', short]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/short\.jsonl, line 1: not a skillopt_sleep\.exchange\.v1 exchange/);
   });
 
-  it('refuses --record on a night that runs every role on the mock', () => {
-    const r = runCli(box, ['run', '--tasks-file', tasks, '--backend', 'mock', '--record']);
+  it('refuses --record on a night that runs every role on the mock', async () => {
+    const r = await runCli(box, ['run', '--tasks-file', tasks, '--backend', 'mock', '--record']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/every role on the mock/);
   });

@@ -47,7 +47,7 @@ describe('one night at a time per project', () => {
     expect(winner.code, winner.stderr).toBe(0);
     // The lock is released afterwards: the next night runs.
     slow.holdMs = 0;
-    expect(runCli(box, ['run', '--tasks-file', tasks]).code).toBe(0);
+    expect((await runCli(box, ['run', '--tasks-file', tasks])).code).toBe(0);
   });
 });
 
@@ -55,9 +55,9 @@ describe('run --auto-adopt', () => {
   const START = '<!-- SKILLOPT-SLEEP:LEARNED START -->';
   const tasks = path.join(PERSONAS, 'researcher.tasks.json');
 
-  it('adopts the accepted proposal at once, through the checked adoption', () => {
+  it('adopts the accepted proposal at once, through the checked adoption', async () => {
     const box = sandbox();
-    const r = runCli(box, ['run', '--json', '--tasks-file', tasks, '--auto-adopt']);
+    const r = await runCli(box, ['run', '--json', '--tasks-file', tasks, '--auto-adopt']);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     expect(out.accepted).toBe(true);
@@ -67,28 +67,30 @@ describe('run --auto-adopt', () => {
     expect(live).toContain(START);
     expect(live).toContain((out.learned_rules as string[])[0]);
     // It was recorded as adopted: a second adopt is refused.
-    expect(runCli(box, ['adopt']).code).toBe(2);
-    const status = runCli(box, ['status', '--json']).json();
+    expect((await runCli(box, ['adopt'])).code).toBe(2);
+    const status = (await runCli(box, ['status', '--json'])).json();
     expect(status.latest_proposal).toMatchObject({ id: out.proposal_id, status: 'adopted' });
   });
 
-  it('the auto_adopt config key does the same; without it nothing live changes', () => {
+  it('the auto_adopt config key does the same; without it nothing live changes', async () => {
     const box = sandbox();
-    const plain = runCli(box, ['run', '--json', '--tasks-file', tasks]).json();
+    const plain = (await runCli(box, ['run', '--json', '--tasks-file', tasks])).json();
     expect(plain.auto_adopt).toBeUndefined();
-    expect(runCli(box, ['status', '--json']).json().latest_proposal).toMatchObject({ status: 'staged' });
+    expect((await runCli(box, ['status', '--json'])).json().latest_proposal).toMatchObject({
+      status: 'staged',
+    });
 
     const other = sandbox();
     // The user's own config: a project's config may not turn auto_adopt on (it comes with the repository).
     mkdirSync(other.stateHome, { recursive: true });
     writeFileSync(path.join(other.stateHome, 'config.json'), '{"auto_adopt": true}');
-    const r = runCli(other, ['run', '--tasks-file', tasks]);
+    const r = await runCli(other, ['run', '--tasks-file', tasks]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('[sleep] auto-adopted ');
     expect(r.stdout).not.toContain('review it, then');
   });
 
-  it('dry-run has no --auto-adopt', () => {
-    expect(runCli(sandbox(), ['dry-run', '--auto-adopt']).code).toBe(2);
+  it('dry-run has no --auto-adopt', async () => {
+    expect((await runCli(sandbox(), ['dry-run', '--auto-adopt'])).code).toBe(2);
   });
 });

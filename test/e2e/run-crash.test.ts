@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { PERSONAS, runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { PERSONAS, spawnCli as runCli, sandbox, type Sandbox } from './cli-helpers.js';
 
 const TASKS = path.join(PERSONAS, 'researcher.tasks.json');
 const ENTRY = path.resolve(import.meta.dirname, 'crash-entry.mjs');

@@ -38,18 +38,18 @@ function allNames(dir: string): string[] {
 }
 
 /** Foreign lines survive: install, second project, replace, refuse, unschedule one, unschedule all. */
-function cycle(crontab: TestCrontab, box: Sandbox, cli: ReturnType<typeof setup>['cli']) {
+async function cycle(crontab: TestCrontab, box: Sandbox, cli: ReturnType<typeof setup>['cli']) {
   const a = projectIn(box, 'proj a');
   const b = projectIn(box, 'proj-b');
-  const ok = (args: string[]) => {
-    const r = cli(args);
+  const ok = async (args: string[]) => {
+    const r = await cli(args);
     expect(r.code, r.stderr).toBe(0);
     return r;
   };
-  ok(['schedule', '--project', a]);
+  await ok(['schedule', '--project', a]);
   const afterA = crontab.table() ?? '';
   expect(afterA.endsWith(USER_TABLE.endsWith('\n') ? USER_TABLE : `${USER_TABLE}`)).toBe(true);
-  ok([
+  await ok([
     'schedule',
     '--project',
     b,
@@ -64,7 +64,7 @@ function cycle(crontab: TestCrontab, box: Sandbox, cli: ReturnType<typeof setup>
     '--skill-root',
     'two',
   ]);
-  ok([
+  await ok([
     'schedule',
     '--project',
     a,
@@ -83,32 +83,32 @@ function cycle(crontab: TestCrontab, box: Sandbox, cli: ReturnType<typeof setup>
   expect(table).toContain('--gate-metric hard --edit-budget 2');
   expect(table.endsWith(USER_TABLE)).toBe(true);
   // Refused: nothing changes.
-  expect(cli(['schedule', '--project', a, '--hour', '25']).code).toBe(2);
+  expect((await cli(['schedule', '--project', a, '--hour', '25'])).code).toBe(2);
   expect(crontab.table()).toBe(table);
-  ok(['unschedule', '--project', a]);
+  await ok(['unschedule', '--project', a]);
   expect((crontab.table() ?? '').match(/project-sha256=/g)).toHaveLength(1);
-  ok(['unschedule', '--all']);
+  await ok(['unschedule', '--all']);
   expect(crontab.table()).toBe(USER_TABLE);
 }
 
 describe('schedule / unschedule with a fake crontab', () => {
-  it('keeps every foreign line and comment byte for byte through schedule/unschedule cycles', () => {
+  it('keeps every foreign line and comment byte for byte through schedule/unschedule cycles', async () => {
     const { box, crontab, cli } = setup();
     crontab.install(USER_TABLE);
-    cycle(crontab, box, cli);
+    await cycle(crontab, box, cli);
     // And from no crontab at all: back to an empty table.
     const fresh = setup();
-    expect(fresh.cli(['schedule']).code).toBe(0);
+    expect((await fresh.cli(['schedule'])).code).toBe(0);
     expect(fresh.crontab.table()).toContain('project-sha256=');
-    expect(fresh.cli(['unschedule']).code).toBe(0);
+    expect((await fresh.cli(['unschedule'])).code).toBe(0);
     expect(fresh.crontab.table()).toBe('');
   });
 
-  it('a failing `crontab -l` writes nothing and exits 1 with the reason', () => {
+  it('a failing `crontab -l` writes nothing and exits 1 with the reason', async () => {
     const { box, crontab, cli } = setup();
     crontab.install(USER_TABLE);
     const fail = { FAKE_CRONTAB_FAIL: 'crontab: cannot open spool: Permission denied' };
-    const r = cli(['schedule', '--json'], fail);
+    const r = await cli(['schedule', '--json'], fail);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Permission denied');
     expect(r.stderr).toContain('nothing was changed');
@@ -117,7 +117,7 @@ describe('schedule / unschedule with a fake crontab', () => {
     expect(crontab.writes()).toBe(0);
     expect(existsSync(path.join(box.stateHome, 'schedules.json'))).toBe(false);
     // Listing still shows what the registry knows, with a warning; it writes nothing.
-    const list = cli(['schedule', '--list', '--json'], fail);
+    const list = await cli(['schedule', '--list', '--json'], fail);
     expect(list.code).toBe(0);
     expect(list.json()).toMatchObject({
       schedules: [],
@@ -125,22 +125,24 @@ describe('schedule / unschedule with a fake crontab', () => {
     });
     expect(list.stderr).toContain('only the registry is listed');
     // Unschedule refuses the same way.
-    expect(cli(['unschedule', '--all'], fail).code).toBe(1);
+    expect((await cli(['unschedule', '--all'], fail)).code).toBe(1);
     expect(crontab.table()).toBe(USER_TABLE);
     // A crontab binary that does not exist: exit 1, nothing written.
-    const missing = cli(['schedule'], { SKILLOPT_SLEEP_CRONTAB: path.join(box.root, 'no-such-crontab') });
+    const missing = await cli(['schedule'], {
+      SKILLOPT_SLEEP_CRONTAB: path.join(box.root, 'no-such-crontab'),
+    });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('was not found');
     expect(missing.stderr).toContain('add this line with `crontab -e` yourself');
     expect(missing.stderr).toContain('project-sha256=');
   });
 
-  it('schedule twice is idempotent: the second run does not rewrite the crontab', () => {
+  it('schedule twice is idempotent: the second run does not rewrite the crontab', async () => {
     const { crontab, cli } = setup();
     crontab.install(USER_TABLE);
-    expect(cli(['schedule', '--hour', '2', '--auto-adopt']).code).toBe(0);
+    expect((await cli(['schedule', '--hour', '2', '--auto-adopt'])).code).toBe(0);
     const once = crontab.table();
-    const again = cli(['schedule', '--hour', '2', '--auto-adopt']);
+    const again = await cli(['schedule', '--hour', '2', '--auto-adopt']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('unchanged');
     expect(crontab.table()).toBe(once);
@@ -174,14 +176,14 @@ describe('schedule / unschedule with a fake crontab', () => {
     expect(codes).toEqual([0, 0, 0]);
     expect((crontab.table() ?? '').match(/project-sha256=/g)).toHaveLength(3);
     expect(crontab.table()?.endsWith(USER_TABLE)).toBe(true);
-    const list = cli(['schedule', '--list', '--json']).json().schedules as unknown[];
+    const list = (await cli(['schedule', '--list', '--json'])).json().schedules as unknown[];
     expect(list).toHaveLength(3);
   });
 
-  it('finds `crontab` on PATH when SKILLOPT_SLEEP_CRONTAB is not set', () => {
+  it('finds `crontab` on PATH when SKILLOPT_SLEEP_CRONTAB is not set', async () => {
     const box = sandbox();
     const crontab = fakeCrontab(path.join(box.root, 'bin'));
-    const r = runCli(box, ['schedule'], {
+    const r = await runCli(box, ['schedule'], {
       ...crontab.env,
       PATH: `${path.join(box.root, 'bin')}:${process.env.PATH ?? ''}`,
     });
@@ -189,7 +191,7 @@ describe('schedule / unschedule with a fake crontab', () => {
     expect(crontab.table()).toContain('project-sha256=');
   });
 
-  it('refuses invalid times and expressions (exit 2) and control characters in paths or options', () => {
+  it('refuses invalid times and expressions (exit 2) and control characters in paths or options', async () => {
     const { box, crontab, cli } = setup();
     crontab.install(USER_TABLE);
     for (const args of [
@@ -202,25 +204,34 @@ describe('schedule / unschedule with a fake crontab', () => {
       ['--cron', '0 3 * * *', '--hour', '3'],
       ['--preferences', 'line one\nline two'],
     ]) {
-      const r = cli(['schedule', ...args]);
+      const r = await cli(['schedule', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
     }
     const nl = projectIn(box, 'bad\nname');
-    const r = cli(['schedule', '--project', nl]);
+    const r = await cli(['schedule', '--project', nl]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('control character');
     expect(crontab.table()).toBe(USER_TABLE);
     expect(crontab.writes()).toBe(0);
   });
 
-  it('quotes hostile project paths and options: through cron and sh -c only the CLI runs, with the exact path', () => {
+  it('quotes hostile project paths and options: through cron and sh -c only the CLI runs, with the exact path', async () => {
     const { box, crontab, cli } = setup();
     const hostile = projectIn(
       box,
       `we'ird "dq" $HOME \`touch pwned1\` $(touch pwned2) 100% ;touch pwned3; \\ *`,
     );
     const prefs = `it's 100% \`touch pwned4\` $(touch pwned5) %% \\%`;
-    const r = cli(['schedule', '--project', hostile, '--json', '--preferences', prefs, '--backend', 'mock']);
+    const r = await cli([
+      'schedule',
+      '--project',
+      hostile,
+      '--json',
+      '--preferences',
+      prefs,
+      '--backend',
+      'mock',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const table = crontab.table() ?? '';
     const line = table.split('\n').find((l) => l.includes('project-sha256='));
@@ -253,18 +264,18 @@ describe('schedule / unschedule with a fake crontab', () => {
     expect(allNames(box.root).filter((n) => n.startsWith('pwned'))).toEqual([]);
   });
 
-  it('--list shows each managed entry with its next run, and names projects of other state homes', () => {
+  it('--list shows each managed entry with its next run, and names projects of other state homes', async () => {
     const { box, crontab, cli } = setup();
     const a = projectIn(box, 'alpha');
-    expect(cli(['schedule', '--project', a, '--hour', '3', '--minute', '17']).code).toBe(0);
+    expect((await cli(['schedule', '--project', a, '--hour', '3', '--minute', '17'])).code).toBe(0);
     const b = projectIn(box, 'beta');
-    expect(cli(['schedule', '--project', b, '--daemon', '--cron', '0 */6 * * *']).code).toBe(0);
+    expect((await cli(['schedule', '--project', b, '--daemon', '--cron', '0 */6 * * *'])).code).toBe(0);
     // A line scheduled from another state home is still listed, read back from the crontab.
     const c = projectIn(box, "gam'ma");
     expect(
-      cli(['schedule', '--project', c], { SKILLOPT_SLEEP_HOME: path.join(box.root, 'other') }).code,
+      (await cli(['schedule', '--project', c], { SKILLOPT_SLEEP_HOME: path.join(box.root, 'other') })).code,
     ).toBe(0);
-    const r = cli(['schedule', '--list', '--json']);
+    const r = await cli(['schedule', '--list', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const list = (r.json().schedules as Array<Record<string, unknown>>).map((s) => [
       s.project,
@@ -279,7 +290,7 @@ describe('schedule / unschedule with a fake crontab', () => {
       [c, '17 3 * * *', 'cron', 'number', true],
     ]);
     expect((crontab.table() ?? '').match(/project-sha256=/g)).toHaveLength(2); // beta runs from the daemon
-    const human = cli(['schedule', '--list']);
+    const human = await cli(['schedule', '--list']);
     expect(human.stdout).toContain('next 20');
     expect(human.stdout).toContain(a);
   });
@@ -290,7 +301,7 @@ const real = realCrontab();
 describe.skipIf(real === null)(
   'schedule / unschedule with the real crontab (private mount namespace)',
   () => {
-    it('keeps foreign lines through cycles, and the installed line reads back intact', () => {
+    it('keeps foreign lines through cycles, and the installed line reads back intact', async () => {
       const { box, crontab, cli } = setupWith(() => real as TestCrontab);
       const realSpool = '/var/spool/cron/crontabs';
       const before = readdirSync(realSpool).map((f) => [f, statSync(path.join(realSpool, f)).mtimeMs]);
@@ -299,12 +310,12 @@ describe.skipIf(real === null)(
       const table = () => crontab.table();
       const userTable = `${USER_TABLE}\n`;
       const a = projectIn(box, "it's 100% $x");
-      expect(cli(['schedule', '--project', a]).code).toBe(0);
-      expect(cli(['schedule', '--project', a]).code).toBe(0);
+      expect((await cli(['schedule', '--project', a])).code).toBe(0);
+      expect((await cli(['schedule', '--project', a])).code).toBe(0);
       const installed = table() ?? '';
       expect(installed.endsWith(userTable)).toBe(true);
       expect(installed).toContain("it'\\''s 100\\% $x");
-      expect(cli(['unschedule', '--project', a]).code).toBe(0);
+      expect((await cli(['unschedule', '--project', a])).code).toBe(0);
       expect(table()).toBe(userTable);
       // The machine's real crontabs were not touched.
       expect(readdirSync(realSpool).map((f) => [f, statSync(path.join(realSpool, f)).mtimeMs])).toEqual(

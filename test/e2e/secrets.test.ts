@@ -9,7 +9,7 @@ import { TOOL_SECRET_PROJECT, writeToolSecretTranscripts } from './tool-secret-t
 const GENERATOR = path.resolve(import.meta.dirname, '../../bench/out/js/bench/gen-corpus.js');
 
 describe('privacy at ingest', () => {
-  it('no planted secret from any of the four sources reaches the store, not even in tool calls', () => {
+  it('no planted secret from any of the four sources reaches the store, not even in tool calls', async () => {
     const box = sandbox();
     const corpus = path.join(box.root, 'corpus');
     execFileSync(
@@ -21,7 +21,7 @@ describe('privacy at ingest', () => {
     );
     // Secrets in commands the agents ran and in the text their edits put into files.
     const inTools = writeToolSecretTranscripts(path.join(corpus, 'home'));
-    const r = runCli(box, ['harvest', '--json', '--scope', 'all', '--lookback-hours', '0'], {
+    const r = await runCli(box, ['harvest', '--json', '--scope', 'all', '--lookback-hours', '0'], {
       HOME: path.join(corpus, 'home'),
     });
     expect(r.code, r.stderr).toBe(0);

@@ -3,7 +3,6 @@
  * items 5 and 6). The CLI runs under umask 022, so the modes checked are the ones the tool sets, not the
  * ones the umask happens to give.
  */
-import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -17,27 +16,19 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, PERSONAS, sandbox, type CliResult, type Sandbox } from './cli-helpers.js';
+import { PERSONAS, runCli, sandbox, type CliResult, type Sandbox } from './cli-helpers.js';
 
-/** The built CLI under `umask 022` (the usual default, which would give 0755 folders and 0644 files). */
-function runCli022(box: Sandbox, args: string[]): CliResult {
-  const r = spawnSync('/bin/sh', ['-c', 'umask 022 && exec "$@"', 'sh', process.execPath, CLI, ...args], {
-    cwd: box.project,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: box.home,
-      SKILLOPT_SLEEP_HOME: box.stateHome,
-      NO_COLOR: '1',
-      TZ: 'UTC',
-    },
-  });
-  return {
-    code: r.status ?? -1,
-    stdout: r.stdout,
-    stderr: r.stderr,
-    json: () => JSON.parse(r.stdout) as Record<string, unknown>,
-  };
+/**
+ * The CLI in-process under `umask 022` (the usual default, which would give 0755 folders and 0644
+ * files). This file's test worker is its own process, so setting its umask touches no other test.
+ */
+async function runCli022(box: Sandbox, args: string[]): Promise<CliResult> {
+  const before = process.umask(0o022);
+  try {
+    return await runCli(box, args);
+  } finally {
+    process.umask(before);
+  }
 }
 
 const modeOf = (p: string): number => statSync(p).mode & 0o777;
@@ -58,9 +49,9 @@ function notPrivate(dir: string): string[] {
 const TASKS = path.join(PERSONAS, 'researcher.tasks.json');
 
 describe('file modes', () => {
-  it('after run and adopt: the state home, the store (WAL, SHM) and .skillopt-sleep are 0700 / 0600', () => {
+  it('after run and adopt: the state home, the store (WAL, SHM) and .skillopt-sleep are 0700 / 0600', async () => {
     const box = sandbox();
-    const run = runCli022(box, ['run', '--json', '--tasks-file', TASKS]);
+    const run = await runCli022(box, ['run', '--json', '--tasks-file', TASKS]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.json().accepted).toBe(true);
     const store = path.join(box.stateHome, 'store.sqlite');
@@ -70,7 +61,7 @@ describe('file modes', () => {
     expect(notPrivate(box.stateHome)).toEqual([]);
     expect(notPrivate(path.join(box.project, '.skillopt-sleep'))).toEqual([]);
 
-    const adopt = runCli022(box, ['adopt', '--json']);
+    const adopt = await runCli022(box, ['adopt', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);
     const [skill = ''] = adopt.json().updated_paths as string[];
     const proposals = path.join(box.project, '.skillopt-sleep', 'proposals');
@@ -82,9 +73,9 @@ describe('file modes', () => {
     expect(modeOf(skill)).toBe(0o644);
   });
 
-  it('an existing world-readable store and state folders are tightened by the next command', () => {
+  it('an existing world-readable store and state folders are tightened by the next command', async () => {
     const box = sandbox();
-    expect(runCli022(box, ['run', '--json', '--tasks-file', TASKS]).code).toBe(0);
+    expect((await runCli022(box, ['run', '--json', '--tasks-file', TASKS])).code).toBe(0);
     const store = path.join(box.stateHome, 'store.sqlite');
     const stateDir = path.join(box.project, '.skillopt-sleep');
     // As an older version left them.
@@ -93,7 +84,7 @@ describe('file modes', () => {
     chmodSync(stateDir, 0o755);
     writeFileSync(path.join(stateDir, 'config.json'), '{}\n', { mode: 0o644 });
     chmodSync(path.join(stateDir, 'config.json'), 0o644);
-    const status = runCli022(box, ['status', '--json']);
+    const status = await runCli022(box, ['status', '--json']);
     expect(status.code, status.stderr).toBe(0);
     expect(modeOf(box.stateHome)).toBe(0o700);
     for (const f of [store, `${store}-wal`, `${store}-shm`])
@@ -111,7 +102,7 @@ describe('a symlinked project state folder', () => {
     return { box, elsewhere };
   }
 
-  it('is refused with exit 2 and one line by every command, and nothing is written where it points', () => {
+  it('is refused with exit 2 and one line by every command, and nothing is written where it points', async () => {
     const { box, elsewhere } = linkedBox();
     const before = readdirSync(elsewhere);
     for (const args of [
@@ -123,7 +114,7 @@ describe('a symlinked project state folder', () => {
       ['proposals', 'list'],
       ['harvest'],
     ]) {
-      const r = runCli022(box, args);
+      const r = await runCli022(box, args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr).toMatch(/^\[sleep\] error: .*\.skillopt-sleep is a symlink; refusing/);
@@ -131,14 +122,14 @@ describe('a symlinked project state folder', () => {
     expect(readdirSync(elsewhere)).toEqual(before);
   });
 
-  it('a symlink below it (proposals/, config.json, a proposal file) is refused too', () => {
+  it('a symlink below it (proposals/, config.json, a proposal file) is refused too', async () => {
     for (const below of ['proposals', 'config.json', 'proposals/20260101-000000-1/adopted.json']) {
       const box = sandbox();
       const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'sos-elsewhere-'));
       const link = path.join(box.project, '.skillopt-sleep', below);
       mkdirSync(path.dirname(link), { recursive: true });
       symlinkSync(elsewhere, link);
-      const r = runCli022(box, ['run', '--tasks-file', TASKS]);
+      const r = await runCli022(box, ['run', '--tasks-file', TASKS]);
       expect(r.code, below).toBe(2);
       expect(r.stderr, below).toContain(`${below} is a symlink`);
       expect(readdirSync(elsewhere), below).toEqual([]);

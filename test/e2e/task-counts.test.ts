@@ -7,14 +7,14 @@ interface TaskEntry {
 }
 
 describe('task counts', () => {
-  it('progress, summary and JSON agree on instances, tasks and recurring tasks', () => {
+  it('progress, summary and JSON agree on instances, tasks and recurring tasks', async () => {
     const box = sandbox();
-    const human = runCli(box, ['dry-run', '--demo', '--progress']);
+    const human = await runCli(box, ['dry-run', '--demo', '--progress']);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stderr).toContain('[sleep] mine: 16 task instances of 6 tasks (3 recurring)\n');
     expect(human.stdout).toContain('16 sessions -> 16 task instances of 6 tasks (3 recurring); train');
 
-    const out = runCli(box, ['dry-run', '--demo', '--json']).json();
+    const out = (await runCli(box, ['dry-run', '--demo', '--json'])).json();
     const recurring = out.recurring_tasks as TaskEntry[];
     const oneOff = out.one_off_tasks as TaskEntry[];
     expect(out.schema_version).toBe(2);
@@ -25,12 +25,12 @@ describe('task counts', () => {
     expect([...recurring, ...oneOff].reduce((n, t) => n + t.occurrences, 0)).toBe(Number(out.n_tasks));
   });
 
-  it('harvest lists recurring and one-off tasks apart and counts them the same way', () => {
+  it('harvest lists recurring and one-off tasks apart and counts them the same way', async () => {
     const box = sandbox();
-    const human = runCli(box, ['harvest', '--demo']);
+    const human = await runCli(box, ['harvest', '--demo']);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain('16 sessions -> 16 task instances of 6 tasks (3 recurring)\n');
-    const out = runCli(box, ['harvest', '--demo', '--json']).json();
+    const out = (await runCli(box, ['harvest', '--demo', '--json'])).json();
     expect((out.recurring_tasks as TaskEntry[]).map((t) => t.occurrences)).toEqual([5, 4, 4]);
     expect((out.one_off_tasks as TaskEntry[]).map((t) => t.occurrences)).toEqual([1, 1, 1]);
   });

@@ -23,11 +23,11 @@ describe('dry-run --tasks-file with a mistake in the file', () => {
       { id: 'h1', intent: 'install deps', split: 'holdout' },
       'task #0 (id "h1"): field "split"',
     ],
-  ])('%s is exit 2 naming the task and the field', (_label, task, message) => {
+  ])('%s is exit 2 naming the task and the field', async (_label, task, message) => {
     const box = sandbox();
     const file = path.join(box.root, 'tasks.json');
     writeFileSync(file, JSON.stringify({ format: 'skillopt_sleep.tasks.v1', tasks: [task] }));
-    const r = runCli(box, ['dry-run', '--backend', 'mock', '--tasks-file', file]);
+    const r = await runCli(box, ['dry-run', '--backend', 'mock', '--tasks-file', file]);
     expect(r.code, r.stdout).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox } from './cli-helpers.js';
+import { spawnCli as runCli, sandbox } from './cli-helpers.js';
 
 describe('train --set trainer.epochs=<many> (built CLI, mock backend)', () => {
   it('stops early and says so', () => {

@@ -133,7 +133,7 @@ function expectNoUnsafe(box: Sandbox, outputs: Record<string, string>): void {
 }
 
 describe('escape sequences from transcripts', () => {
-  it('reach no written file after a mined night and its adoption, nor the --json output', () => {
+  it('reach no written file after a mined night and its adoption, nor the --json output', async () => {
     const box = sandbox();
     writeHostileCorpus(box);
     // The raw transcripts do carry them (the test could fail).
@@ -146,7 +146,7 @@ describe('escape sequences from transcripts', () => {
       ),
     ).toBe(true);
 
-    const run = runCli(box, ['run', '--backend', 'mock', '--json', '--lookback-hours', '0']);
+    const run = await runCli(box, ['run', '--backend', 'mock', '--json', '--lookback-hours', '0']);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
     expect(night.accepted).toBe(true);
@@ -158,11 +158,11 @@ describe('escape sequences from transcripts', () => {
     );
     expect(readFileSync(path.join(staged, 'report.md'), 'utf8')).toMatch(/pnpm/);
 
-    const adopt = runCli(box, ['adopt', '--json']);
+    const adopt = await runCli(box, ['adopt', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);
     const [skill = ''] = adopt.json().updated_paths as string[];
-    const status = runCli(box, ['status', '--json']);
-    const show = runCli(box, ['proposals', 'show', String(night.proposal_id)]);
+    const status = await runCli(box, ['status', '--json']);
+    const show = await runCli(box, ['proposals', 'show', String(night.proposal_id)]);
     expectNoUnsafe(box, {
       'run --json': run.stdout,
       'adopt --json': adopt.stdout,
@@ -211,11 +211,11 @@ function tasksWithSecrets(file: string): { file: string; planted: string[] } {
 }
 
 describe('a tasks file with secrets and escape sequences in every field', () => {
-  it('a mock night stores, stages and prints none of them', () => {
+  it('a mock night stores, stages and prints none of them', async () => {
     const box = sandbox();
     const { file, planted } = tasksWithSecrets(path.join(box.root, 'tasks.json'));
     expect(planted.every((p) => readFileSync(file, 'utf8').includes(p))).toBe(true);
-    const run = runCli(box, ['run', '--json', '--tasks-file', file]);
+    const run = await runCli(box, ['run', '--json', '--tasks-file', file]);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
     expect(night.accepted).toBe(true);

@@ -10,6 +10,7 @@ import { InputError, errnoCode } from '../../core/errors.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, resolveProject, type CliContext, type CommonFlags } from '../context.js';
 import { printJson, say, terminalText, write } from '../output.js';
+import { cliIo, cliPath } from '../io.js';
 
 interface AnswerFlags extends CommonFlags {
   file?: string;
@@ -69,13 +70,13 @@ const nextCommand = (): Command =>
 function readAnswer(file: string | undefined): string {
   if (file !== undefined) {
     try {
-      return readFileSync(file, 'utf8');
+      return readFileSync(cliPath(file), 'utf8');
     } catch (err) {
       throw new InputError(`cannot read ${file}: ${errnoCode(err) ?? 'error'}`);
     }
   }
-  if (process.stdin.isTTY) throw new InputError('give the reply with --file FILE or on stdin');
-  return readFileSync(0, 'utf8');
+  if (cliIo().stdinIsTTY) throw new InputError('give the reply with --file FILE or on stdin');
+  return cliIo().readStdin();
 }
 
 const answerCommand = (): Command =>

@@ -1,6 +1,5 @@
 /** `harvest`: read transcripts into the store and show (or write) the tasks a night would mine. */
 import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError, UsageError, errorMessage, errnoCode } from '../../core/errors.js';
@@ -24,6 +23,7 @@ import type { Db } from '../../store/db.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
+import { cliPath } from '../io.js';
 import type { Cluster } from '../../miner/types.js';
 import type { TaskRecord } from '../../core/task.js';
 import { progressBar } from '../progress-bar.js';
@@ -100,7 +100,7 @@ export const harvestCommand = (): Command =>
     .action(async (flags: CommonFlags & { output?: string; force?: boolean }, command: Command) => {
       const ctx = cliContext(flags);
       // A tasks file may hold a person's review: never replace it by accident (checked before any work).
-      const output = flags.output ? path.resolve(flags.output) : '';
+      const output = flags.output ? cliPath(flags.output) : '';
       if (output && flags.force !== true && existsSync(output)) {
         throw new UsageError(
           `${output} already exists (a reviewed tasks file?); pass --force to overwrite it`,

@@ -15,8 +15,8 @@ import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { addCommonOptions, addNightOptions } from '../options.js';
 import { cliContext, openNightStore, projectConfig, resolveProject, type CommonFlags } from '../context.js';
 import { displayText, printJson, say } from '../output.js';
+import { cliPath } from '../io.js';
 import { recoverAndSync } from '../proposal-session.js';
-import path from 'node:path';
 import { addRecordingOptions, recordingDeps, type RecordingFlags } from '../recording-flags.js';
 
 interface NightFlags extends CommonFlags, RecordingFlags {
@@ -241,7 +241,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
             mode: name,
             planOnly,
             ...(handoff ? { handoff } : {}),
-            ...(flags.tasksFile ? { tasksFile: path.resolve(flags.tasksFile) } : {}),
+            ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
             ...(demo
               ? {
                   ignoreLookback: true,

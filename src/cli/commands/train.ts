@@ -19,6 +19,7 @@ import {
 import { folderProblem } from '../../core/io/folder-problem.js';
 import { resolveProject, stderrLogger, usableStateHome } from '../context.js';
 import { printJson, say } from '../output.js';
+import { cliIo, cliPath } from '../io.js';
 
 interface TrainFlags {
   config?: string;
@@ -57,7 +58,7 @@ function loadFromFlags(flags: TrainFlags, extra: string[] = []): LoadedTrainConf
   if (!file) throw new UsageError('--config <file> is required (or --demo for the bundled example)');
   const overrides = [...flags.set, ...extra];
   if (flags.backend) overrides.push(`backend=${flags.backend}`);
-  return loadTrainConfig(path.resolve(file), overrides, process.cwd());
+  return loadTrainConfig(cliPath(file), overrides, cliIo().cwd);
 }
 
 const fmt = (x: number): string => x.toFixed(3);
@@ -81,7 +82,7 @@ function renderTrain(s: TrainSummary): void {
  * the same config layers as a night: `<state home>/config.json`, then `./.skillopt-sleep/config.json`.
  */
 function trainBackend(c: TrainConfig, progress: boolean) {
-  const layered = loadConfig(usableStateHome(process.env), resolveProject(undefined), {}).config;
+  const layered = loadConfig(usableStateHome(cliIo().env), resolveProject(undefined), {}).config;
   const config = configSchema.parse({
     ...layered,
     backend: c.backend,
@@ -92,7 +93,7 @@ function trainBackend(c: TrainConfig, progress: boolean) {
     workers: c.trainer.workers,
   });
   return createBackend(config, {
-    env: process.env,
+    env: cliIo().env,
     clock: systemClock,
     logger: stderrLogger(progress),
     db: null,
@@ -113,7 +114,7 @@ export const trainCommand = (): Command =>
       if (flags.optimizerModel) extra.push(`optimizer_model=${JSON.stringify(flags.optimizerModel)}`);
       if (flags.targetModel) extra.push(`target_model=${JSON.stringify(flags.targetModel)}`);
       const loaded = loadFromFlags(flags, extra);
-      const out = path.resolve(flags.out ?? path.join('skillopt-runs', loaded.config.name));
+      const out = cliPath(flags.out ?? path.join('skillopt-runs', loaded.config.name));
       const outProblem = folderProblem(out);
       if (outProblem)
         throw new UsageError(
@@ -162,12 +163,12 @@ export const evalCommand = (): Command =>
       const { config } = loadFromFlags(flags);
       const backend = trainBackend(config, flags.progress === true);
       if (flags.skill) {
-        const report = await runEval(config, path.resolve(flags.skill), flags.split, backend);
+        const report = await runEval(config, cliPath(flags.skill), flags.split, backend);
         if (flags.json) printJson(report);
         else say(`[sleep] ${report.split}: ${describeEval(report)}`);
         return;
       }
-      const out = path.resolve(flags.out ?? '');
+      const out = cliPath(flags.out ?? '');
       const reports: Record<string, EvalReport> = {};
       for (const [which, file] of runSkills(out)) {
         if (!existsSync(file)) {

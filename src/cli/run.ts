@@ -1,0 +1,109 @@
+/**
+ * The CLI as a function: `runCli(argv, io)` wires the commands, runs one, and is the one place that
+ * turns errors into exit codes. No side effects at import; the bin (`main.ts`) calls it with the
+ * process's I/O, in-process tests with their own.
+ */
+import { Command, CommanderError } from 'commander';
+import { EXIT, SkilloptError } from '../core/errors.js';
+import { adoptCommand } from './commands/adopt.js';
+import { daemonCommand } from './commands/daemon.js';
+import { handoffCommand } from './commands/handoff.js';
+import { harvestCommand } from './commands/harvest.js';
+import { installCommand, uninstallCommand } from './commands/install.js';
+import { mcpCommand } from './commands/mcp.js';
+import { CLI_VERSION } from './version.js';
+import { dryRunCommand, runCommand } from './commands/night.js';
+import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
+import { proposalsCommand, rejectCommand } from './commands/proposals.js';
+import { revertCommand } from './commands/revert.js';
+import { statusCommand } from './commands/status.js';
+import { evalCommand, trainCommand } from './commands/train.js';
+import { withCliIo, type CliIo } from './io.js';
+import { printJson } from './output.js';
+
+function buildProgram(io: CliIo): Command {
+  const program = new Command('skillopt-sleep')
+    .description(
+      'A nightly "sleep" for coding agents: harvest local session logs, mine the tasks you repeat, train a skill document on them behind a held-out gate, and stage a proposal you review and adopt.\n\nTry it offline: skillopt-sleep dry-run --backend mock --demo',
+    )
+    .version(CLI_VERSION)
+    .showHelpAfterError()
+    .exitOverride();
+  for (const make of [
+    runCommand,
+    dryRunCommand,
+    statusCommand,
+    adoptCommand,
+    revertCommand,
+    rejectCommand,
+    proposalsCommand,
+    harvestCommand,
+    handoffCommand,
+    mcpCommand,
+    installCommand,
+    uninstallCommand,
+    scheduleCommand,
+    unscheduleCommand,
+    trainCommand,
+    evalCommand,
+    daemonCommand,
+  ]) {
+    program.addCommand(make());
+  }
+  sameErrorHandling(program, io);
+  return program;
+}
+
+/**
+ * Every command and subcommand throws instead of exiting (so `runCli` picks the exit code and the
+ * `--json` payload), writes help, version and option errors to the run's streams, and its option
+ * errors in the CLI's one style, `[sleep] error: …`.
+ */
+function sameErrorHandling(cmd: Command, io: CliIo): void {
+  cmd.exitOverride().configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    // Commander's own default: the terminal's width, else 80.
+    getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) ?? 80,
+    getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) ?? 80,
+    outputError: (text, write) => write(`[sleep] ${text}`),
+  });
+  for (const sub of cmd.commands) sameErrorHandling(sub, io);
+}
+
+function wantsJson(argv: string[]): boolean {
+  return argv.includes('--json');
+}
+
+/** Runs one CLI command with `io` as its process I/O; resolves to the exit code. */
+export function runCli(argv: string[], io: CliIo): Promise<number> {
+  return withCliIo(io, () => runScoped(argv, io));
+}
+
+async function runScoped(argv: string[], io: CliIo): Promise<number> {
+  try {
+    await buildProgram(io).parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version end here too; commander already printed them (and the error, on stderr).
+      if (err.exitCode === 0) return EXIT.ok;
+      if (wantsJson(argv))
+        printJson({ ok: false, error: 'usage', message: err.message.replace(/^error: /, '') });
+      return EXIT.usage;
+    }
+    if (err instanceof SkilloptError) {
+      io.stderr.write(`[sleep] error: ${err.message}\n`);
+      if (wantsJson(argv)) printJson({ ok: false, error: err.code, message: err.message });
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    const home = io.env.HOME;
+    io.stderr.write(
+      `[sleep] internal error (this is a bug, please report it):\n${home ? message.replaceAll(home, '~') : message}\n`,
+    );
+    if (wantsJson(argv))
+      printJson({ ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) });
+    return EXIT.runtime;
+  }
+}
