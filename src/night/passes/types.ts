@@ -27,7 +27,7 @@ export interface PassContext {
   plan: TrainingPlan;
   /** The outcomes of the passes before this one, in registry order. */
   before: readonly PassOutcome[];
-  train(request: TrainRequest): Promise<NightStepResult>;
+  train: (request: TrainRequest) => Promise<NightStepResult>;
 }
 
 /** The report's fields a pass owns (`memory`, `skill_groups`, ...). */
