@@ -79,7 +79,8 @@ const showCommand = (): Command =>
     .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
       assertProposalId(id);
       await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
-        const details = await readProposal(project, id, storedReportSchema);
+        // Shown as it was staged: `show` prints report.md and the report.json it found, whatever its version.
+        const details = await readProposal(project, id, z.unknown());
         if (ctx.json) {
           printJson({
             project,
