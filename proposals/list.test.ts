@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { adoptProposal } from './adopt.js';
 import { InputError } from '../src/core/errors.js';
 import {
@@ -126,10 +127,12 @@ describe('listProposals', () => {
 });
 
 describe('readProposal', () => {
+  const reportSchema = z.object({ night: z.number() });
+
   it('returns manifest, report, diff and receipt', async () => {
     const project = tempProject();
     const staged = await stageAt(project, T0, 5);
-    const details = await readProposal(project, staged.id);
+    const details = await readProposal(project, staged.id, reportSchema);
     expect(details.manifest).toEqual(staged.manifest);
     expect(details.report).toEqual({ night: 5 });
     expect(details.diff).toBe('--- /dev/null\n+++ b/CLAUDE.md\n@@ -0,0 +1 @@\n+night 5\n');
@@ -137,15 +140,26 @@ describe('readProposal', () => {
     expect(details.receipt).toBeNull();
 
     await adoptProposal({ projectDir: project, id: staged.id, now: T0 + 1 });
-    const adopted = await readProposal(project, staged.id);
+    const adopted = await readProposal(project, staged.id, reportSchema);
     expect(adopted.summary).toMatchObject({ status: 'adopted', adoptedAt: T0 + 1 });
     expect(adopted.receipt?.targets[0]?.livePath).toBe(path.join(project, 'CLAUDE.md'));
   });
 
+  it("fails with InputError naming the field when the report does not fit the caller's schema", async () => {
+    const project = tempProject();
+    const staged = await stageAt(project, T0, 5);
+    const strict = z.object({ night: z.string() });
+    await expect(readProposal(project, staged.id, strict)).rejects.toThrow(
+      /report\.json is malformed: night/,
+    );
+  });
+
   it('fails with InputError for a missing or invalid id', async () => {
     const project = tempProject();
-    await expect(readProposal(project, '20250101-000000-1')).rejects.toMatchObject({ code: 'no_proposal' });
-    await expect(readProposal(project, '..')).rejects.toMatchObject({ name: 'InputError' });
+    await expect(readProposal(project, '20250101-000000-1', reportSchema)).rejects.toMatchObject({
+      code: 'no_proposal',
+    });
+    await expect(readProposal(project, '..', reportSchema)).rejects.toMatchObject({ name: 'InputError' });
   });
 });
 

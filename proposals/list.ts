@@ -4,7 +4,7 @@
  */
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { InputError, errorMessage, errnoCode, isMissingPathError } from '../src/core/errors.js';
 import {
   adoptedRecordSchema,
@@ -165,8 +165,15 @@ export async function latestProposal(projectDir: string): Promise<ProposalSummar
   return proposals[0] ?? null;
 }
 
-/** One proposal with its report and diff, for `status`. Throws InputError when it is missing or broken. */
-export async function readProposal(projectDir: string, id: string): Promise<ProposalDetails> {
+/**
+ * One proposal with its report (read through `reportSchema`: the report's shape belongs to the night)
+ * and diff, for `proposals show`. Throws InputError when it is missing or broken.
+ */
+export async function readProposal<R>(
+  projectDir: string,
+  id: string,
+  reportSchema: z.ZodType<R>,
+): Promise<ProposalDetails<R>> {
   assertProposalId(id);
   const root = proposalsRootOf(projectDir);
   const dir = path.join(root, id);
@@ -175,7 +182,7 @@ export async function readProposal(projectDir: string, id: string): Promise<Prop
   }
   const manifest = await loadManifest(dir, id);
   const adopted = await readAdoptedState(dir, id);
-  const report = await readJsonFile(path.join(dir, REPORT_JSON_FILE), z.unknown(), `proposal ${id}`);
+  const report = await readJsonFile(path.join(dir, REPORT_JSON_FILE), reportSchema, `proposal ${id}`);
   const diff = await readTextFile(path.join(dir, DIFF_FILE), `proposal ${id}`);
   const reportMd = await readTextFile(path.join(dir, REPORT_MD_FILE), `proposal ${id}`);
   // Superseded depends on the other proposals, so the summary comes from the listing.

@@ -182,11 +182,11 @@ export interface ProposalListing {
   skipped: SkippedProposal[];
 }
 
-export interface ProposalDetails {
+export interface ProposalDetails<R = unknown> {
   summary: ProposalSummary;
   manifest: ProposalManifest;
-  /** `report.json`, parsed but not validated (its shape belongs to the night). */
-  report: unknown;
+  /** `report.json`, read through the caller's schema (its shape belongs to the night). */
+  report: R;
   /** `proposal.diff` text. */
   diff: string;
   /** `adopted.json` when the proposal was adopted and the receipt is readable. */

@@ -345,7 +345,17 @@ export interface TasksFileContents {
 
 /** The v1 tasks file as 2-space JSON with a trailing newline; task keys in a stable order. */
 export function serializeTasksFile(contents: TasksFileContents): string {
-  const file = {
+  return tasksFileText(tasksFileObject(contents));
+}
+
+/** The file's text: indented JSON, one final newline. */
+export const tasksFileText = (file: TasksFileObject): string => `${JSON.stringify(file, null, 2)}\n`;
+
+export type TasksFileObject = ReturnType<typeof tasksFileObject>;
+
+/** The tasks file as the object `serializeTasksFile` writes (for callers that also print it). */
+export function tasksFileObject(contents: TasksFileContents) {
+  return {
     format: TASKS_FORMAT_V1,
     project: contents.project,
     transcript_source: contents.transcriptSource,
@@ -354,7 +364,6 @@ export function serializeTasksFile(contents: TasksFileContents): string {
     reviewed: contents.reviewed ?? false,
     tasks: contents.tasks.map((t) => mapStrings(toFileTask(t))),
   };
-  return `${JSON.stringify(file, null, 2)}\n`;
 }
 
 function toFileTask(task: TaskRecord): TaskRecord {

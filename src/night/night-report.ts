@@ -1,10 +1,17 @@
-/** The result of one night, in the reference's `--json` shape plus what the reference left out. */
+/**
+ * The result of one night, in the reference's `--json` shape plus what the reference left out. The
+ * zod schema is the definition: the TypeScript type is inferred from it, and `proposals` reads a staged
+ * report.json back through it (older reports' missing fields get their defaults). Sub-records this
+ * module does not own (edits, gate trials, step records, spend) are checked to be objects and typed by
+ * their owners' interfaces.
+ */
+import { z } from 'zod';
 import type { Edit } from '../core/task.js';
 import type { LlmMinerStats } from '../miner/llm-miner.js';
 import type { LabelStats } from '../miner/model/label-sessions.js';
 import type { TripleStats } from '../miner/model/rules-from-triples.js';
 import type { SpendSummary } from '../backends/llm/spend-meter.js';
-import type { GateTrial, RejectedEdit } from '../trainer/gate-records.js';
+import type { GateAction, GateTrial, RejectedEdit } from '../trainer/gate-records.js';
 import type { TaskDelta } from '../trainer/gate.js';
 import type { StepRecord } from '../trainer/step-record.js';
 import type { SpendPlan } from './spend-plan.js';
@@ -17,144 +24,186 @@ export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
  */
 export const REPORT_SCHEMA_VERSION = 2;
 
-export interface HandoffReport {
-  /** Requests still waiting for an answer (0 once the night finished). */
-  open: number;
-  /** Requests the night asked so far. */
-  requests: number;
-  /** The queue folder (gone once the night finished). */
-  queue_dir: string;
-  /** The night's exchanges as a recording for `run --replay` ('' while waiting). */
-  recording: string;
-}
+const isRecord = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A record whose shape another module owns: checked to be an object, typed as `T`. */
+const record = <T>() => z.custom<T>(isRecord, { message: 'expected an object' });
+const records = <T>() => z.array(record<T>()).default([]);
+const score = z.number().nullable().default(null);
 
-export interface NightReport {
-  schema_version: typeof REPORT_SCHEMA_VERSION;
-  night: number;
-  mode: 'run' | 'dry-run';
-  project: string;
-  backend: string;
-  started_at: number;
-  ended_at: number;
-  accepted: boolean;
-  gate_action: string;
-  no_edits_reason: string;
+const GATE_ACTIONS = [
+  'accept_new_best',
+  'reject',
+  'reject_unverified',
+] as const satisfies readonly GateAction[];
+/** The gate's decision, or the night's own when no gate ran: no tasks, or the budget stopped it. */
+export const nightGateActionSchema = z.enum([...GATE_ACTIONS, 'no_tasks', 'stopped_budget']);
+export type NightGateAction = z.infer<typeof nightGateActionSchema>;
+
+export const handoffReportSchema = z.object({
+  /** Requests still waiting for an answer (0 once the night finished). */
+  open: z.number(),
+  /** Requests the night asked so far. */
+  requests: z.number(),
+  /** The queue folder (gone once the night finished). */
+  queue_dir: z.string(),
+  /** The night's exchanges as a recording for `run --replay` ('' while waiting). */
+  recording: z.string().default(''),
+});
+export type HandoffReport = z.infer<typeof handoffReportSchema>;
+
+export const recurringTaskReportSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  intent: z.string(),
+  occurrences: z.number(),
+  sessions: z.array(z.string()),
+  /** `by: "model"` marks a check the model read from the correction (validated on the session's answers). */
+  checks: z.array(
+    z.object({
+      op: z.string(),
+      arg: z.union([z.string(), z.number()]).optional(),
+      session: z.string(),
+      sentence: z.string(),
+      by: z.literal('model').optional(),
+    }),
+  ),
+  criteria: z.array(z.string()),
+  corrections: z.array(
+    z.object({
+      session: z.string(),
+      sentence: z.string(),
+      /** `checks`: it gave checks; `rubric`: kept as a rubric criterion; `none`: see `reason`. */
+      result: z.enum(['checks', 'rubric', 'none']),
+      reason: z.string(),
+    }),
+  ),
+});
+export type RecurringTaskReport = z.infer<typeof recurringTaskReportSchema>;
+
+/** One per-skill group of `multi_skill_fanout`. */
+export const skillGroupReportSchema = z.object({
+  skill_name: z.string(),
+  /** consolidated (trained), skipped (missing, ambiguous or rejected skill) or failed (an error). */
+  status: z.enum(['consolidated', 'skipped', 'failed']),
+  reason: z.string(),
+  live_path: z.string(),
+  n_tasks: z.number(),
+  accepted: z.boolean(),
+  /** '' when the group was not trained. */
+  gate_action: z.union([z.enum(GATE_ACTIONS), z.literal('')]),
+  baseline: score,
+  candidate: score,
+  edits: records<Edit>(),
+  rejected_edits: records<RejectedEdit>(),
+});
+export type SkillGroupReport = z.infer<typeof skillGroupReportSchema>;
+
+export const memoryPassReportSchema = z.object({
+  /** The memory document trained (CLAUDE.md, AGENTS.md, ...). */
+  target_path: z.string(),
+  /** 'config' (memory_target) or the agent whose sessions chose it. */
+  chosen_by: z.string(),
+  accepted: z.boolean(),
+  gate_action: z.enum(GATE_ACTIONS),
+  baseline: score,
+  candidate: score,
+  no_edits_reason: z.string().default(''),
+  learned_rules: z.array(z.string()).default([]),
+});
+export type MemoryPassReport = z.infer<typeof memoryPassReportSchema>;
+
+const harvestReportSchema = z.object({
+  files_seen: z.number(),
+  files_parsed: z.number(),
+  sessions_stored: z.number(),
+  bad_lines: z.number(),
+});
+
+/** report.json. The key order is the order the night writes them (tests and users compare the files). */
+export const nightReportSchema = z.object({
+  schema_version: z.number().default(REPORT_SCHEMA_VERSION),
+  night: z.number(),
+  mode: z.enum(['run', 'dry-run']).default('run'),
+  project: z.string(),
+  backend: z.string().default(''),
+  started_at: z.number(),
+  ended_at: z.number(),
+  accepted: z.boolean().default(false),
+  gate_action: nightGateActionSchema,
+  no_edits_reason: z.string().default(''),
   /** Held-out (val) score before and after, in the gate metric; null when not finite. */
-  baseline: number | null;
-  candidate: number | null;
-  test_score: number | null;
-  holdout_leaked: boolean;
-  n_sessions: number;
-  n_tasks: number;
+  baseline: score,
+  candidate: score,
+  test_score: score,
+  holdout_leaked: z.boolean().default(false),
+  n_sessions: z.number().default(0),
+  n_tasks: z.number().default(0),
   /** Distinct tasks mined, and how many of them recurred (two or more sessions). */
-  n_clusters: number;
-  n_recurring: number;
-  n_train: number;
-  n_val: number;
-  n_test: number;
-  n_accepted_edits: number;
-  n_rejected_edits: number;
-  edits: Edit[];
-  rejected_edits: RejectedEdit[];
-  unmatched_edits: Edit[];
+  n_clusters: z.number().default(0),
+  n_recurring: z.number().default(0),
+  n_train: z.number().default(0),
+  n_val: z.number().default(0),
+  n_test: z.number().default(0),
+  n_accepted_edits: z.number().default(0),
+  n_rejected_edits: z.number().default(0),
+  edits: records<Edit>(),
+  rejected_edits: records<RejectedEdit>(),
+  unmatched_edits: records<Edit>(),
   /** Edits that tied (no gain, no harm); the next night re-tests them together with its new edits. */
-  pending_edits: Edit[];
+  pending_edits: records<Edit>(),
   /**
    * Mined tasks seen in two or more sessions: a readable label, their sessions, each check with the
    * session and sentence it was read from, the rubric criteria, and every correction with what it
    * became (and why). `one_off_tasks` holds the tasks seen once, in the same shape.
    */
-  recurring_tasks: RecurringTaskReport[];
-  one_off_tasks: RecurringTaskReport[];
+  recurring_tasks: z.array(recurringTaskReportSchema).default([]),
+  one_off_tasks: z.array(recurringTaskReportSchema).default([]),
   /** Older sessions the session cap left out of mining (0 when none). */
-  sessions_left_out: number;
+  sessions_left_out: z.number().default(0),
   /** What the LLM miner did (null when it did not run: offline backend, tasks file or `llm_mine: false`). */
-  llm_miner: LlmMinerReport | null;
+  llm_miner: record<LlmMinerReport>().nullable().default(null),
   /** The labelling pass (`llm_refine`); absent when it did not run. */
-  llm_labels?: Omit<LabelStats, 'usage'> & { relabelled: number; merged: number };
+  llm_labels: record<Omit<LabelStats, 'usage'> & { relabelled: number; merged: number }>().optional(),
   /** The rules-from-triples pass (`llm_refine`); absent when it did not run. */
-  llm_rules?: Omit<TripleStats, 'usage'>;
-  gate_metric: string;
-  gate_no_regression: boolean;
-  gate_trials: GateTrial[];
+  llm_rules: record<Omit<TripleStats, 'usage'>>().optional(),
+  gate_metric: z.string().default(''),
+  gate_no_regression: z.boolean().default(false),
+  gate_trials: records<GateTrial>(),
   /** The night as trainer steps (one record, the shape of a `train` history.jsonl line). */
-  steps: StepRecord[];
+  steps: records<StepRecord>(),
   /** Per held-out task, before and after, for the candidate the gate decided on. */
-  task_deltas: TaskDelta[];
+  task_deltas: records<TaskDelta>(),
   /** The learned rules of the skill after the night (accepted ones only). */
-  learned_rules: string[];
-  target_skill_path: string;
-  calls: number;
-  tokens_used: number;
+  learned_rules: z.array(z.string()).default([]),
+  target_skill_path: z.string().default(''),
+  calls: z.number().default(0),
+  tokens_used: z.number().default(0),
   /** Real backends: requests, tokens, cost, cache hits, retries, redactions and invalid replies. */
-  spend: SpendSummary | null;
+  spend: record<SpendSummary>().nullable().default(null),
   /**
    * '' when the night ran to its end; 'budget' when a spend limit stopped it; 'plan' when a dry-run on a
    * real backend only printed its plan (see `plan`) because spending was not confirmed;
    * 'waiting_handoff' when a handoff night queued requests and waits for their answers (see `handoff`).
    */
-  stopped: '' | 'budget' | 'plan' | 'waiting_handoff';
-  /** A handoff night: what waits in its queue, or (when it finished) where its recording went. */
-  handoff?: HandoffReport;
-  plan?: SpendPlan;
-  staging_dir: string;
-  proposal_id: string;
-  notes: string[];
-  harvest: { files_seen: number; files_parsed: number; sessions_stored: number; bad_lines: number } | null;
-  tasks_file?: string;
-  tasks_reviewed?: boolean;
+  stopped: z.enum(['', 'budget', 'plan', 'waiting_handoff']).default(''),
+  staging_dir: z.string().default(''),
+  proposal_id: z.string().default(''),
+  notes: z.array(z.string()).default([]),
+  harvest: harvestReportSchema.nullable().default(null),
+  tasks_file: z.string().optional(),
+  tasks_reviewed: z.boolean().optional(),
   /** The memory pass (`evolve_memory`); null when it did not run. Its edits are in `edits` with target "memory". */
-  memory?: MemoryPassReport | null;
+  memory: memoryPassReportSchema.nullable().optional(),
   /** Per-skill groups (`multi_skill_fanout`); absent when fan-out is off. */
-  skill_groups?: SkillGroupReport[];
-}
+  skill_groups: z.array(skillGroupReportSchema).optional(),
+  /** A handoff night: what waits in its queue, or (when it finished) where its recording went. */
+  handoff: handoffReportSchema.optional(),
+  plan: record<SpendPlan>().optional(),
+});
+export type NightReport = z.infer<typeof nightReportSchema>;
 
-export interface RecurringTaskReport {
-  id: string;
-  label: string;
-  intent: string;
-  occurrences: number;
-  sessions: string[];
-  /** `by: "model"` marks a check the model read from the correction (validated on the session's answers). */
-  checks: Array<{ op: string; arg?: string | number; session: string; sentence: string; by?: 'model' }>;
-  criteria: string[];
-  corrections: Array<{
-    session: string;
-    sentence: string;
-    /** `checks`: it gave checks; `rubric`: kept as a rubric criterion; `none`: see `reason`. */
-    result: 'checks' | 'rubric' | 'none';
-    reason: string;
-  }>;
-}
-
-/** One per-skill group of `multi_skill_fanout`. */
-export interface SkillGroupReport {
-  skill_name: string;
-  /** consolidated (trained), skipped (missing, ambiguous or rejected skill) or failed (an error). */
-  status: 'consolidated' | 'skipped' | 'failed';
-  reason: string;
-  live_path: string;
-  n_tasks: number;
-  accepted: boolean;
-  gate_action: string;
-  baseline: number | null;
-  candidate: number | null;
-  edits: Edit[];
-  rejected_edits: RejectedEdit[];
-}
-
-export interface MemoryPassReport {
-  /** The memory document trained (CLAUDE.md, AGENTS.md, ...). */
-  target_path: string;
-  /** 'config' (memory_target) or the agent whose sessions chose it. */
-  chosen_by: string;
-  accepted: boolean;
-  gate_action: string;
-  baseline: number | null;
-  candidate: number | null;
-  no_edits_reason: string;
-  learned_rules: string[];
-}
+/** A staged report.json read back: unknown keys (a newer version's) are kept, missing ones defaulted. */
+export const storedReportSchema = nightReportSchema.loose();
 
 /** JSON cannot carry NaN or Infinity: they become null. */
 export const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);

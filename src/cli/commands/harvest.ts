@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError, UsageError, errorMessage, errnoCode } from '../../core/errors.js';
-import { serializeTasksFile } from '../../miner/tasks-file.js';
+import { tasksFileObject, tasksFileText } from '../../miner/tasks-file.js';
 import { harvest, harvestProgressLine, type HarvestSummary } from '../../harvest/harvest.js';
 import { demoConfig, prepareDemo } from '../../night/demo.js';
 import {
@@ -128,7 +128,8 @@ export const harvestCommand = (): Command =>
         const mined = mineProjectTasks(db, project, config, ctx.clock, demo !== null);
         const { tasks, clusters, nSessions, sessionsLeftOut } = mined;
         const empty = emptyNightNote(mined, project, config);
-        const fileText = serializeTasksFile({
+        // Built once: written with --output and printed with --json.
+        const tasksFile = tasksFileObject({
           project,
           transcriptSource: config.transcript_source,
           nSessions,
@@ -141,7 +142,7 @@ export const harvestCommand = (): Command =>
         );
         if (output) {
           try {
-            writeFileSync(output, fileText, { flag: flags.force === true ? 'w' : 'wx' });
+            writeFileSync(output, tasksFileText(tasksFile), { flag: flags.force === true ? 'w' : 'wx' });
           } catch (err) {
             if (errnoCode(err) === 'EEXIST')
               throw new UsageError(`${output} already exists; pass --force to overwrite it`);
@@ -151,7 +152,7 @@ export const harvestCommand = (): Command =>
         const bySource = sourceReport(db, project, config.scope, summary);
         if (ctx.json) {
           printJson({
-            ...(JSON.parse(fileText) as object),
+            ...tasksFile,
             n_sessions: nSessions,
             sessions_left_out: sessionsLeftOut,
             ...(empty ? { note: empty } : {}),

@@ -1,5 +1,6 @@
 /** `proposals list|show|diff` and `reject`: review what the nights staged. */
 import { Command } from 'commander';
+import { z } from 'zod';
 import { assertProposalId, listProposals, readProposal, rejectProposal } from '../../../proposals/index.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
@@ -7,8 +8,9 @@ import { markdownForTerminal } from '../markdown-terminal.js';
 import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
 import { recoverAndSync, syncMirror } from '../proposal-session.js';
 import type { Db } from '../../store/db.js';
+import { storedReportSchema, type NightReport } from '../../night/night-report.js';
 
-const score = (x: unknown): string => (typeof x === 'number' ? x.toFixed(3) : '—');
+const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** Open the project's proposals (recovering an interrupted adoption first) and run `fn`. */
@@ -27,10 +29,12 @@ async function withProject<T>(
   }
 }
 
-function reportScores(report: unknown): { baseline: unknown; candidate: unknown } {
-  if (typeof report !== 'object' || report === null) return { baseline: null, candidate: null };
-  const r = report as Record<string, unknown>;
-  return { baseline: r.baseline, candidate: r.candidate };
+/** A proposal's held-out scores; null when its report cannot be read. */
+function reportScores(report: NightReport | undefined): {
+  baseline: number | null;
+  candidate: number | null;
+} {
+  return { baseline: report?.baseline ?? null, candidate: report?.candidate ?? null };
 }
 
 const listCommand = (): Command =>
@@ -42,7 +46,7 @@ const listCommand = (): Command =>
         const { proposals, skipped } = await listProposals(project);
         const rows = [];
         for (const p of proposals) {
-          const details = await readProposal(project, p.id).catch(() => null);
+          const details = await readProposal(project, p.id, storedReportSchema).catch(() => null);
           rows.push({ ...p, scores: reportScores(details?.report) });
         }
         if (ctx.json) {
@@ -75,7 +79,8 @@ const showCommand = (): Command =>
     .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
       assertProposalId(id);
       await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
-        const details = await readProposal(project, id);
+        // Shown as it was staged: `show` prints report.md and the report.json it found, whatever its version.
+        const details = await readProposal(project, id, z.unknown());
         if (ctx.json) {
           printJson({
             project,
@@ -104,7 +109,8 @@ const diffCommand = (): Command =>
     .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
       assertProposalId(id);
       await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
-        const details = await readProposal(project, id);
+        // The diff does not need the report: a report of an unknown shape does not hide the diff.
+        const details = await readProposal(project, id, z.unknown());
         if (ctx.json) {
           printJson({ project, id, diff: details.diff });
           return;

@@ -1,0 +1,140 @@
+/**
+ * Everything a night decided, in one typed value: its plan, its passes' outcomes, its result as one
+ * step, a budget stop, its handoff state and its spend. The store record, the proposal and every
+ * rendering (report.json, report.md, the terminal, --json) are derived from it.
+ */
+import type { StageTarget } from '../../proposals/index.js';
+import type { SpendSummary } from '../backends/llm/spend-meter.js';
+import type { TaskRecord } from '../core/task.js';
+import { addUsage, zeroUsage } from '../core/usage.js';
+import type { NightPlan } from './night-plan.js';
+import type { HandoffReport } from './night-report.js';
+import type { NightStepResult } from './night-step.js';
+import type { PassesResult } from './passes/index.js';
+import type { PassOutcome, ReportSection } from './passes/types.js';
+import type { ReplayLog } from './night-train.js';
+
+export interface NightOutcome {
+  plan: NightPlan;
+  /** trained: the passes ran (or the budget stopped them); plan: a plan-only dry-run; waiting: a handoff wait. */
+  state: 'trained' | 'plan' | 'waiting_handoff';
+  passes: PassOutcome[];
+  sections: ReportSection;
+  /** The night as one step: baseline of the first joined pass, candidate of the last, edits of all. */
+  result: NightStepResult;
+  budgetStop: { limit: string; replays: ReplayLog['done'] } | null;
+  /** Everything the passes would stage, in registry order (nothing after a budget stop). */
+  targets: StageTarget[];
+  handoff: HandoffReport | null;
+  backend: string;
+  /** The backend's meter after the night (null on a backend without one). */
+  spend: SpendSummary | null;
+  endedAt: number;
+}
+
+interface OutcomeAt {
+  backend: string;
+  spend: SpendSummary | null;
+  endedAt: number;
+  handoff: HandoffReport | null;
+}
+
+/** A night that trained (its passes ran to the end or the budget stopped them). */
+export function trainedOutcome(
+  plan: NightPlan,
+  passes: PassesResult,
+  log: ReplayLog,
+  at: OutcomeAt,
+): NightOutcome {
+  const result = passes.budgetStop
+    ? budgetStoppedStep(plan.tasks.tasks, passes.budgetStop.limit, log.baselineScore)
+    : combineSteps(passes.outcomes, plan.skill.workingText);
+  for (const o of passes.outcomes) addUsage(result.usage, o.apartUsage);
+  return {
+    plan,
+    state: 'trained',
+    passes: passes.outcomes,
+    sections: passes.sections,
+    result,
+    budgetStop: passes.budgetStop ? { limit: passes.budgetStop.limit, replays: log.done } : null,
+    targets: passes.outcomes.flatMap((o) => o.targets),
+    ...at,
+  };
+}
+
+/** A night that never trained: a plan-only dry-run, or a handoff night waiting for answers. */
+export function idleOutcome(plan: NightPlan, state: 'plan' | 'waiting_handoff', at: OutcomeAt): NightOutcome {
+  return {
+    plan,
+    state,
+    passes: [],
+    sections: {},
+    result: idleStep(plan.tasks.tasks),
+    budgetStop: null,
+    targets: [],
+    ...at,
+  };
+}
+
+/** The passes joined into one result: baseline of the first, candidate of the last, edits of all. */
+export function combineSteps(outcomes: readonly PassOutcome[], skillText: string): NightStepResult {
+  const joined = outcomes.flatMap((o) => (o.joined ? [o.joined] : []));
+  const steps = joined.map((j) => j.step);
+  const first = steps[0];
+  const last = steps.at(-1);
+  if (first === undefined || last === undefined)
+    throw new Error('unreachable: a night runs at least one pass');
+  const usage = zeroUsage();
+  for (const p of steps) addUsage(usage, p.usage);
+  const accepted = steps.filter((p) => p.accepted);
+  return {
+    accepted: accepted.length > 0,
+    gateAction: accepted[0]?.gateAction ?? first.gateAction,
+    noEditsReason: accepted.length > 0 ? '' : (steps.map((p) => p.noEditsReason).find((r) => r !== '') ?? ''),
+    baseline: first.baseline,
+    candidate: last.candidate,
+    holdoutLeaked: first.holdoutLeaked,
+    skill: joined.find((j) => j.target === 'skill')?.step.skill ?? skillText,
+    edits: steps.flatMap((p) => p.edits),
+    rejectedEdits: steps.flatMap((p) => p.rejectedEdits),
+    unmatchedEdits: steps.flatMap((p) => p.unmatchedEdits),
+    trials: steps.flatMap((p) => p.trials),
+    pendingEdits: steps.flatMap((p) => p.pendingEdits),
+    testScore: last.testScore,
+    counts: first.counts,
+    usage,
+  };
+}
+
+/** Stopped by the budget before the gate decided: the baseline, when replayed, is all it knows. */
+function budgetStoppedStep(tasks: TaskRecord[], limit: string, baseline: number | null): NightStepResult {
+  const step = idleStep(tasks);
+  step.noEditsReason = `stopped by the budget (${limit}) before the gate decided`;
+  if (baseline !== null) step.baseline = step.candidate = baseline;
+  return step;
+}
+
+/** The result of a night that replayed nothing (plan only, or stopped before the gate decided). */
+export function idleStep(tasks: TaskRecord[]): NightStepResult {
+  return {
+    accepted: false,
+    gateAction: 'reject',
+    noEditsReason: '',
+    baseline: Number.NaN,
+    candidate: Number.NaN,
+    holdoutLeaked: false,
+    skill: '',
+    edits: [],
+    rejectedEdits: [],
+    unmatchedEdits: [],
+    trials: [],
+    pendingEdits: [],
+    testScore: null,
+    counts: {
+      train: tasks.filter((t) => t.split === 'train').length,
+      val: tasks.filter((t) => t.split === 'val').length,
+      test: tasks.filter((t) => t.split === 'test').length,
+    },
+    usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * What a night will do, decided before it trains: its tasks (mined or from a tasks file), its targets
+ * (the skill, the memory document, the fan-out groups), the edits it re-tests, its spend plan and
+ * whether it records. Planning writes nothing of the night (harvesting stores sessions, as it always
+ * does, and a handoff night saves its mined state); dry-run's plan-only output is this plan.
+ */
+import { InputError } from '../core/errors.js';
+import type { Edit } from '../core/task.js';
+import type { Config } from '../config/schema.js';
+import { pendingEdits, rejectedEdits } from '../store/learning-repo.js';
+import { countNights } from '../store/nights-repo.js';
+import type { RejectedEditRow } from '../store/learning-repo.js';
+import { planFanout, type FanoutPlan } from './fanout.js';
+import { emptyTaskSet } from './handoff-night.js';
+import type { MemoryTarget } from './memory-target.js';
+import { taskCountText } from './night-report.js';
+import { nightTasks, type TaskSet } from './night-tasks.js';
+import type { NightDeps, NightRequest } from './run-night.js';
+import { loadSkillTarget, resolveSkillPath, type SkillTarget } from './skill-target.js';
+import { planSpend, type SpendPlan } from './spend-plan.js';
+import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
+
+/** The documents a training night works on besides the skill. */
+export interface NightTargets {
+  memory: MemoryTarget | null;
+  fanout: FanoutPlan | null;
+}
+
+export interface NightPlan {
+  project: string;
+  mode: NightRequest['mode'];
+  config: Config;
+  tasksFile: string | null;
+  /** A recording night (`run`) stores its result and stages a proposal; a dry-run writes nothing. */
+  records: boolean;
+  /** This night's number for the project (nights recorded so far + 1). */
+  night: number;
+  started: number;
+  tasks: TaskSet;
+  skill: SkillTarget;
+  /** Tied edits of earlier nights, re-tested with this night's, and edits known to hurt. */
+  pending: Edit[];
+  rejected: RejectedEditRow[];
+  spend: SpendPlan;
+  /** Null for a plan-only night (dry-run without --yes): it never trains. */
+  targets: NightTargets | null;
+  /**
+   * Why the night cannot train, found once its tasks were known (both passes off, a memory document
+   * outside the project): a recording night records it as a failed night before raising it.
+   */
+  refusal: Error | null;
+}
+
+/** The night's plan. Throws before mining when a configured target is outside the project. */
+export async function planNight(req: NightRequest, deps: NightDeps, started: number): Promise<NightPlan> {
+  await assertNightTargets(req.project, req.config);
+  const skill = loadSkillTarget(req.project, req.config);
+  const tasks = await nightTasks(req, deps, started);
+  deps.logger.progress(`mine: ${taskCountText(tasks.tasks.length, tasks.nClusters, tasks.nRecurring)}`);
+  const pending = pendingEdits(deps.db, req.project);
+  const plan: NightPlan = {
+    ...planBasics(req, deps, started, skill),
+    tasks,
+    pending,
+    rejected: rejectedEdits(deps.db, req.project),
+    spend: planSpend(tasks.tasks, req.config, pending.length),
+  };
+  if (req.planOnly) return plan;
+  try {
+    return { ...plan, targets: await planTargets(req, deps, plan) };
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    return { ...plan, refusal: err };
+  }
+}
+
+/**
+ * The plan of a handoff night that stopped to wait before its mining finished: no tasks yet. Planning
+ * stopped before it returned, so this is what the waiting report says about the night.
+ */
+export function waitingPlan(req: NightRequest, deps: NightDeps, started: number): NightPlan {
+  const livePath = resolveSkillPath(req.project, req.config);
+  const skill: SkillTarget = { livePath, liveText: null, workingText: '' };
+  return {
+    ...planBasics(req, deps, started, skill),
+    tasks: emptyTaskSet(),
+    pending: [],
+    rejected: [],
+    spend: planSpend([], req.config, 0),
+  };
+}
+
+function planBasics(req: NightRequest, deps: NightDeps, started: number, skill: SkillTarget) {
+  return {
+    project: req.project,
+    mode: req.mode,
+    config: req.config,
+    tasksFile: req.tasksFile ?? null,
+    records: req.mode === 'run',
+    night: countNights(deps.db, req.project) + 1,
+    started,
+    skill,
+    targets: null,
+    refusal: null,
+  };
+}
+
+async function planTargets(req: NightRequest, deps: NightDeps, plan: NightPlan): Promise<NightTargets> {
+  const { config } = req;
+  if (!config.evolve_skill && !config.evolve_memory) {
+    throw new InputError('evolve_skill and evolve_memory are both false: a night has nothing to train');
+  }
+  const memory = config.evolve_memory
+    ? await loadCheckedMemoryTarget(
+        req.project,
+        config,
+        plan.tasks.tasks.flatMap((t) => t.source_sessions),
+      )
+    : null;
+  const fanout = config.multi_skill_fanout
+    ? planFanout(plan.tasks.tasks, config, req.project, deps.userHome, plan.skill.livePath)
+    : null;
+  return { memory, fanout };
+}

@@ -1,0 +1,119 @@
+/**
+ * The one place a night's outcome becomes its report (report.json, and through it report.md, the
+ * terminal summary and `--json`). Built whole, never patched afterwards.
+ */
+import { addUsage, zeroUsage, type Usage } from '../core/usage.js';
+import { learnedRules } from '../trainer/learned-block.js';
+import { decisiveDeltas, nightStepRecord } from './night-step-record.js';
+import type { NightOutcome } from './night-outcome.js';
+import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport } from './night-report.js';
+import { isRecurring, llmMinerReport, llmRefineReport, type TaskSet } from './night-tasks.js';
+
+/** What only the end of a recording night knows: when it ended, and where its proposal went. */
+export interface ReportClosing {
+  endedAt?: number;
+  stagingDir?: string;
+  proposalId?: string;
+}
+
+const STOPPED = { plan: 'plan', waiting_handoff: 'waiting_handoff' } as const;
+
+export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): NightReport {
+  const { plan, result: step, spend } = outcome;
+  const set = plan.tasks;
+  const mining = miningUsage(set);
+  const noTasks = set.tasks.length === 0;
+  return {
+    schema_version: REPORT_SCHEMA_VERSION,
+    night: plan.night,
+    mode: plan.mode,
+    project: plan.project,
+    backend: outcome.backend,
+    started_at: plan.started,
+    ended_at: closing.endedAt ?? outcome.endedAt,
+    accepted: step.accepted,
+    gate_action: outcome.budgetStop ? 'stopped_budget' : noTasks ? 'no_tasks' : step.gateAction,
+    no_edits_reason: step.noEditsReason,
+    baseline: finiteOrNull(step.baseline),
+    candidate: finiteOrNull(step.candidate),
+    test_score: step.testScore === null ? null : finiteOrNull(step.testScore),
+    holdout_leaked: step.holdoutLeaked,
+    n_sessions: set.nSessions,
+    n_tasks: set.tasks.length,
+    n_clusters: set.nClusters,
+    n_recurring: set.nRecurring,
+    n_train: step.counts.train,
+    n_val: step.counts.val,
+    n_test: step.counts.test,
+    n_accepted_edits: step.edits.length,
+    n_rejected_edits: step.rejectedEdits.length,
+    edits: step.edits,
+    rejected_edits: step.rejectedEdits,
+    unmatched_edits: step.unmatchedEdits,
+    pending_edits: step.pendingEdits,
+    recurring_tasks: set.taskSummaries.filter(isRecurring),
+    one_off_tasks: set.taskSummaries.filter((t) => !isRecurring(t)),
+    sessions_left_out: set.sessionsLeftOut,
+    llm_miner: set.llmMiner ? llmMinerReport(set.llmMiner) : null,
+    ...(set.llmRefine ? llmRefineReport(set.llmRefine) : {}),
+    gate_metric: plan.config.gate_metric,
+    gate_no_regression: plan.config.gate_no_regression,
+    gate_trials: step.trials,
+    steps: noTasks ? [] : [nightStepRecord(step, plan.night, plan.config.edit_budget)],
+    task_deltas: decisiveDeltas(step),
+    learned_rules: learnedRules(step.skill),
+    target_skill_path: plan.skill.livePath,
+    // A real backend's meter saw every request (miner, replays, reflection, retries); the mock counts calls.
+    calls: spend ? spend.calls : step.usage.calls + mining.calls,
+    tokens_used: spend
+      ? spend.input_tokens + spend.output_tokens
+      : step.usage.inputTokens + step.usage.outputTokens + mining.inputTokens + mining.outputTokens,
+    spend,
+    stopped: outcome.state === 'trained' ? (outcome.budgetStop ? 'budget' : '') : STOPPED[outcome.state],
+    staging_dir: closing.stagingDir ?? '',
+    proposal_id: closing.proposalId ?? '',
+    notes: reportNotes(outcome),
+    harvest: set.harvest
+      ? {
+          files_seen: set.harvest.filesSeen,
+          files_parsed: set.harvest.filesParsed,
+          sessions_stored: set.harvest.sessionsStored,
+          bad_lines: set.harvest.badLines,
+        }
+      : null,
+    ...(plan.tasksFile !== null ? { tasks_file: plan.tasksFile, tasks_reviewed: set.reviewed ?? false } : {}),
+    ...outcome.sections,
+    ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
+    ...(outcome.state === 'plan' ? { plan: plan.spend } : {}),
+  };
+}
+
+function reportNotes({ plan, spend, passes, budgetStop }: NightOutcome): string[] {
+  const notes = [...plan.tasks.notes];
+  if (plan.tasks.tasks.length === 0) notes.push('no tasks mined — nothing to train');
+  if (spend && spend.invalid_replies > 0)
+    notes.push(`${spend.invalid_replies} model replies stayed invalid JSON after a repair request`);
+  if (spend && spend.unjudged_answers > 0)
+    notes.push(
+      `${spend.unjudged_answers} answers were left out of their scores: the judge gave no valid reply`,
+    );
+  for (const p of passes) notes.push(...p.notes);
+  if (budgetStop) {
+    const replays = budgetStop.replays.map((d) => `${d.phase} ${d.tasks}`).join(', ') || 'none';
+    notes.push(
+      `the night's budget (${budgetStop.limit}) ran out; replays finished before it: ${replays}. Nothing was staged.`,
+    );
+  }
+  return notes;
+}
+
+/** What mining asked the model for (LLM miner and refine pass), for backends without a spend meter. */
+function miningUsage(set: TaskSet): Usage {
+  const usage = zeroUsage();
+  if (set.llmMiner) addUsage(usage, set.llmMiner.usage);
+  if (set.llmRefine) {
+    addUsage(usage, set.llmRefine.labels.usage);
+    addUsage(usage, set.llmRefine.rules.usage);
+  }
+  return usage;
+}
