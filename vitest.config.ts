@@ -16,6 +16,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          // Unit tests share no global state, so each worker reuses one module graph across files:
+          // the tier's wall time is its tests, not 130 fresh imports of the same modules.
+          isolate: false,
           include: [
             'src/**/*.test.ts',
             'harvesters/**/*.test.ts',
