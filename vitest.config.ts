@@ -29,7 +29,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+          // The in-process CLI keeps nothing between runs (its I/O is per run), so files share one
+          // module graph per worker too; spawned tests have their own processes anyway.
+          isolate: false,
+        },
       },
     ],
   },

@@ -2,6 +2,7 @@
  * Opt-in "dreaming" (all off by default): synthetic variants of train tasks, and several rollouts per
  * train task so reflection can contrast a good attempt with a bad one. Variants never reach val or test.
  */
+import { FILLER_WORDS } from '../core/filler-words.js';
 import type { TaskRecord } from '../core/task.js';
 
 const VARIANT_TEMPLATES = ['(quick one) {q}', 'Please handle this request: {q}', 'For the daily report: {q}'];
@@ -28,23 +29,8 @@ export function dreamVariants(tasks: readonly TaskRecord[], factor: number): Tas
   return out;
 }
 
-const STOP = new Set([
-  'the',
-  'and',
-  'for',
-  'with',
-  'this',
-  'that',
-  'please',
-  'from',
-  'into',
-  'you',
-  'your',
-  'our',
-  'can',
-]);
 const words = (s: string): Set<string> =>
-  new Set((s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []).filter((w) => !STOP.has(w)));
+  new Set((s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []).filter((w) => !FILLER_WORDS.has(w)));
 
 function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 || b.size === 0) return 0;

@@ -132,7 +132,6 @@ function runHook(input: string, env: Record<string, string>): { code: number; st
   return { code: r.status ?? -1, stdout: r.stdout, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 describe('the SessionEnd hook', () => {
   const payload = (over: Record<string, unknown> = {}): string =>
@@ -182,23 +181,5 @@ describe('the SessionEnd hook', () => {
       expect(runHook(input, env)).toMatchObject({ code: 0, stdout: '' });
     }
     expect(existsSync(path.join(state, 'session-ends.jsonl'))).toBe(false);
-  });
-
-  it('returns about as fast as a bare node start (well inside Claude Code 1.5 s hook budget)', () => {
-    const home = mkdtempSync(path.join(os.tmpdir(), 'sos-hook-'));
-    const env = { HOME: home, SKILLOPT_SLEEP_HOME: path.join(home, 'state') };
-    const bare: number[] = [];
-    const hook: number[] = [];
-    for (let i = 0; i < 11; i++) {
-      const t = process.hrtime.bigint();
-      spawnSync(process.execPath, ['-e', '0'], { env: { PATH: process.env.PATH ?? '' } });
-      bare.push(Number(process.hrtime.bigint() - t) / 1e6);
-      hook.push(runHook(payload(), env).ms);
-    }
-    // The anchor is node's own start in the same loop; the hook adds its reading and one append.
-    console.log(
-      `session-end hook: median ${median(hook).toFixed(1)} ms, bare node ${median(bare).toFixed(1)} ms`,
-    );
-    expect(median(hook)).toBeLessThan(median(bare) * 1.5 + 25);
   });
 });

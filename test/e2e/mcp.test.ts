@@ -9,7 +9,8 @@ import path from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliRunner, createMcpServer } from '../../src/cli/mcp/server.js';
+import { createMcpServer, type CliRunner } from '../../src/cli/mcp/server.js';
+import { runCli } from '../../src/cli/run.js';
 import { TOOLS } from '../../src/cli/mcp/tools.js';
 import { reply } from '../fakes/brain.mjs';
 import { runCliAsync } from './cli-async.js';
@@ -28,9 +29,29 @@ afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
 });
 
+/**
+ * The server's tools run the CLI in this process (the same `runCli` the bin calls, with the sandbox's
+ * env); the stdio test below keeps the real child process and its spawned CLI.
+ */
+const inProcessCli =
+  (box: Sandbox): CliRunner =>
+  async (args, opts) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(args, {
+      env: { ...envOf(box), NO_COLOR: '1' },
+      cwd: opts.cwd,
+      stdout: { write: (text) => void (stdout += text), isTTY: false },
+      stderr: { write: (text) => void (stderr += text), isTTY: false },
+      readStdin: () => opts.stdin ?? '',
+      stdinIsTTY: false,
+    });
+    return { code, stdout, stderr };
+  };
+
 async function inProcess(box: Sandbox): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createMcpServer('test', cliRunner(envOf(box), CLI), box.project);
+  const server = createMcpServer('test', inProcessCli(box), box.project);
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(clientSide);

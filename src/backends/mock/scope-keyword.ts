@@ -2,70 +2,12 @@
  * The keyword a mock rule is scoped to: a word every failing task's wording shares, so the rule
  * reaches the same recurring task on held-out wording and leaves unrelated tasks alone.
  */
-const STOP = new Set([
-  'the',
-  'and',
-  'for',
-  'with',
-  'this',
-  'that',
-  'from',
-  'into',
-  'please',
-  'can',
-  'could',
-  'you',
-  'your',
-  'our',
-  'are',
-  'was',
-  'were',
-  'will',
-  'would',
-  'should',
-  'have',
-  'has',
-  'had',
-  'not',
-  'but',
-  'all',
-  'any',
-  'what',
-  'when',
-  'how',
-  'why',
-  'its',
-  'it',
-  'me',
-  'my',
-  'to',
-  'of',
-  'in',
-  'on',
-  'a',
-  'an',
-  'is',
-  'be',
-  'we',
-  'just',
-  'now',
-  'again',
-  'some',
-  'hey',
-  'also',
-  'then',
-  'them',
-  'there',
-  'here',
-  'give',
-  'make',
-  'let',
-]);
+import { FILLER_WORDS } from '../../core/filler-words.js';
 
 function words(intent: string): string[] {
   const withoutCode = intent.replace(/`[^`]*`/g, ' ');
   return (withoutCode.toLowerCase().match(/[a-z][a-z0-9-]*/g) ?? []).filter(
-    (w) => w.length >= 3 && !STOP.has(w),
+    (w) => w.length >= 3 && !FILLER_WORDS.has(w),
   );
 }
 
