@@ -132,7 +132,6 @@ function runHook(input: string, env: Record<string, string>): { code: number; st
   return { code: r.status ?? -1, stdout: r.stdout, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
-
 describe('the SessionEnd hook', () => {
   const payload = (over: Record<string, unknown> = {}): string =>
     JSON.stringify({
