@@ -1,5 +1,5 @@
-// End-to-end tests spawn the built CLI, so dist must match the sources. CI (and `npm ci`'s `prepare`)
-// has built it already: the build runs only when a source file is newer than the last build's stamp.
+// End-to-end tests spawn the built CLI, so dist must match the sources. `npm run build` (and `npm ci`'s
+// `prepare`) stamps dist; the setup builds only when a source file is newer than that stamp.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,15 +23,25 @@ function newestInput(): number {
   return newest;
 }
 
+const BENCH_STAMP = path.join(ROOT, 'bench', 'out', '.build-stamp');
+
+/** Runs `build` when an input is newer than its stamp; the build writes the stamp itself. */
+function whenStale(stamp: string, newest: number, build: () => void): void {
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= newest) return;
+  build();
+}
+
 export default function setup(): void {
   const newest = newestInput();
-  if (existsSync(STAMP) && statSync(STAMP).mtimeMs >= newest) return;
-  const started = Date.now();
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: ROOT });
-  execFileSync('node', ['scripts/postbuild.mjs'], { stdio: 'inherit', cwd: ROOT });
-  // The corpus generator in bench/ feeds the redaction end-to-end test.
-  execFileSync('npx', ['tsc', '-p', 'bench/tsconfig.bench.json'], { stdio: 'inherit', cwd: ROOT });
-  // Stamped with the build's start: a file saved during the build makes the next run build again.
-  writeFileSync(STAMP, '');
-  utimesSync(STAMP, new Date(started), new Date(started));
+  // The CLI, as `npm run build` (and `npm ci`'s prepare) builds and stamps it: CI builds it once.
+  whenStale(STAMP, newest, () =>
+    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit', cwd: ROOT }),
+  );
+  // The corpus generator in bench/ feeds the redaction end-to-end test (incremental, its own stamp).
+  whenStale(BENCH_STAMP, newest, () => {
+    const started = new Date();
+    execFileSync('npx', ['tsc', '-p', 'bench/tsconfig.bench.json'], { stdio: 'inherit', cwd: ROOT });
+    writeFileSync(BENCH_STAMP, '');
+    utimesSync(BENCH_STAMP, started, started);
+  });
 }

@@ -1,0 +1,18 @@
+/* global process */
+// The build (`npm run build`, and `prepare` on install): compile the CLI, make its entry executable, and
+// stamp dist with the time the build started, so the e2e setup (test/global-setup.ts) knows whether dist
+// matches the sources without building again (a file saved during the build makes the next run build).
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { URL, fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const started = new Date();
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
+chmodSync(new URL('../dist/src/cli/main.js', import.meta.url), 0o755);
+mkdirSync(new URL('../dist', import.meta.url), { recursive: true });
+const stamp = new URL('../dist/.build-stamp', import.meta.url);
+writeFileSync(stamp, '');
+utimesSync(stamp, started, started);
