@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
-import { InputError, IoError } from '../core/errors.js';
+import { InputError, IoError, errorMessage } from '../core/errors.js';
 import type { Config } from '../config/schema.js';
 
 export const MEMORY_FILES = {
@@ -74,7 +74,7 @@ function readUtf8OrNull(file: string): string | null {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     if (code === 'EISDIR') throw new InputError(`memory document ${file} is a directory, not a file`);
-    throw new IoError(`cannot read memory document ${file}: ${(err as Error).message}`);
+    throw new IoError(`cannot read memory document ${file}: ${errorMessage(err)}`);
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

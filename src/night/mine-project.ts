@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import { mineSessions } from '../miner/mine.js';
 import { type CorrectionPattern } from '../miner/correction-patterns.js';
 import { compileUserPatterns } from '../miner/correction-user-patterns.js';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { assignSplitsWithinGroups } from '../miner/split.js';
 import type { Cluster, MinerSession } from '../miner/types.js';
 import type { Db } from '../store/db.js';
@@ -78,7 +78,7 @@ function configPatterns(config: Config): CorrectionPattern[] {
   try {
     return compileUserPatterns(config.correction_patterns);
   } catch (err) {
-    throw new ConfigError(`key "correction_patterns": ${(err as Error).message}`);
+    throw new ConfigError(`key "correction_patterns": ${errorMessage(err)}`);
   }
 }
 

@@ -6,7 +6,7 @@
 import type { HarvestContext } from '../../harvesters/types.js';
 import type { Backend } from '../backends/types.js';
 import type { Clock } from '../core/clock.js';
-import { AnswerPendingError } from '../core/errors.js';
+import { AnswerPendingError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Config } from '../config/schema.js';
 import type { Env } from '../config/paths.js';
@@ -86,7 +86,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
         idleOutcome(waiting, 'waiting_handoff', outcomeAt(deps, waitingSummary(req.handoff.queue))),
       );
     }
-    if (nightId !== null) failNight(deps.db, nightId, (err as Error).message, deps.clock.now());
+    if (nightId !== null) failNight(deps.db, nightId, errorMessage(err), deps.clock.now());
     throw err;
   } finally {
     lock?.release();

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
-import { InputError, IoError } from '../core/errors.js';
+import { InputError, IoError, errorMessage } from '../core/errors.js';
 import { defaultSkillPath, templatesDir } from '../config/paths.js';
 import type { Config } from '../config/schema.js';
 
@@ -27,7 +27,7 @@ export function readUtf8OrNull(file: string): string | null {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     if (code === 'EISDIR') throw new InputError(`target skill ${file} is a directory, not a file`);
-    throw new IoError(`cannot read target skill ${file}: ${(err as Error).message}`);
+    throw new IoError(`cannot read target skill ${file}: ${errorMessage(err)}`);
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
