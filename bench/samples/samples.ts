@@ -7,8 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Harvester } from '../../harvesters/types.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
 
 /** `$SKILLOPT_SAMPLES/<sub>`; throws (failing the file) when the variable or the folder is missing. */
 export function samplesDir(sub: string): string {

@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ACTIONS_PER_TURN, MAX_TARGET_CHARS, MAX_TEXT_CHARS } from '../shared/actions.js';
 import { claude } from './claude-code.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession, ToolAction } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession, ToolAction } from '../../src/core/session.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(

@@ -15,8 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claude } from './claude-code.js';
 import type { HarvestContext } from '../types.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE_CONFIG = path.join(here, '..', '..', 'test', 'fixtures', 'claude');

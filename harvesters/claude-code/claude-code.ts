@@ -9,8 +9,7 @@ import { walkFiles } from '../../src/core/io/walk.js';
 import { hasActionRoom } from '../shared/actions.js';
 import { claudeToolAction } from './actions.js';
 import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
 import {
   finishTurns,
   isRecord,

@@ -16,8 +16,7 @@ import { applyHeadRecord, applyLegacyMeta, applyRecord, applyResponseItem } from
 import { isRecord } from './text.js';
 import { finishSession, newDraft, type SessionDraft } from './session.js';
 import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
 
 const SESSION_DIRS = ['sessions', 'archived_sessions'];
 const ROLLOUT_UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl?$/i;

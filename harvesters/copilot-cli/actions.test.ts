@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ACTIONS_PER_TURN, MAX_TEXT_CHARS } from '../shared/actions.js';
 import { copilotCli } from './copilot-cli.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession, ToolAction } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession, ToolAction } from '../../src/core/session.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SESSION = 'c0ffee00-0000-4000-8000-0000000000a1';

@@ -16,8 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import { copilotCli } from './copilot-cli.js';
 import type { HarvestContext } from '../types.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE_HOME = path.join(here, '..', '..', 'test', 'fixtures', 'copilot-cli');

@@ -26,8 +26,7 @@ import {
 } from './common.js';
 import { EVENTS_FILE_NAME } from './session.js';
 import type { FileParse } from '../types.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession, HarvestedTurn } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession, HarvestedTurn } from '../../src/core/session.js';
 
 export const STORE_FILE_NAME = 'session-store.db';
 export const SESSION_STATE_DIR = 'session-state';

@@ -16,8 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import { copilot, WORKSPACE_STORAGE_ENV } from './copilot-vscode.js';
 import type { HarvestContext } from '../types.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession, HarvestedTurn, ToolAction } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession, HarvestedTurn, ToolAction } from '../../src/core/session.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', '..', 'test', 'fixtures', 'copilot');

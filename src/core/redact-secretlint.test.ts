@@ -7,11 +7,14 @@
 import path from 'node:path';
 import { lintSource } from '@secretlint/core';
 import { creator as preset } from '@secretlint/secretlint-rule-preset-recommend';
-import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
 import { describe, expect, it } from 'vitest';
 import { GROUPS, secretlintCorpus } from './redact-secretlint-corpus.js';
 import type { SecretExample } from './redact-secretlint-corpus.js';
 import { redactSecrets } from './redact.js';
+
+// secretlint's own types, as its core takes and returns them (no import of its transitive types package).
+type SecretLintCoreConfig = Parameters<typeof lintSource>[0]['options']['config'];
+type SecretLintCoreResultMessage = Awaited<ReturnType<typeof lintSource>>['messages'][number];
 
 /** Detectors (`<rule id>#<message id>`) the redactor deliberately does not cover, and why. */
 const OUT_OF_SCOPE: Readonly<Record<string, string>> = {

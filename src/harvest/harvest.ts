@@ -7,8 +7,7 @@
 import { capText, MAX_TARGET_CHARS, MAX_TEXT_CHARS } from '../../harvesters/shared/actions.js';
 import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
 import type { FileParse, HarvestContext, Harvester } from '../../harvesters/types.js';
-import type { SourceFile } from '../core/session.js';
-import type { HarvestedSession, SourceId, ToolAction } from '../core/session.js';
+import type { SourceFile, HarvestedSession, SourceId, ToolAction } from '../core/session.js';
 import { boundSessionTimes } from '../../harvesters/shared/times.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';

@@ -8,12 +8,12 @@ import {
   mineWithModel,
   replyStatements,
   validateStatement,
+  sessionFollowUps,
 } from './llm-miner.js';
 import type { Cluster, CorrectionReport } from './types.js';
 import { mineSessions } from './mine.js';
 import { session } from './test-helpers.js';
 import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
-import { sessionFollowUps } from './llm-miner.js';
 import { withoutCorrections } from './llm-statement-checks.js';
 import { AnswerPendingError } from '../core/errors.js';
 

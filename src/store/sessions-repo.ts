@@ -1,6 +1,12 @@
 /** Sessions, their turns, and the per-file harvest cursor. */
-import type { SourceFile } from '../core/session.js';
-import type { ActionKind, HarvestedSession, HarvestedTurn, SourceId, ToolAction } from '../core/session.js';
+import type {
+  SourceFile,
+  ActionKind,
+  HarvestedSession,
+  HarvestedTurn,
+  SourceId,
+  ToolAction,
+} from '../core/session.js';
 import type { Db } from './db.js';
 
 export interface StoredSession extends HarvestedSession {

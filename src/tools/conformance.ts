@@ -9,8 +9,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
 import type { FileParse } from '../../harvesters/types.js';
-import type { SourceFile } from '../core/session.js';
-import type { SourceId } from '../core/session.js';
+import type { SourceFile, SourceId } from '../core/session.js';
 import { isFolder } from '../core/io/folder-problem.js';
 import { walkFiles } from '../core/io/walk.js';
 

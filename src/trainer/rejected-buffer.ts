@@ -5,9 +5,8 @@
  * harmful, then the most recent, first.
  */
 import type { RejectedEditMemory } from '../backends/types.js';
-import { madeHeldOutWorse } from '../core/rejected-edit.js';
+import { madeHeldOutWorse, normalizeEditContent } from '../core/rejected-edit.js';
 import type { Edit } from '../core/task.js';
-import { normalizeEditContent } from '../core/rejected-edit.js';
 
 /** At most this many edits of each list reach a reflection prompt. */
 export const BUFFER_CAP = { worse: 12, noEffect: 8 } as const;

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { codex } from '../../harvesters/codex/codex.js';
-import type { SourceFile } from '../../src/core/session.js';
-import type { HarvestedSession, HarvestedTurn } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession, HarvestedTurn } from '../../src/core/session.js';
 
 export const here = path.dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_HOME = path.join(here, '..', 'fixtures', 'codex', 'codex-home');

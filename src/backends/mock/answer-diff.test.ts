@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerDiffProposals, diffRules } from './answer-diff.js';
-import { applyGrammarRules } from './rule-grammar.js';
-import { formatRule } from './rule-grammar.js';
+import { applyGrammarRules, formatRule } from './rule-grammar.js';
 
 describe('the mock optimizer reading a failed answer', () => {
   it('turns replaced words into use-instead rules and extra words into never rules', () => {

@@ -12,9 +12,8 @@ import {
   leftOutNote,
   mineProjectTasks,
 } from '../../night/mine-project.js';
-import { isRecurring, recurringTaskReport } from '../../night/night-tasks.js';
+import { isRecurring, recurringTaskReport, selectedSources } from '../../night/night-tasks.js';
 import { taskCountText } from '../../night/night-report.js';
-import { selectedSources } from '../../night/night-tasks.js';
 import { countSessionsBySource } from '../../store/sessions-repo.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
