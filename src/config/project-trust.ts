@@ -26,6 +26,9 @@ const LOWER = { kind: 'lower' } as const;
 const user = (why: string): ProjectRule => ({ kind: 'user', why });
 const WHERE = user('chooses where your data is sent');
 const PROGRAM = user('chooses which program runs');
+const HARVEST = user(
+  "decides what is read of every project's sessions (a repository opts out with .skillopt-sleep-ignore)",
+);
 
 /** Every key, so a new key cannot be added without deciding whether a project may set it. */
 export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
@@ -63,6 +66,13 @@ export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
   target_skill_path: { kind: 'inside', unset: '' },
   memory_target: { kind: 'inside', unset: 'auto' },
   skill_roots: { kind: 'inside' },
+  // Harvesting is one pass over every project's sessions: a repository opts out of it with its own
+  // `.skillopt-sleep-ignore` file, never through keys that reach other projects.
+  exclude_paths: HARVEST,
+  include_paths: HARVEST,
+  exclude_sources: HARVEST,
+  retention_days: user('deletes the stored sessions of every project'),
+  redact_patterns: user('runs its regular expressions over every stored text'),
   edit_budget: ANY,
   val_fraction: ANY,
   test_fraction: ANY,

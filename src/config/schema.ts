@@ -25,6 +25,42 @@ const sourceAlias = (v: unknown): unknown => (v === 'copilot_cli' ? 'copilot-cli
 export const GATE_METRICS = ['hard', 'soft', 'mixed'] as const;
 export type GateMetric = (typeof GATE_METRICS)[number];
 
+/** The sources a harvest can read (TRANSCRIPT_SOURCES without `all`). */
+export const HARVEST_SOURCES = ['claude', 'codex', 'copilot', 'copilot-cli'] as const;
+
+/**
+ * A user's redaction pattern: a regular expression (JavaScript syntax), alone or named; the name is the
+ * kind the redaction report counts it under. Checked when the config is read: it must compile and must
+ * not match the empty string (it would mark every position of every text).
+ */
+const redactPatternSchema = z
+  .union([
+    z.string().min(1),
+    z
+      .object({
+        name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a short name of letters, digits, . _ -'),
+        regex: z.string().min(1),
+      })
+      .strict(),
+  ])
+  .superRefine((value, ctx) => {
+    const source = typeof value === 'string' ? value : value.regex;
+    const problem = regexProblem(source);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** Why `source` cannot be a redaction pattern, or null. */
+export function regexProblem(source: string): string | null {
+  let re: RegExp;
+  try {
+    re = new RegExp(source, 'g');
+  } catch (err) {
+    return `not a valid regular expression: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  if (re.test('')) return `the regular expression ${JSON.stringify(source)} matches the empty string`;
+  return null;
+}
+
 const fraction = z.number().min(0).max(1);
 const count = z.number().int().min(0);
 /** '' = use `backend` / `model`. */
@@ -198,6 +234,35 @@ export const configSchema = z
       .default([])
       .describe(
         'Extra folders holding <name>/SKILL.md skills for multi_skill_fanout (relative to the project).',
+      ),
+    exclude_paths: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'Globs over session working folders never harvested (a folder and everything below it; ~ is your home), e.g. "~/work/client-*".',
+      ),
+    include_paths: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('When set, only sessions whose working folder matches one of these globs are harvested.'),
+    exclude_sources: z
+      .array(z.preprocess(sourceAlias, z.enum(HARVEST_SOURCES)))
+      .default([])
+      .describe('Sources never harvested: claude, codex, copilot, copilot-cli.'),
+    retention_days: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe(
+        'Stored sessions that ended more than this many days ago are forgotten at each harvest (null = keep).',
+      ),
+    redact_patterns: z
+      .array(redactPatternSchema)
+      .default([])
+      .describe(
+        'Your own regular expressions redacted from every stored text, after the built-in redactor: "regex" or {name, regex}.',
       ),
     adopt_commit: z
       .boolean()

@@ -270,4 +270,35 @@ export const MIGRATIONS: ReadonlyArray<{
       DROP TABLE m9_seq;
     `,
   },
+  {
+    version: 10,
+    name: 'privacy: forgotten sessions, skipped files, traces',
+    // forgotten_sessions: sessions `forget` deleted, never stored again unless `forget --reharvest`.
+    // skipped_files: transcripts whose every session the user's exclusions or a repository's
+    // .skillopt-sleep-ignore kept out, known only by a hash of their path (no readable trace), with the
+    // hash of the rules that skipped them: unchanged file and rules = not parsed again.
+    // session_traces: what was derived from a session (mined tasks and their replays, cached model
+    // replies, ...), so forgetting it removes those too.
+    sql: `
+      CREATE TABLE forgotten_sessions (
+        key TEXT PRIMARY KEY,
+        forgotten_at INTEGER NOT NULL
+      );
+      CREATE TABLE skipped_files (
+        path_hash TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        mtime_ms INTEGER NOT NULL,
+        inode INTEGER NOT NULL,
+        rules_hash TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE session_traces (
+        session_key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        PRIMARY KEY (session_key, kind, ref)
+      ) WITHOUT ROWID;
+      CREATE INDEX session_traces_by_ref ON session_traces (kind, ref);
+    `,
+  },
 ];
