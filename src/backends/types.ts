@@ -78,6 +78,8 @@ export interface MergeEditsRequest {
   doc: string;
   edits: SupportedEdit[];
   metaNote?: string;
+  /** The sessions of the tasks the edits were reflected from (provenance for `forget`; never sent). */
+  sessions?: readonly string[];
 }
 
 /** The merged list; the trainer checks its shape and falls back to its own de-duplication. */
@@ -122,6 +124,8 @@ export interface ProposeTasksRequest {
   /** The agent's first answer in the latest session (at most 400 characters). */
   lastAnswer: string;
   outcomes: Record<Outcome, number>;
+  /** The task's sessions (provenance for `forget`; never sent). */
+  sessions?: readonly string[];
 }
 
 export interface ProposeTasksResult {
@@ -161,6 +165,8 @@ export interface Backend {
     vars: Readonly<Record<string, string>>,
     schema: z.ZodType<T>,
     shape: string,
+    /** The sessions whose text `vars` carry (provenance for `forget`; never sent). */
+    sessions?: readonly string[],
   ): Promise<JsonAnswer<T>>;
   /** Real backends: what the night's requests cost so far, against its budget. */
   spendSummary?(): SpendSummary;

@@ -51,6 +51,24 @@ export interface TaskRecord {
    * backend's rubric judge grades them alongside the checks; offline judges ignore them.
    */
   rubric_criteria?: string[];
+  /**
+   * Every session whose text the task carries when more than `source_sessions` (a mined task's checks
+   * and criteria quote the corrections of other sessions of its kind). Provenance for `forget` only:
+   * never written to tasks files.
+   */
+  trace_sessions?: string[];
+}
+
+/** The sessions whose text a task carries: what its replays and model replies are traced to. */
+export function taskSessions(task: Pick<TaskRecord, 'source_sessions' | 'trace_sessions'>): string[] {
+  return task.trace_sessions ?? task.source_sessions;
+}
+
+/** The sessions of many tasks, each once. */
+export function tasksSessions(
+  tasks: ReadonlyArray<Pick<TaskRecord, 'source_sessions' | 'trace_sessions'>>,
+): string[] {
+  return [...new Set(tasks.flatMap(taskSessions))];
 }
 
 /** Which edit-able document an edit targets. Only the skill is trained in this version. */

@@ -310,7 +310,7 @@ export async function mineWithModel(
     const evidence = correctionEvidence(cluster, instances, input.sessions ?? new Map());
     let answer: Awaited<ReturnType<typeof propose>>;
     try {
-      answer = await propose(digest);
+      answer = await propose({ ...digest, sessions: cluster.members });
     } catch (err) {
       // A handoff wait: ask about the other clusters too (they do not depend on this answer).
       if (err instanceof AnswerPendingError) {

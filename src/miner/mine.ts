@@ -280,6 +280,21 @@ function withProvenance(checks: readonly Check[], sources: Cluster['checkSources
   });
 }
 
+/**
+ * A task carries its kind's checks and criteria, so the corrections of the kind's other sessions too:
+ * its `trace_sessions` (for `forget`), when there are any besides its own.
+ */
+export function traceSessions(
+  sessionKey: string,
+  cluster: Pick<Cluster, 'checkSources' | 'correctionReports'>,
+  also: readonly string[] = [],
+): Pick<TaskRecord, 'trace_sessions'> {
+  const keys = new Set([sessionKey, ...also]);
+  for (const s of cluster.checkSources) keys.add(s.sessionKey);
+  for (const r of cluster.correctionReports) keys.add(r.sessionKey);
+  return keys.size > 1 ? { trace_sessions: [...keys] } : {};
+}
+
 /** One replayable instance per session; session keys are unique across projects. */
 export function instanceId(sessionKey: string): string {
   return `inst_${sha256Hex(sessionKey).slice(0, 12)}`;
@@ -324,6 +339,7 @@ function toTask(
       ...(tools.length > 0 ? [`tools:${tools.join('+')}`] : []),
     ],
     source_sessions: [session.key],
+    ...traceSessions(session.key, cluster),
     split: 'train',
     origin: 'real',
     derived_from: cluster.id,

@@ -4,6 +4,7 @@
  * fails or is killed are still there).
  */
 import { sha256Hex } from '../core/hash.js';
+import { taskSessions } from '../core/task.js';
 import type { Db } from '../store/db.js';
 import { insertReplays } from '../store/nights-repo.js';
 import type { Backend } from '../backends/types.js';
@@ -65,6 +66,7 @@ export function nightTrainer(
             rationale: r.rationale,
             tokens: r.tokens,
             latencyMs: r.latencyMs,
+            sessions: taskSessions(r.task),
           })),
         );
       },

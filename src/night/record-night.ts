@@ -4,6 +4,7 @@
  * Replays are stored as they happen (`night-train.ts`), so a failed or killed night keeps them.
  */
 import { stageProposal, type Checkpoint } from '../../proposals/index.js';
+import { tasksSessions } from '../core/task.js';
 import type { Db } from '../store/db.js';
 import { recordRejectedEdit, savePendingEdits, upsertTasks } from '../store/learning-repo.js';
 import { finishNight } from '../store/nights-repo.js';
@@ -17,8 +18,11 @@ import { toReport } from './to-report.js';
 export function recordNight(db: Db, outcome: NightOutcome, nightId: number, now: number): void {
   const { project } = outcome.plan;
   if (!outcome.budgetStop) {
-    for (const e of outcome.result.rejectedEdits) recordRejectedEdit(db, project, e, e.delta, nightId, now);
-    savePendingEdits(db, project, outcome.result.pendingEdits, now);
+    // Reflection saw the night's tasks: its edits are traced to all their sessions.
+    const sessions = tasksSessions(outcome.plan.tasks.tasks);
+    for (const e of outcome.result.rejectedEdits)
+      recordRejectedEdit(db, project, e, e.delta, nightId, now, sessions);
+    savePendingEdits(db, project, outcome.result.pendingEdits, now, sessions);
   }
   upsertTasks(db, outcome.plan.tasks.clusters, now);
 }

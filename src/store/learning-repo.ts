@@ -3,6 +3,7 @@ import { normalizeEditContent, REGRESSION_REASON } from '../core/rejected-edit.j
 import type { Check, Edit, EditTarget } from '../core/task.js';
 import { mapStrings, storedText } from '../core/safe-text.js';
 import type { Db } from './db.js';
+import { editRef, traceWriter } from './traces-repo.js';
 
 export interface TaskUpsert {
   id: string;
@@ -13,6 +14,8 @@ export interface TaskUpsert {
   lastSeen: number | null;
   checks: Check[];
   outcomes: Record<string, number>;
+  /** The sessions it was mined from (its checks quote their corrections): traced for `forget`. */
+  members?: readonly string[];
 }
 
 /** Every text a store row keeps from tasks or model replies is plain and redacted (`storedText`). */
@@ -25,8 +28,10 @@ export function upsertTasks(db: Db, tasks: TaskUpsert[], now: number): void {
        last_seen = MAX(COALESCE(tasks.last_seen, 0), COALESCE(excluded.last_seen, 0)),
        checks = excluded.checks, outcomes = excluded.outcomes, updated_at = excluded.updated_at`,
   );
+  const trace = traceWriter(db);
   db.transaction(() => {
     for (const t of tasks) {
+      trace(t.members, 'task', t.id);
       stmt.run(
         t.id,
         t.project,
@@ -65,7 +70,11 @@ export function recordRejectedEdit(
   delta: number,
   nightId: number | null,
   now: number,
+  /** The sessions of the tasks the edit was reflected from (traced for `forget`). */
+  sessions?: readonly string[],
 ): void {
+  const contentNorm = normalizeEditContent(storedText(edit.content));
+  traceWriter(db)(sessions, 'rejected_edit', editRef(project, edit.target, edit.op, contentNorm));
   db.prepare(
     `INSERT INTO rejected_edits (project, target, op, content_norm, content, night_id, delta, reason, times, last_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
@@ -78,7 +87,7 @@ export function recordRejectedEdit(
     project,
     edit.target,
     edit.op,
-    normalizeEditContent(storedText(edit.content)),
+    contentNorm,
     storedText(edit.content),
     nightId,
     delta,
@@ -108,7 +117,15 @@ export function pendingEdits(db: Db, project: string): Edit[] {
 }
 
 /** Replace the project's pending edits with `edits`, counting how often each was tried. */
-export function savePendingEdits(db: Db, project: string, edits: Edit[], now: number): void {
+export function savePendingEdits(
+  db: Db,
+  project: string,
+  edits: Edit[],
+  now: number,
+  /** The sessions of the tasks the edits were reflected from (traced for `forget`). */
+  sessions?: readonly string[],
+): void {
+  const trace = traceWriter(db);
   db.transaction(() => {
     const tries = new Map(
       (
@@ -130,16 +147,9 @@ export function savePendingEdits(db: Db, project: string, edits: Edit[], now: nu
     for (const e of edits) {
       const n = (tries.get(`${e.target}|${e.op}|${e.content}`) ?? 0) + 1;
       if (n > MAX_PENDING_TRIES) continue;
-      insert.run(
-        project,
-        e.target,
-        e.op,
-        storedText(e.content),
-        storedText(e.anchor),
-        storedText(e.rationale),
-        n,
-        now,
-      );
+      const content = storedText(e.content);
+      trace(sessions, 'pending_edit', editRef(project, e.target, e.op, content));
+      insert.run(project, e.target, e.op, content, storedText(e.anchor), storedText(e.rationale), n, now);
     }
   }).immediate();
 }

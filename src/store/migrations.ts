@@ -301,4 +301,11 @@ export const MIGRATIONS: ReadonlyArray<{
       CREATE INDEX session_traces_by_ref ON session_traces (kind, ref);
     `,
   },
+  {
+    version: 11,
+    name: 'where a forgotten session came from',
+    // `forget --reharvest` lifts a tombstone and drops the cursor of the transcript the session was read
+    // from, so the next harvest reads it again; the session row (and its source_path) is gone by then.
+    sql: `ALTER TABLE forgotten_sessions ADD COLUMN source_path TEXT NOT NULL DEFAULT '';`,
+  },
 ];

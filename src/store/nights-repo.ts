@@ -2,6 +2,7 @@
 import { storedText } from '../core/safe-text.js';
 import { ownIdentity, processAlive, type ProcessIdentity } from '../core/process-identity.js';
 import type { Db } from './db.js';
+import { replayRef, traceWriter } from './traces-repo.js';
 
 export interface NightRow {
   id: number;
@@ -182,6 +183,8 @@ export interface ReplayRow {
   rationale: string;
   tokens: number;
   latencyMs: number;
+  /** The sessions whose text the task carries (traced for `forget`). */
+  sessions?: readonly string[];
 }
 
 /** Answers and rationales are stored plain and redacted, whatever backend wrote them. */
@@ -190,8 +193,10 @@ export function insertReplays(db: Db, nightId: number, rows: ReplayRow[]): void 
     `INSERT INTO replays (night_id, phase, task_id, split, doc_hash, sample, response, hard, soft, rationale,
        tokens, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const trace = traceWriter(db);
   db.transaction(() => {
     for (const r of rows) {
+      trace(r.sessions, 'replay', replayRef(nightId, r.taskId));
       stmt.run(
         nightId,
         r.phase,

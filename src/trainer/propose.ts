@@ -7,7 +7,7 @@
 import type { Backend, RejectedEditMemory, SupportedEdit, Trajectory } from '../backends/types.js';
 import type { Usage } from '../core/usage.js';
 import { addUsage } from '../core/usage.js';
-import type { Edit } from '../core/task.js';
+import { tasksSessions, type Edit } from '../core/task.js';
 import { mapPool } from '../core/pool.js';
 import { chunks, shuffled } from '../core/rng.js';
 import { normalizeEditContent } from '../core/rejected-edit.js';
@@ -143,6 +143,7 @@ async function aggregate(
       doc: input.doc,
       edits: deduped,
       ...(input.metaNote ? { metaNote: input.metaNote } : {}),
+      sessions: tasksSessions([...input.failures, ...input.successes].map((t) => t.task)),
     });
     addUsage(input.usage, reply.usage);
     const merged = Array.isArray(reply.edits) ? asEdits(reply.edits, deduped) : null;

@@ -21,6 +21,11 @@ export interface ChatRequest {
   temperature: number;
   /** Distinguishes repeated samples of the same prompt (part of the cache key, never sent). */
   sample?: number;
+  /**
+   * The sessions whose text the request carries (provenance for `forget`): traced with the cached
+   * reply, never sent, not part of the cache key; the guarded chat takes it off before the provider.
+   */
+  sessions?: readonly string[];
 }
 
 export interface ChatUsage {

@@ -76,9 +76,11 @@ export class GuardedChat {
   }
 
   async complete(raw: ChatRequest): Promise<GuardedReply> {
-    const req = this.redact(raw);
+    // Provenance stays here: providers, recordings and handoff queues never see it.
+    const { sessions, ...request } = raw;
+    const req = this.redact(request);
     const key = requestKey(this.provider, req);
-    const hit = this.deps.cache?.get(key);
+    const hit = this.deps.cache?.get(key, sessions);
     if (hit) {
       this.deps.meter.cacheHits += 1;
       return {
@@ -97,7 +99,12 @@ export class GuardedChat {
         this.deps.cache?.put(
           key,
           { text, inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens },
-          { role: req.role, provider: this.provider.name, model: this.provider.model },
+          {
+            role: req.role,
+            provider: this.provider.name,
+            model: this.provider.model,
+            ...(sessions ? { sessions } : {}),
+          },
         );
         return {
           text,

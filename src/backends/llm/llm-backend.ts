@@ -5,7 +5,7 @@
  * request passes the guarded pipeline (redaction, cache, budget, retries, concurrency limit).
  */
 import { z } from 'zod';
-import type { Edit, Score, TaskRecord } from '../../core/task.js';
+import { taskSessions, tasksSessions, type Edit, type Score, type TaskRecord } from '../../core/task.js';
 import type {
   AttemptRequest,
   AttemptResult,
@@ -119,6 +119,7 @@ export class LlmBackend implements Backend {
     vars: Readonly<Record<string, string>>,
     schema: z.ZodType<T>,
     shape: string,
+    sessions?: readonly string[],
   ): Promise<JsonAnswer<T>> {
     const usage = zeroUsage();
     const prompt = renderPrompt(template, vars);
@@ -130,6 +131,7 @@ export class LlmBackend implements Backend {
         messages: msgs,
         maxTokens: JSON_MAX_TOKENS,
         temperature: 0,
+        ...(sessions ? { sessions } : {}),
       });
       addUsage(usage, reply.usage);
       return reply.text;
@@ -179,6 +181,7 @@ export class LlmBackend implements Backend {
       // Repeated samples (dream rollouts) need different answers; the first one is deterministic.
       temperature: req.sampleId > 0 ? 0.7 : 0,
       sample: req.sampleId,
+      sessions: taskSessions(req.task),
     });
     return { response: reply.text.trim(), toolsCalled: [], usage: reply.usage };
   }
@@ -204,6 +207,7 @@ export class LlmBackend implements Backend {
       },
       editsReplySchema,
       EDITS_SHAPE,
+      tasksSessions([...req.failures, ...req.successes].map((t) => t.task)),
     );
     const edits: Edit[] = (answer.value?.edits ?? [])
       .filter((e) => e.content.trim() !== '' || e.op === 'delete')
@@ -230,6 +234,7 @@ export class LlmBackend implements Backend {
       },
       editsReplySchema,
       EDITS_SHAPE,
+      req.sessions,
     );
     return { edits: answer.value?.edits ?? [], usage: answer.usage };
   }
@@ -268,6 +273,7 @@ export class LlmBackend implements Backend {
       },
       minedTasksReplySchema,
       MINED_SHAPE,
+      req.sessions,
     );
     return { reply: answer.value, usage: answer.usage };
   }
@@ -279,6 +285,7 @@ export class LlmBackend implements Backend {
       { intent: req.task.intent, rubric: req.rubric, response: clip(req.response, 6000) },
       scoreReplySchema,
       SCORE_SHAPE,
+      taskSessions(req.task),
     );
     if (!answer.value) {
       // Scoring 0/0 would count the judge's failure against the candidate: the answer is left out.

@@ -115,6 +115,7 @@ export async function labelSessions(
         { requests: batch.map((s, i) => `${i + 1}. ${s.text}`).join('\n') },
         labelsReplySchema,
         LABELS_SHAPE,
+        batch.map((s) => s.sessionKey),
       );
     } catch (err) {
       // A handoff wait: the other batches do not depend on this one's answer.

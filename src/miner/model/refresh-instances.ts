@@ -6,6 +6,7 @@
  */
 import type { TaskRecord } from '../../core/task.js';
 import type { Cluster } from '../types.js';
+import { traceSessions } from '../mine.js';
 
 export interface RefreshInput {
   instances: readonly TaskRecord[];
@@ -50,5 +51,6 @@ function rebuilt(task: TaskRecord, cluster: Cluster, acceptedAnswer: string | un
           : tag,
     ),
     derived_from: cluster.id,
+    ...traceSessions(task.source_sessions[0] ?? '', cluster, task.trace_sessions),
   };
 }

@@ -124,6 +124,8 @@ export async function rulesFromTriples(input: TriplePassInput): Promise<TriplePa
         },
         tripleReplySchema,
         TRIPLE_SHAPE,
+        // The kind's label is made of its sessions' words.
+        [report.sessionKey, ...cluster.members],
       );
     } catch (err) {
       // A handoff wait: it counts against the limit as the answered request will.

@@ -1,0 +1,232 @@
+/**
+ * Forgetting sessions: the sessions, their turns and labels, and every row derived from them (mined
+ * tasks, replays, cached model replies, refused and pending edits: found through `session_traces`),
+ * removed in one transaction; then `vacuumStore` rewrites the file so the bytes leave it and its WAL.
+ */
+import type { Db } from './db.js';
+
+export interface ForgetCounts {
+  sessions: number;
+  turns: number;
+  labels: number;
+  tasks: number;
+  replays: number;
+  cached_replies: number;
+  rejected_edits: number;
+  pending_edits: number;
+  traces: number;
+  /** Tombstones written (`forgotten_sessions`), so a later harvest does not store them again. */
+  tombstones: number;
+  /** `reharvest` only: tombstones lifted and file cursors dropped, so the next harvest reads them again. */
+  tombstones_lifted: number;
+  cursors: number;
+}
+
+export interface ForgetOptions {
+  now: number;
+  /**
+   * Write tombstones (`forget`, and the exclusion rules' hook). Retention writes none: an expired
+   * session's unchanged file is not read again, and if it changes it is expired again.
+   */
+  tombstone: boolean;
+  /** Lift the tombstones of these keys and drop the cursors of their files: the next harvest reads them. */
+  reharvest?: boolean;
+  /** Count what would go and roll back: nothing changes. */
+  dryRun?: boolean;
+}
+
+const emptyCounts = (): ForgetCounts => ({
+  sessions: 0,
+  turns: 0,
+  labels: 0,
+  tasks: 0,
+  replays: 0,
+  cached_replies: 0,
+  rejected_edits: 0,
+  pending_edits: 0,
+  traces: 0,
+  tombstones: 0,
+  tombstones_lifted: 0,
+  cursors: 0,
+});
+
+const IN_KEYS = 'IN (SELECT key FROM temp.forget_keys)';
+
+/** The deletions, in order; each step's `changes` is its count (a dry run rolls them all back). */
+const STEPS: ReadonlyArray<[keyof ForgetCounts | null, string]> = [
+  ['tasks', `DELETE FROM tasks WHERE id IN (SELECT ref FROM temp.forget_refs WHERE kind = 'task')`],
+  [
+    'replays',
+    `DELETE FROM replays WHERE EXISTS (SELECT 1 FROM temp.forget_refs r WHERE r.kind = 'replay'
+       AND json_extract(r.ref, '$[0]') = replays.night_id AND json_extract(r.ref, '$[1]') = replays.task_id)`,
+  ],
+  [
+    'cached_replies',
+    `DELETE FROM response_cache WHERE key IN (SELECT ref FROM temp.forget_refs WHERE kind = 'response_cache')`,
+  ],
+  [
+    'rejected_edits',
+    `DELETE FROM rejected_edits WHERE EXISTS (SELECT 1 FROM temp.forget_refs r WHERE r.kind = 'rejected_edit'
+       AND json_extract(r.ref, '$[0]') = rejected_edits.project AND json_extract(r.ref, '$[1]') = rejected_edits.target
+       AND json_extract(r.ref, '$[2]') = rejected_edits.op AND json_extract(r.ref, '$[3]') = rejected_edits.content_norm)`,
+  ],
+  [
+    'pending_edits',
+    `DELETE FROM pending_edits WHERE EXISTS (SELECT 1 FROM temp.forget_refs r WHERE r.kind = 'pending_edit'
+       AND json_extract(r.ref, '$[0]') = pending_edits.project AND json_extract(r.ref, '$[1]') = pending_edits.target
+       AND json_extract(r.ref, '$[2]') = pending_edits.op AND json_extract(r.ref, '$[3]') = pending_edits.content)`,
+  ],
+  ['labels', `DELETE FROM session_labels WHERE session_key ${IN_KEYS}`],
+  // Turns go explicitly (not by the foreign key's cascade) so they are counted.
+  ['turns', `DELETE FROM turns WHERE session_key ${IN_KEYS}`],
+  ['sessions', `DELETE FROM sessions WHERE key ${IN_KEYS}`],
+  // A forgotten row's traces go with it, whichever session they name.
+  [
+    'traces',
+    `DELETE FROM session_traces WHERE session_key ${IN_KEYS}
+       OR EXISTS (SELECT 1 FROM temp.forget_refs r WHERE r.kind = session_traces.kind AND r.ref = session_traces.ref)`,
+  ],
+];
+
+/**
+ * Forget `keys` (session keys, `<source>:<id>`) and everything derived from them, in one IMMEDIATE
+ * transaction. Keys already tombstoned that still have traces (a night that was mining while an
+ * earlier forget ran wrote them after it) are swept too. This is the hook for the exclusion rules:
+ * call it with the keys they select, `{ now, tombstone: true }`, then `vacuumStore`.
+ */
+export function forgetSessions(db: Db, keys: readonly string[], opts: ForgetOptions): ForgetCounts {
+  const counts = emptyCounts();
+  // Freed pages are zeroed too, so nothing is left even where a later VACUUM cannot run.
+  db.pragma('secure_delete = ON');
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`CREATE TEMP TABLE forget_keys (key TEXT PRIMARY KEY)`);
+    const addKey = db.prepare('INSERT OR IGNORE INTO temp.forget_keys (key) VALUES (?)');
+    for (const key of keys) addKey.run(key);
+    if (opts.reharvest) {
+      counts.cursors = db
+        .prepare(
+          `DELETE FROM source_files WHERE path IN (
+             SELECT source_path FROM sessions WHERE key ${IN_KEYS}
+             UNION SELECT source_path FROM forgotten_sessions WHERE key ${IN_KEYS} AND source_path <> '')`,
+        )
+        .run().changes;
+      counts.tombstones_lifted = db
+        .prepare(`DELETE FROM forgotten_sessions WHERE key ${IN_KEYS}`)
+        .run().changes;
+    } else if (opts.tombstone) {
+      counts.tombstones = db
+        .prepare(
+          `INSERT INTO forgotten_sessions (key, forgotten_at, source_path)
+           SELECT key, ?, source_path FROM sessions WHERE key ${IN_KEYS}
+           ON CONFLICT (key) DO UPDATE SET forgotten_at = excluded.forgotten_at, source_path = excluded.source_path`,
+        )
+        .run(opts.now).changes;
+    }
+    // After the tombstone step: a swept key keeps its tombstone even with `reharvest`.
+    db.exec(`INSERT OR IGNORE INTO temp.forget_keys (key)
+      SELECT DISTINCT session_key FROM session_traces WHERE session_key IN (SELECT key FROM forgotten_sessions)`);
+    db.exec(`CREATE TEMP TABLE forget_refs AS
+      SELECT DISTINCT kind, ref FROM session_traces WHERE session_key ${IN_KEYS}`);
+    for (const [name, sql] of STEPS) {
+      const n = db.prepare(sql).run().changes;
+      if (name) counts[name] += n;
+    }
+    db.exec('DROP TABLE temp.forget_keys; DROP TABLE temp.forget_refs');
+    db.exec(opts.dryRun ? 'ROLLBACK' : 'COMMIT');
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  } finally {
+    // A failed run rolled back the temp tables' creation with everything else.
+    db.exec('DROP TABLE IF EXISTS temp.forget_keys; DROP TABLE IF EXISTS temp.forget_refs');
+  }
+  return counts;
+}
+
+/** True when any count of `counts` removed or changed something in the store. */
+export const changedAnything = (counts: ForgetCounts): boolean => Object.values(counts).some((n) => n > 0);
+
+export interface VacuumResult {
+  /** The write-ahead log was emptied (false: another process was reading the store; run again). */
+  walEmptied: boolean;
+}
+
+/**
+ * Rewrite the store so deleted text leaves the file: checkpoint, VACUUM (never inside a transaction),
+ * then a TRUNCATE checkpoint copies the rewritten pages into the main file and empties the WAL.
+ */
+export function vacuumStore(db: Db): VacuumResult {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('VACUUM');
+  const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number }>;
+  return { walEmptied: row === undefined || (row.busy === 0 && row.log <= 0) };
+}
+
+export interface SessionSelector {
+  /** Sessions whose project_root is this folder (normal form) or below it. */
+  project?: string;
+  /** Session ids or full keys. */
+  sessions?: readonly string[];
+  source?: string;
+  /** Sessions that ended (or, without an end, started) before this time; those without times are kept. */
+  beforeMs?: number;
+  all?: boolean;
+}
+
+/** The keys of the stored sessions every given filter selects (filters combine with AND). */
+export function selectSessionKeys(db: Db, sel: SessionSelector): string[] {
+  const project = sel.project ?? null;
+  const rows = db
+    .prepare(
+      `SELECT key FROM sessions
+       WHERE (@project IS NULL OR project_root = @project OR substr(project_root, 1, length(@prefix)) = @prefix)
+         AND (@ids IS NULL OR key IN (SELECT value FROM json_each(@ids)) OR session_id IN (SELECT value FROM json_each(@ids)))
+         AND (@source IS NULL OR source = @source)
+         AND (@before IS NULL OR COALESCE(ended_at, started_at) < @before)
+       ORDER BY key`,
+    )
+    .all({
+      project,
+      prefix: project === null ? null : project.endsWith('/') ? project : `${project}/`,
+      ids: sel.sessions && sel.sessions.length > 0 ? JSON.stringify(sel.sessions) : null,
+      source: sel.source ?? null,
+      before: sel.beforeMs ?? null,
+    }) as Array<{ key: string }>;
+  return rows.map((r) => r.key);
+}
+
+/**
+ * Tombstoned keys the key-based filters select (`--reharvest` lifts them): a tombstone keeps no folder
+ * or time, so a selection by `--project` or `--before` finds none.
+ */
+export function selectForgottenKeys(db: Db, sel: SessionSelector): string[] {
+  if (sel.project !== undefined || sel.beforeMs !== undefined) return [];
+  const rows = db
+    .prepare(
+      `SELECT key FROM forgotten_sessions
+       WHERE (@ids IS NULL OR key IN (SELECT value FROM json_each(@ids))
+              OR substr(key, instr(key, ':') + 1) IN (SELECT value FROM json_each(@ids)))
+         AND (@source IS NULL OR substr(key, 1, length(@source) + 1) = @source || ':')
+       ORDER BY key`,
+    )
+    .all({
+      ids: sel.sessions && sel.sessions.length > 0 ? JSON.stringify(sel.sessions) : null,
+      source: sel.source ?? null,
+    }) as Array<{ key: string }>;
+  return rows.map((r) => r.key);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Retention: forget (same cascade, no tombstone) the sessions that ended (or, without an end, started)
+ * more than `retentionDays` days before `now`; the store is vacuumed only when something was dropped.
+ */
+export function applyRetention(db: Db, retentionDays: number, now: number): ForgetCounts {
+  const keys = selectSessionKeys(db, { beforeMs: now - retentionDays * DAY_MS });
+  if (keys.length === 0) return emptyCounts();
+  const counts = forgetSessions(db, keys, { now, tombstone: false });
+  if (changedAnything(counts)) vacuumStore(db);
+  return counts;
+}
