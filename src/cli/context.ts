@@ -95,7 +95,7 @@ export function resolveProject(flag: string | undefined, mustExist = true): stri
 }
 
 /** A relative --project is relative to the CLI's folder; `~`, absolute and Windows paths are the normaliser's. */
-function fromCwd(flag: string, cwd: string): string {
+export function fromCwd(flag: string, cwd: string): string {
   const p = flag.trim();
   if (p === '~' || /^~[\\/]/.test(p) || path.isAbsolute(p) || /^[A-Za-z]:[\\/]|^\\\\/.test(p)) return p;
   return path.resolve(cwd, p);

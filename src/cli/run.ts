@@ -8,6 +8,7 @@ import { EXIT, SkilloptError } from '../core/errors.js';
 import { adoptCommand } from './commands/adopt.js';
 import { daemonCommand } from './commands/daemon.js';
 import { handoffCommand } from './commands/handoff.js';
+import { forgetCommand } from './commands/forget.js';
 import { harvestCommand } from './commands/harvest.js';
 import { installCommand, uninstallCommand } from './commands/install.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -38,6 +39,7 @@ function buildProgram(io: CliIo): Command {
     rejectCommand,
     proposalsCommand,
     harvestCommand,
+    forgetCommand,
     handoffCommand,
     mcpCommand,
     installCommand,

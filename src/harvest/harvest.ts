@@ -17,6 +17,7 @@ import { plainText, storedText } from '../core/safe-text.js';
 import type { Db } from '../store/db.js';
 import { sessionWriter, type SessionWriter } from '../store/session-writer.js';
 import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
+import { applyRetention } from '../store/forget-repo.js';
 import { redactTurnText } from './turn-text.js';
 import { claimSessionEnds, type SessionEnds } from './session-ends.js';
 import { errorMessage } from '../core/errors.js';
@@ -34,6 +35,8 @@ export interface HarvestOptions {
   onFile?: (done: number, total: number, bytes: number) => void;
   /** The state home whose `session-ends.jsonl` names transcripts to read first (`session-ends.ts`). */
   stateHome?: string;
+  /** `retention_days`: sessions older than this are forgotten after the harvest (null/absent: kept). */
+  retentionDays?: number | null;
 }
 
 export interface SourceStats {
@@ -60,6 +63,8 @@ export interface HarvestSummary {
    * after that reads it (the daemon schedules one).
    */
   openLastLines: number;
+  /** Sessions `retention_days` dropped at the end of this harvest (with everything derived from them). */
+  expired: number;
 }
 
 /** The phase line a harvest ends with (`--progress`, the daemon's log). */
@@ -178,6 +183,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     bySource: {},
     unreadable: [],
     openLastLines: 0,
+    expired: 0,
   };
   const writer = sessionWriter(opts.db);
   const cursors = fileCursors(opts.db);
@@ -285,6 +291,8 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   }
   flush();
   ended?.done();
+  if (opts.retentionDays)
+    summary.expired = applyRetention(opts.db, opts.retentionDays, opts.clock.now()).sessions;
   return summary;
 }
 

@@ -72,7 +72,8 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),
     ...(req.mapCwd ? { mapCwd: req.mapCwd } : {}),
     // The demo harvests only its bundled transcripts: the log of real ended sessions stays for real ones.
-    ...(req.harvestCtx ? {} : { stateHome: deps.home }),
+    // The demo's bundled transcripts are old: retention is for the user's own store.
+    ...(req.harvestCtx ? {} : { stateHome: deps.home, retentionDays: config.retention_days }),
   });
   deps.logger.progress(harvestProgressLine(summary));
   const offline = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);

@@ -119,7 +119,8 @@ export const harvestCommand = (): Command =>
           clock: ctx.clock,
           logger: ctx.logger,
           ...(sources ? { sources } : {}),
-          ...(demo ? { mapCwd: demo.mapCwd } : { stateHome: ctx.home }),
+          // The demo's bundled transcripts are old: retention is for the user's own store.
+          ...(demo ? { mapCwd: demo.mapCwd } : { stateHome: ctx.home, retentionDays: config.retention_days }),
           onFile: (done, total) => bar.update(done, total, 'transcript files'),
         });
         bar.finish();
@@ -156,6 +157,7 @@ export const harvestCommand = (): Command =>
             sessions_left_out: sessionsLeftOut,
             ...(empty ? { note: empty } : {}),
             sources: bySource,
+            expired: summary.expired,
             recurring_tasks: clusterSummaries(clusters.filter(isRecurring), tasks),
             one_off_tasks: clusterSummaries(
               clusters.filter((c) => !isRecurring(c)),
@@ -170,6 +172,10 @@ export const harvestCommand = (): Command =>
             `[sleep] ${id}: ${s.files} files scanned, ${s.new} sessions new, ${s.updated} updated, ${s.skipped_lines} lines skipped; ${s.sessions} sessions of this project stored`,
           );
         }
+        if (summary.expired > 0)
+          say(
+            `[sleep] retention: forgot ${summary.expired} sessions older than ${config.retention_days ?? '?'} days`,
+          );
         const recurring = clusters.filter(isRecurring).length;
         say(`[sleep] ${nSessions} sessions -> ${taskCountText(tasks.length, clusters.length, recurring)}`);
         if (sessionsLeftOut > 0) {
