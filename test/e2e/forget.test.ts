@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockProject } from '../../src/night/lock.js';
 import { startFakeServer, type FakeServer } from '../fakes/fake-servers.js';
 import { runCliAsync } from './cli-async.js';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
@@ -199,6 +200,27 @@ describe('forget', () => {
     const human = await runCli(box, ['forget', '--source', 'claude', '--project', box.project]);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^\[sleep\] forgot 6 sessions, 30 turns/);
+    expect(count(box, 'sessions')).toBe(0);
+  });
+  it('refuses while a night holds a project lock (a dry run still counts)', async () => {
+    const box = sandbox();
+    writeTranscripts(box);
+    expect((await runCli(box, ['harvest', '--lookback-hours', '0'])).code).toBe(0);
+    const lock = lockProject(box.stateHome, box.project, Date.now());
+    try {
+      const refused = await runCli(box, ['forget', '--all']);
+      expect(refused.code).toBe(75);
+      expect(refused.stderr).toMatch(
+        /^\[sleep\] error: a night is running for .+ run forget once it has finished\n$/,
+      );
+      expect(count(box, 'sessions')).toBe(PACKAGES.length);
+      const dry = await runCli(box, ['forget', '--all', '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toMatch(/^\[sleep\] dry run: forget would remove 6 sessions/);
+    } finally {
+      lock.release();
+    }
+    expect((await runCli(box, ['forget', '--all'])).code).toBe(0);
     expect(count(box, 'sessions')).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BackendError, BudgetExhaustedError } from '../../core/errors.js';
 import { silentLogger } from '../../core/logger.js';
-import { memoryResponseCache } from '../../store/response-cache-repo.js';
+import { memoryResponseCache, type ResponseCache } from '../../store/response-cache-repo.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from './chat.js';
 import { GuardedChat } from './guarded-chat.js';
 import { Limiter } from '../../core/limiter.js';
@@ -29,11 +29,13 @@ class ScriptedProvider implements ChatProvider {
   }
 }
 
-function guarded(opts: { maxCalls?: number | null; workers?: number; maxRetries?: number } = {}) {
+function guarded(
+  opts: { maxCalls?: number | null; workers?: number; maxRetries?: number; cache?: ResponseCache } = {},
+) {
   const provider = new ScriptedProvider();
   const meter = new SpendMeter({ maxCalls: opts.maxCalls ?? null, maxTokens: null, maxCostUsd: null });
   const sleeps: number[] = [];
-  const cache = memoryResponseCache();
+  const cache = opts.cache ?? memoryResponseCache();
   const chat = new GuardedChat(provider, {
     meter,
     cache,
@@ -128,5 +130,34 @@ describe('GuardedChat', () => {
     await Promise.all(Array.from({ length: 7 }, (_, i) => g.chat.complete(ask(`q${i}`))));
     expect(g.provider.sent).toHaveLength(7);
     expect(g.provider.maxInFlight).toBe(2);
+  });
+});
+
+describe('session provenance', () => {
+  it('is never sent, is not part of the cache key, and is traced on a put and on a hit', async () => {
+    const traced: Array<[string, readonly string[] | undefined]> = [];
+    const inner = memoryResponseCache();
+    const { provider, chat } = guarded({
+      cache: {
+        get: (key, sessions) => {
+          const hit = inner.get(key);
+          if (hit) traced.push(['hit', sessions]);
+          return hit;
+        },
+        put: (key, value, meta) => {
+          traced.push(['put', meta.sessions]);
+          inner.put(key, value, meta);
+        },
+      },
+    });
+    await chat.complete({ ...ask('q'), sessions: ['claude:a'] });
+    const again = await chat.complete({ ...ask('q'), sessions: ['claude:b'] });
+    expect(again.cached).toBe(true);
+    expect(provider.sent).toHaveLength(1);
+    expect(Object.keys(provider.sent[0] ?? {})).not.toContain('sessions');
+    expect(traced).toEqual([
+      ['put', ['claude:a']],
+      ['hit', ['claude:b']],
+    ]);
   });
 });
