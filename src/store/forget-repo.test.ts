@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { HarvestedSession } from '../core/session.js';
 import { openStore, type Db } from './db.js';
@@ -16,6 +17,7 @@ import { insertReplays, startNight } from './nights-repo.js';
 import { sqliteResponseCache } from './response-cache-repo.js';
 import { sqliteSessionLabels } from './session-labels-repo.js';
 import { sessionWriter } from './session-writer.js';
+import { MIGRATIONS } from './migrations.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 11, 1);
@@ -289,6 +291,54 @@ describe('applyRetention', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-forget-')), 'store.sqlite');
     const db = store(file);
     expect(vacuumStore(db)).toEqual({ walEmptied: true });
+    db.close();
+  });
+});
+
+describe('rows derived before provenance was recorded', () => {
+  it('are traced to no session by migration 11, so the first forget removes them and nothing newer', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-forget-')), 'store.sqlite');
+    const raw = new Database(file);
+    for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
+    raw.pragma('user_version = 10');
+    raw.exec(`
+      INSERT INTO tasks (id, project, intent, occurrences, checks, outcomes, updated_at)
+        VALUES ('task_old', '/p', 'old intent', 1, '[]', '{}', 0);
+      INSERT INTO nights (id, project, started_at, status, backend) VALUES (1, '/p', 0, 'completed', 'mock');
+      INSERT INTO replays (night_id, phase, task_id, split, doc_hash, sample, response, hard, soft, rationale, tokens, latency_ms)
+        VALUES (1, 'baseline_val', 'inst_old', 'val', 'h', 0, 'old answer', 1, 1, '', 1, 1);
+      INSERT INTO response_cache (key, role, provider, model, text, input_tokens, output_tokens, created_at, last_used_at)
+        VALUES ('old', 'target', 'openai', 'm', 'old reply', 1, 1, 0, 0);
+      INSERT INTO rejected_edits (project, target, op, content_norm, content, delta, last_at)
+        VALUES ('/p', 'skill', 'add', 'old rule', 'Old rule', -1, 0);
+      INSERT INTO pending_edits (project, target, op, content, anchor, rationale, tries, updated_at)
+        VALUES ('/p', 'skill', 'add', 'Old pending', '', '', 1, 0);
+    `);
+    raw.close();
+    const db = openStore(file);
+    sqliteResponseCache(db, () => NOW).put(
+      'new',
+      { text: 'new reply', inputTokens: 1, outputTokens: 1 },
+      {
+        role: 'target',
+        provider: 'openai',
+        model: 'm',
+        sessions: [B],
+      },
+    );
+    const dry = forgetSessions(db, [], { now: NOW, tombstone: true, dryRun: true });
+    expect(dry).toMatchObject({
+      tasks: 1,
+      replays: 1,
+      cached_replies: 1,
+      rejected_edits: 1,
+      pending_edits: 1,
+    });
+    forgetSessions(db, [], { now: NOW, tombstone: true });
+    for (const t of ['tasks', 'replays', 'rejected_edits', 'pending_edits'])
+      expect(rowCount(db, t), t).toBe(0);
+    expect(db.prepare('SELECT key FROM response_cache').all()).toEqual([{ key: 'new' }]);
+    expect(db.prepare('SELECT session_key FROM session_traces').all()).toEqual([{ session_key: B }]);
     db.close();
   });
 });

@@ -52,6 +52,12 @@ const emptyCounts = (): ForgetCounts => ({
 
 const IN_KEYS = 'IN (SELECT key FROM temp.forget_keys)';
 
+/**
+ * The trace of rows derived before provenance was recorded (migration 11): no one can tell which
+ * session they came from, so every forget removes them (the next night derives them again).
+ */
+export const BEFORE_PROVENANCE = '*';
+
 /** The deletions, in order; each step's `changes` is its count (a dry run rolls them all back). */
 const STEPS: ReadonlyArray<[keyof ForgetCounts | null, string]> = [
   ['tasks', `DELETE FROM tasks WHERE id IN (SELECT ref FROM temp.forget_refs WHERE kind = 'task')`],
@@ -91,7 +97,8 @@ const STEPS: ReadonlyArray<[keyof ForgetCounts | null, string]> = [
 /**
  * Forget `keys` (session keys, `<source>:<id>`) and everything derived from them, in one IMMEDIATE
  * transaction. Keys already tombstoned that still have traces (a night that was mining while an
- * earlier forget ran wrote them after it) are swept too. This is the hook for the exclusion rules:
+ * earlier forget ran wrote them after it) are swept too, and so are the rows from before provenance
+ * was recorded (`BEFORE_PROVENANCE`). This is the hook for the exclusion rules:
  * call it with the keys they select, `{ now, tombstone: true }`, then `vacuumStore`.
  */
 export function forgetSessions(db: Db, keys: readonly string[], opts: ForgetOptions): ForgetCounts {
@@ -126,6 +133,7 @@ export function forgetSessions(db: Db, keys: readonly string[], opts: ForgetOpti
     // After the tombstone step: a swept key keeps its tombstone even with `reharvest`.
     db.exec(`INSERT OR IGNORE INTO temp.forget_keys (key)
       SELECT DISTINCT session_key FROM session_traces WHERE session_key IN (SELECT key FROM forgotten_sessions)`);
+    addKey.run(BEFORE_PROVENANCE);
     db.exec(`CREATE TEMP TABLE forget_refs AS
       SELECT DISTINCT kind, ref FROM session_traces WHERE session_key ${IN_KEYS}`);
     for (const [name, sql] of STEPS) {

@@ -303,9 +303,21 @@ export const MIGRATIONS: ReadonlyArray<{
   },
   {
     version: 11,
-    name: 'where a forgotten session came from',
+    name: 'forget: tombstone source paths, rows from before provenance',
     // `forget --reharvest` lifts a tombstone and drops the cursor of the transcript the session was read
     // from, so the next harvest reads it again; the session row (and its source_path) is gone by then.
-    sql: `ALTER TABLE forgotten_sessions ADD COLUMN source_path TEXT NOT NULL DEFAULT '';`,
+    // Rows derived before traces were recorded cannot be told apart: they are traced to '*', which every
+    // forget removes (`forget-repo.ts`), so no session's text outlives a forget in them.
+    sql: `
+      ALTER TABLE forgotten_sessions ADD COLUMN source_path TEXT NOT NULL DEFAULT '';
+      INSERT OR IGNORE INTO session_traces (session_key, kind, ref) SELECT '*', 'task', id FROM tasks;
+      INSERT OR IGNORE INTO session_traces (session_key, kind, ref)
+        SELECT DISTINCT '*', 'replay', json_array(night_id, task_id) FROM replays;
+      INSERT OR IGNORE INTO session_traces (session_key, kind, ref) SELECT '*', 'response_cache', key FROM response_cache;
+      INSERT OR IGNORE INTO session_traces (session_key, kind, ref)
+        SELECT '*', 'rejected_edit', json_array(project, target, op, content_norm) FROM rejected_edits;
+      INSERT OR IGNORE INTO session_traces (session_key, kind, ref)
+        SELECT '*', 'pending_edit', json_array(project, target, op, content) FROM pending_edits;
+    `,
   },
 ];
