@@ -152,6 +152,7 @@ export const forgetCommand = (): Command =>
           });
           return;
         }
+        if (keys.length === 0) say('[sleep] no stored session matches the selection');
         if (flags.dryRun === true) {
           say(`[sleep] dry run: forget would remove ${countsText(counts)}; nothing was changed`);
           for (const key of stored.slice(0, 20)) say(`  ${key}`);
