@@ -10,6 +10,7 @@ import { fixedClock } from '../src/core/clock.js';
 import { memoryLogger } from '../src/core/logger.js';
 import { harvest } from '../src/harvest/harvest.js';
 import { harvestRules, IGNORE_FILE } from '../src/harvest/harvest-rules.js';
+import { excludedSessionKeys } from '../src/harvest/kept-out.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions } from '../src/store/sessions-repo.js';
 import { claudeProjectDir, claudeSessionLines } from './e2e/claude-transcript.js';
@@ -114,5 +115,20 @@ describe('harvest privacy rules', () => {
     expect(after.excludedStored).toBe(1);
     // Excluding does not delete by itself: that is for the user to decide.
     expect(h.stored().sort()).toEqual(['sess-a', 'sess-i']);
+    const rules = harvestRules(
+      { exclude_paths: ['~/work/client-a'], include_paths: [] },
+      { userHome: h.home, platform: process.platform },
+    );
+    expect(excludedSessionKeys(h.db, rules, [])).toEqual(['claude:sess-a']);
+    expect(
+      excludedSessionKeys(
+        h.db,
+        harvestRules(
+          { exclude_paths: [], include_paths: [] },
+          { userHome: h.home, platform: process.platform },
+        ),
+        ['claude'],
+      ).sort(),
+    ).toEqual(['claude:sess-a', 'claude:sess-i']);
   });
 });

@@ -5,7 +5,12 @@
  */
 import type { HarvestedSession, SourceFile, SourceId } from '../core/session.js';
 import type { Db } from '../store/db.js';
-import { forgottenSessions, skippedFiles, storedFolders } from '../store/kept-out-repo.js';
+import {
+  forgottenSessions,
+  skippedFiles,
+  storedFolders,
+  storedSessionFolders,
+} from '../store/kept-out-repo.js';
 import type { ExclusionReason, HarvestRules } from './harvest-rules.js';
 
 export type KeptOutReason = ExclusionReason | 'forgotten';
@@ -55,4 +60,15 @@ export function storedButExcluded(
     if (excludedSources.includes(f.source as SourceId) || rules?.excludes(f.projectRoot)) n += f.n;
   }
   return n;
+}
+
+/** The keys of the stored sessions the current rules and excluded sources keep out (`forget --excluded`). */
+export function excludedSessionKeys(
+  db: Db,
+  rules: HarvestRules,
+  excludedSources: readonly SourceId[],
+): string[] {
+  return storedSessionFolders(db)
+    .filter((s) => excludedSources.includes(s.source as SourceId) || rules.excludes(s.projectRoot) !== null)
+    .map((s) => s.key);
 }

@@ -71,3 +71,14 @@ export function storedFolders(db: Db): Array<{ projectRoot: string; source: stri
       .all() as Array<{ project_root: string; source: string; n: number }>
   ).map((r) => ({ projectRoot: r.project_root, source: r.source, n: r.n }));
 }
+
+/** Every stored session's key with its working folder and source, for `forget --excluded`. */
+export function storedSessionFolders(db: Db): Array<{ key: string; projectRoot: string; source: string }> {
+  return (
+    db.prepare('SELECT key, project_root, source FROM sessions').all() as Array<{
+      key: string;
+      project_root: string;
+      source: string;
+    }>
+  ).map((r) => ({ key: r.key, projectRoot: r.project_root, source: r.source }));
+}
