@@ -121,3 +121,9 @@ export function loadConfig(
   layers.push({ source: 'flag', values: flags });
   return mergeConfig(layers);
 }
+
+/** The defaults and the user's own config file, without any project's (what applies to every project). */
+export function userConfig(home: string): Config {
+  const user = readConfigFile(userConfigFile(home));
+  return mergeConfig(user ? [user] : []).config;
+}

@@ -14,6 +14,9 @@ import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Env } from '../config/paths.js';
 import { harvest, SETTLE_MS } from '../harvest/harvest.js';
+import { privacyOptions } from '../harvest/harvest-rules.js';
+import { selectedSources } from '../harvest/sources.js';
+import { userConfig } from '../config/load.js';
 import { nextRun, parseCron } from '../scheduler/cron-expr.js';
 import { readRegistry, type ScheduleEntry } from '../scheduler/registry.js';
 import type { Db } from '../store/db.js';
@@ -105,12 +108,18 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
     harvestWanted = false;
     harvesting = (async () => {
       try {
+        // The user's own config, read at each harvest: a change to what is kept out applies at once.
+        const config = userConfig(deps.home);
+        const sources = selectedSources(config);
         const summary = await harvest({
           db: deps.db,
           ctx: { home: deps.userHome, env: deps.env },
           clock: deps.clock,
           logger: deps.logger,
           stateHome: deps.home,
+          ...(sources ? { sources } : {}),
+          ...privacyOptions(config, deps.userHome),
+          retentionDays: config.retention_days,
         });
         status.harvests++;
         status.last_harvest = {

@@ -112,7 +112,7 @@ afterAll(async () => {
 describe('forget', () => {
   it('removes every byte of a session from the store, its WAL and the cache; harvest keeps it out, --reharvest brings it back', async () => {
     const box = sandbox();
-    writeTranscripts(box);
+    const files = writeTranscripts(box);
     const harvest = await runCli(box, ['harvest', '--json', '--lookback-hours', '0']);
     expect(harvest.code, harvest.stderr).toBe(0);
     // A reader that stays open the whole time (like the daemon): the WAL is never deleted on close.
@@ -169,6 +169,15 @@ describe('forget', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(withMarker(box, FORGET)).toBe(0);
       for (const [file, text] of Object.entries(rawBytes(box))) expect(text, file).not.toContain(FORGET);
+      // Nor once its transcript grows: the tombstone keeps the session out.
+      const grown = files[0] ?? '';
+      const last = readFileSync(grown, 'utf8').trim().split('\n').at(-1) ?? '{}';
+      const more = { ...(JSON.parse(last) as Record<string, unknown>), uuid: 'more' };
+      writeFileSync(grown, `${readFileSync(grown, 'utf8')}${JSON.stringify(more)}\n`);
+      utimesSync(grown, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+      expect((await runCli(box, ['harvest', '--lookback-hours', '0'])).code).toBe(0);
+      expect(withMarker(box, FORGET)).toBe(0);
+      expect(count(box, 'sessions')).toBe(PACKAGES.length - 1);
 
       const back = await runCli(box, ['forget', '--session', sessionId(0), '--reharvest', '--json']);
       expect(back.code, back.stderr).toBe(0);
