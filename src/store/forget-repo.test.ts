@@ -287,10 +287,26 @@ describe('applyRetention', () => {
     expect(readFileSync(file).toString('latin1')).toContain('MARKER_B');
   });
 
+  it('vacuumStore reports a store another process is writing to, without throwing', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-forget-')), 'store.sqlite');
+    const db = store(file);
+    db.pragma('busy_timeout = 20');
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      expect(vacuumStore(db)).toEqual({ vacuumed: false, walEmptied: false });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(vacuumStore(db)).toEqual({ vacuumed: true, walEmptied: true });
+    db.close();
+  });
+
   it('vacuumStore empties the WAL', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-forget-')), 'store.sqlite');
     const db = store(file);
-    expect(vacuumStore(db)).toEqual({ walEmptied: true });
+    expect(vacuumStore(db)).toEqual({ vacuumed: true, walEmptied: true });
     db.close();
   });
 });

@@ -150,19 +150,33 @@ export function forgetSessions(db: Db, keys: readonly string[], opts: ForgetOpti
 export const changedAnything = (counts: ForgetCounts): boolean => Object.values(counts).some((n) => n > 0);
 
 export interface VacuumResult {
+  /** VACUUM ran (false: another process was writing for longer than the busy timeout). */
+  vacuumed: boolean;
   /** The write-ahead log was emptied (false: another process was reading the store; run again). */
   walEmptied: boolean;
 }
 
+const isBusy = (err: unknown): boolean => {
+  const code = (err as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+};
+
 /**
  * Rewrite the store so deleted text leaves the file: checkpoint, VACUUM (never inside a transaction),
- * then a TRUNCATE checkpoint copies the rewritten pages into the main file and empties the WAL.
+ * then a TRUNCATE checkpoint copies the rewritten pages into the main file and empties the WAL. A busy
+ * store is reported, not an error: the rows are gone (and their pages zeroed by `secure_delete`).
  */
 export function vacuumStore(db: Db): VacuumResult {
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.exec('VACUUM');
+  let vacuumed = true;
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.exec('VACUUM');
+  } catch (err) {
+    if (!isBusy(err)) throw err;
+    vacuumed = false;
+  }
   const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number; log: number }>;
-  return { walEmptied: row === undefined || (row.busy === 0 && row.log <= 0) };
+  return { vacuumed, walEmptied: row === undefined || (row.busy === 0 && row.log <= 0) };
 }
 
 export interface SessionSelector {

@@ -10,7 +10,6 @@ import { normalizeProjectPath } from '../../core/project-path.js';
 import { userHome } from '../../config/paths.js';
 import { runningNights } from '../../night/lock.js';
 import {
-  changedAnything,
   forgetSessions,
   selectForgottenKeys,
   selectSessionKeys,
@@ -141,13 +140,14 @@ export const forgetCommand = (): Command =>
           ...(flags.reharvest === true ? { reharvest: true } : {}),
           ...(flags.dryRun === true ? { dryRun: true } : {}),
         });
-        const vacuum = flags.dryRun !== true && changedAnything(counts) ? vacuumStore(db) : null;
+        // Always, not only when rows went: a run after one that found the store busy finishes its job.
+        const vacuum = flags.dryRun === true ? null : vacuumStore(db);
         if (ctx.json) {
           printJson({
             dry_run: flags.dryRun === true,
             sessions: stored,
             removed: counts,
-            vacuumed: vacuum !== null,
+            vacuumed: vacuum?.vacuumed ?? false,
             wal_emptied: vacuum?.walEmptied ?? null,
           });
           return;
@@ -168,9 +168,9 @@ export const forgetCommand = (): Command =>
           say(
             '[sleep] they will not be harvested again; `forget --reharvest` with --session, --source or --all lets the next harvest read them again',
           );
-        if (vacuum && !vacuum.walEmptied)
+        if (vacuum && (!vacuum.vacuumed || !vacuum.walEmptied))
           ctx.logger.warn(
-            "the store's write-ahead log could not be emptied (another process is reading it); run forget again with the same selection once it has finished",
+            `the store could not be ${vacuum.vacuumed ? 'checkpointed (another process is reading it): deleted text may remain in its write-ahead log' : 'vacuumed (another process is writing to it): deleted text may remain in its free pages'}; run forget again with the same selection once it has finished`,
           );
       } finally {
         db.close();
