@@ -12,6 +12,7 @@ import cron from 'node-cron';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { withRedactPatterns, type UserRedactPattern } from '../core/redact-user.js';
 import type { Env } from '../config/paths.js';
 import { harvest, SETTLE_MS } from '../harvest/harvest.js';
 import { nextRun, parseCron } from '../scheduler/cron-expr.js';
@@ -54,6 +55,11 @@ export interface DaemonDeps {
   cronOverride?: string;
   /** When the nights fire (default node-cron); tests inject one they tick by hand. */
   scheduler?: Scheduler;
+  /**
+   * The user's `redact_patterns`, asked before each harvest (so an edited config applies without a
+   * restart); a throw (the config became invalid) fails that harvest rather than store without them.
+   */
+  redactPatterns?: () => readonly UserRedactPattern[];
 }
 
 export interface DaemonHandle {
@@ -105,13 +111,16 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
     harvestWanted = false;
     harvesting = (async () => {
       try {
-        const summary = await harvest({
-          db: deps.db,
-          ctx: { home: deps.userHome, env: deps.env },
-          clock: deps.clock,
-          logger: deps.logger,
-          stateHome: deps.home,
-        });
+        const patterns = deps.redactPatterns?.() ?? [];
+        const summary = await withRedactPatterns(patterns, () =>
+          harvest({
+            db: deps.db,
+            ctx: { home: deps.userHome, env: deps.env },
+            clock: deps.clock,
+            logger: deps.logger,
+            stateHome: deps.home,
+          }),
+        );
         status.harvests++;
         status.last_harvest = {
           at: deps.clock.now(),

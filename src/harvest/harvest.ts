@@ -20,6 +20,8 @@ import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
 import { redactTurnText } from './turn-text.js';
 import { claimSessionEnds, type SessionEnds } from './session-ends.js';
 import { errorMessage } from '../core/errors.js';
+import { insertHarvestRun, type RedactionCounts } from '../store/harvest-runs-repo.js';
+import { addNewRedactions, replacedMarkers, sessionMarkers } from './redaction-counts.js';
 
 export interface HarvestOptions {
   db: Db;
@@ -45,6 +47,8 @@ export interface SourceStats {
   /** Sessions not stored because a machine started them (our replays, other memory tools). */
   machine_sessions: number;
   bytes_read: number;
+  /** Values redacted per kind in what this harvest stored (`redaction-counts.ts`); never the values. */
+  redactions: RedactionCounts;
 }
 
 export interface HarvestSummary {
@@ -60,6 +64,8 @@ export interface HarvestSummary {
    * after that reads it (the daemon schedules one).
    */
   openLastLines: number;
+  /** Values redacted per source and kind in what this harvest stored (each source's `redactions`). */
+  redactions: Partial<Record<SourceId, RedactionCounts>>;
 }
 
 /** The phase line a harvest ends with (`--progress`, the daemon's log). */
@@ -85,6 +91,7 @@ const emptyStats = (): SourceStats => ({
   skipped_lines: 0,
   machine_sessions: 0,
   bytes_read: 0,
+  redactions: {},
 });
 
 type ReadPlan = { from: number; resume: boolean } | null;
@@ -178,8 +185,11 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     bySource: {},
     unreadable: [],
     openLastLines: 0,
+    redactions: {},
   };
+  const startedAt = opts.clock.now();
   const writer = sessionWriter(opts.db);
+  const storedMarkers = replacedMarkers(opts.db);
   const cursors = fileCursors(opts.db);
   const normalize = cachedNormalizer({ home: opts.ctx.home, platform: opts.platform ?? process.platform });
   const extraMarkers = agentMarkersFromEnv(opts.ctx.env['SKILLOPT_SLEEP_AGENT_MARKERS']);
@@ -206,7 +216,13 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         continue;
       }
       const cwd = normalize(opts.mapCwd ? opts.mapCwd(session.cwd) : session.cwd);
-      const outcome = writer.write(redactSession(session), cwd, plan.resume ? plan.from : null, now);
+      const redacted = redactSession(session);
+      const replaced = storedMarkers(
+        `${session.source}:${session.sessionId}`,
+        plan.resume ? plan.from : null,
+      );
+      const outcome = writer.write(redacted, cwd, plan.resume ? plan.from : null, now);
+      addNewRedactions(stats.redactions, sessionMarkers(redacted), replaced);
       stats[outcome]++;
       summary.sessionsStored++;
     }
@@ -285,7 +301,20 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   }
   flush();
   ended?.done();
+  for (const [id, stats] of Object.entries(summary.bySource))
+    summary.redactions[id as SourceId] = stats.redactions;
+  if (summary.filesParsed > 0) recordRun(opts.db, startedAt, opts.clock.now(), summary);
   return summary;
+}
+
+/** A harvest that read something leaves a `harvest_runs` row: `status` sums its redaction counts. */
+function recordRun(db: Db, startedAt: number, finishedAt: number, summary: HarvestSummary): void {
+  insertHarvestRun(db, startedAt, finishedAt, {
+    files_seen: summary.filesSeen,
+    files_parsed: summary.filesParsed,
+    sessions_stored: summary.sessionsStored,
+    by_source: summary.bySource,
+  });
 }
 
 /** The files of sessions reported ended come first, in the order they ended; the others keep theirs. */

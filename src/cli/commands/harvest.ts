@@ -26,6 +26,7 @@ import { cliPath } from '../io.js';
 import type { Cluster } from '../../miner/types.js';
 import type { TaskRecord } from '../../core/task.js';
 import { progressBar } from '../progress-bar.js';
+import { redactionCountsText } from '../redaction-text.js';
 
 const HARVEST_KEYS = [
   'transcript_source',
@@ -38,7 +39,10 @@ const HARVEST_KEYS = [
   'lookback_hours',
 ] as const;
 
-/** Per source: files scanned, this project's sessions in the store, sessions new/updated, lines skipped. */
+/**
+ * Per source: files scanned, this project's sessions in the store, sessions new/updated, lines skipped,
+ * and the values this harvest redacted, per kind (of every project: the harvest reads them all).
+ */
 function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSummary) {
   const counts = countSessionsBySource(db, project, scope);
   return Object.fromEntries(
@@ -52,6 +56,7 @@ function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSum
           new: s?.new ?? 0,
           updated: s?.updated ?? 0,
           skipped_lines: s?.skipped_lines ?? 0,
+          redactions: s?.redactions ?? {},
         },
       ];
     }),
@@ -169,6 +174,10 @@ export const harvestCommand = (): Command =>
           say(
             `[sleep] ${id}: ${s.files} files scanned, ${s.new} sessions new, ${s.updated} updated, ${s.skipped_lines} lines skipped; ${s.sessions} sessions of this project stored`,
           );
+        }
+        for (const [id, s] of Object.entries(bySource)) {
+          const counts = redactionCountsText(s.redactions);
+          if (counts) say(`[sleep] ${id}: redacted ${counts}`);
         }
         const recurring = clusters.filter(isRecurring).length;
         say(`[sleep] ${nSessions} sessions -> ${taskCountText(tasks.length, clusters.length, recurring)}`);
