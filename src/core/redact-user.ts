@@ -117,6 +117,8 @@ function applyPatterns(
 ): string {
   let out = text;
   for (const { kind, re } of patterns) {
+    re.lastIndex = 0;
+    if (!re.test(out)) continue; // most texts match no pattern: no closures, no copy
     const marker = `[REDACTED:${kind}]`;
     const replace = (m: string): string => {
       if (m === '') return m; // a pattern that matches empty somewhere (`\b`): nothing to hide there
