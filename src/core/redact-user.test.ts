@@ -46,6 +46,18 @@ describe('the user-pattern stage', () => {
     expect(kinds).toEqual({});
   });
 
+  it('storedText with patterns is idempotent over a corpus with secrets and planted matches', () => {
+    const patterns = [ACME, 'CASE-[0-9]{4}', { name: 'word', regex: '[a-z]{6,}ing' }];
+    withRedactPatterns(patterns, () => {
+      for (const [i, turn] of buildCorpus({ bytes: 200_000, secretEvery: 3, seed: 9 }).entries()) {
+        const text = `${turn} ACME-${String(100000 + i)} CASE-${1000 + i} password=ACME-${String(200000 + i)}`;
+        const once = storedText(text);
+        expect(once).not.toMatch(/ACME-[0-9]{6}|CASE-[0-9]{4}/);
+        expect(storedText(once)).toBe(once);
+      }
+    });
+  });
+
   it('leaves every text identical when no pattern is set', () => {
     for (const turn of buildCorpus({ bytes: 200_000, secretEvery: 3, seed: 5 })) {
       expect(redactWithPatterns(turn, [])).toBe(turn);
