@@ -115,7 +115,7 @@ describe('the redaction report', () => {
       const box = sandbox();
       writeUserConfig(box, { redact_patterns: [{ name: 'ok', regex: 'ACME-[0-9]{6}' }, pattern] });
       writeRedactionCorpus(box.home);
-      for (const args of [['harvest'], ['run', '--backend', 'mock']]) {
+      for (const args of [['harvest'], ['run', '--backend', 'mock'], ['daemon', '--quiet']]) {
         const r = await runCli(box, args);
         expect(r.code, r.stderr).toBe(2);
         const lines = r.stderr.trim().split('\n');
