@@ -98,12 +98,6 @@ function checkProjectLayer(
     );
 }
 
-/** The user's own layer over the defaults, without any project's (what the daemon's harvests use). */
-export function loadUserConfig(home: string): LoadedConfig {
-  const user = readConfigFile(userConfigFile(home));
-  return mergeConfig(user ? [user] : []);
-}
-
 /**
  * Load the full stack for a project; `flags` holds only the options the user actually typed, and
  * `flagFor` names the option of a key, for the message that refuses a project's setting.
@@ -126,4 +120,10 @@ export function loadConfig(
   }
   layers.push({ source: 'flag', values: flags });
   return mergeConfig(layers);
+}
+
+/** The defaults and the user's own config file, without any project's (what applies to every project). */
+export function userConfig(home: string): Config {
+  const user = readConfigFile(userConfigFile(home));
+  return mergeConfig(user ? [user] : []).config;
 }

@@ -106,6 +106,17 @@ describe('what a project config may set', () => {
     expect(keysOf(values)).toEqual([]);
   });
 
+  it("refuses the privacy keys: they reach every project's harvest (a repository opts out with its ignore file)", () => {
+    const values = {
+      exclude_paths: ['/'],
+      include_paths: ['/nowhere'],
+      exclude_sources: ['claude'],
+      retention_days: 1,
+      redact_patterns: ['(a+)+$'],
+    };
+    expect(keysOf(values).sort()).toEqual(Object.keys(values).sort());
+  });
+
   it('allows paths inside the project only, symlinks resolved, before anything is read', () => {
     const { root, project } = tempProject();
     mkdirSync(path.join(project, 'skills'));

@@ -12,9 +12,12 @@ import cron from 'node-cron';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { withRedactPatterns, type UserRedactPattern } from '../core/redact-user.js';
+import { withRedactPatterns } from '../core/redact-user.js';
 import type { Env } from '../config/paths.js';
 import { harvest, SETTLE_MS } from '../harvest/harvest.js';
+import { privacyOptions } from '../harvest/harvest-rules.js';
+import { selectedSources } from '../harvest/sources.js';
+import { userConfig } from '../config/load.js';
 import { nextRun, parseCron } from '../scheduler/cron-expr.js';
 import { readRegistry, type ScheduleEntry } from '../scheduler/registry.js';
 import type { Db } from '../store/db.js';
@@ -55,11 +58,6 @@ export interface DaemonDeps {
   cronOverride?: string;
   /** When the nights fire (default node-cron); tests inject one they tick by hand. */
   scheduler?: Scheduler;
-  /**
-   * The user's `redact_patterns`, asked before each harvest (so an edited config applies without a
-   * restart); a throw (the config became invalid) fails that harvest rather than store without them.
-   */
-  redactPatterns?: () => readonly UserRedactPattern[];
 }
 
 export interface DaemonHandle {
@@ -111,14 +109,18 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
     harvestWanted = false;
     harvesting = (async () => {
       try {
-        const patterns = deps.redactPatterns?.() ?? [];
-        const summary = await withRedactPatterns(patterns, () =>
+        // The user's own config, read at each harvest: a change to what is kept out or redacted applies at once.
+        const config = userConfig(deps.home);
+        const sources = selectedSources(config);
+        const summary = await withRedactPatterns(config.redact_patterns, () =>
           harvest({
             db: deps.db,
             ctx: { home: deps.userHome, env: deps.env },
             clock: deps.clock,
             logger: deps.logger,
             stateHome: deps.home,
+            ...(sources ? { sources } : {}),
+            ...privacyOptions(config, deps.userHome),
           }),
         );
         status.harvests++;

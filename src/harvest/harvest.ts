@@ -20,6 +20,8 @@ import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
 import { redactTurnText } from './turn-text.js';
 import { claimSessionEnds, type SessionEnds } from './session-ends.js';
 import { errorMessage } from '../core/errors.js';
+import { IGNORE_FILE, type HarvestRules } from './harvest-rules.js';
+import { keptOut, storedButExcluded, type KeptOut } from './kept-out.js';
 import { insertHarvestRun, type RedactionCounts } from '../store/harvest-runs-repo.js';
 import { addNewRedactions, replacedMarkers, sessionMarkers } from './redaction-counts.js';
 
@@ -36,6 +38,10 @@ export interface HarvestOptions {
   onFile?: (done: number, total: number, bytes: number) => void;
   /** The state home whose `session-ends.jsonl` names transcripts to read first (`session-ends.ts`). */
   stateHome?: string;
+  /** What the user's privacy settings and the repositories' ignore files keep out (`harvest-rules.ts`). */
+  rules?: HarvestRules;
+  /** Sources the user excluded: only counted, for the note about sessions stored before (`excludedStored`). */
+  excludedSources?: readonly SourceId[];
 }
 
 export interface SourceStats {
@@ -46,6 +52,10 @@ export interface SourceStats {
   skipped_lines: number;
   /** Sessions not stored because a machine started them (our replays, other memory tools). */
   machine_sessions: number;
+  /** Sessions not stored because the user's exclusions or a `.skillopt-sleep-ignore` keep them out. */
+  excluded: number;
+  /** Sessions not stored because `forget` deleted them. */
+  forgotten: number;
   bytes_read: number;
   /** Values redacted per kind in what this harvest stored (`redaction-counts.ts`); never the values. */
   redactions: RedactionCounts;
@@ -64,6 +74,11 @@ export interface HarvestSummary {
    * after that reads it (the daemon schedules one).
    */
   openLastLines: number;
+  /**
+   * Sessions stored before the current exclusions (paths, ignore files, sources) that these now keep out:
+   * `forget --excluded` deletes them.
+   */
+  excludedStored: number;
   /** Values redacted per source and kind in what this harvest stored (each source's `redactions`). */
   redactions: Partial<Record<SourceId, RedactionCounts>>;
 }
@@ -71,6 +86,13 @@ export interface HarvestSummary {
 /** The phase line a harvest ends with (`--progress`, the daemon's log). */
 export function harvestProgressLine(summary: HarvestSummary): string {
   return `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`;
+}
+
+/** The offer to forget what was stored before the current exclusions, or null when there is nothing. */
+export function excludedStoredNote(summary: Pick<HarvestSummary, 'excludedStored'>): string | null {
+  const n = summary.excludedStored;
+  if (n === 0) return null;
+  return `${n} stored session${n === 1 ? ' was' : 's were'} harvested before your exclusions (exclude_paths, include_paths, exclude_sources, ${IGNORE_FILE}) kept ${n === 1 ? 'it' : 'them'} out; \`skillopt-sleep forget --excluded\` deletes ${n === 1 ? 'it' : 'them'} (add --dry-run to see first)`;
 }
 
 /**
@@ -90,15 +112,22 @@ const emptyStats = (): SourceStats => ({
   updated: 0,
   skipped_lines: 0,
   machine_sessions: 0,
+  excluded: 0,
+  forgotten: 0,
   bytes_read: 0,
   redactions: {},
 });
 
 type ReadPlan = { from: number; resume: boolean } | null;
 
-function hasUnknownSession(parsed: FileParse, writer: SessionWriter, filePath: string): boolean {
+function hasUnknownSession(
+  parsed: FileParse,
+  writer: SessionWriter,
+  filePath: string,
+  isKeptOut: (s: HarvestedSession) => boolean,
+): boolean {
   const stored = new Set(writer.sessionsOfFile(filePath).map((s) => s.key));
-  return parsed.sessions.some((s) => !stored.has(`${s.source}:${s.sessionId}`));
+  return parsed.sessions.some((s) => !stored.has(`${s.source}:${s.sessionId}`) && !isKeptOut(s));
 }
 
 /** What to read of a file given its cursor: nothing, the appended part, or all of it. */
@@ -107,11 +136,13 @@ function planRead(
   file: SourceFile,
   cursor: FileCursor | null,
   writer: SessionWriter,
+  kept: KeptOut,
 ): ReadPlan {
-  if (cursor === null) return { from: 0, resume: false };
+  // Skipped whole last time (no cursor): read again only once it changed or the rules did.
+  if (cursor === null) return kept.skippedBefore(file, false) ? null : { from: 0, resume: false };
   const sameFile = cursor.inode === file.inode;
   const unchanged = sameFile && cursor.size === file.size && cursor.mtimeMs === Math.trunc(file.mtimeMs);
-  if (unchanged) return null;
+  if (unchanged) return kept.skippedBefore(file, true) ? { from: 0, resume: false } : null;
   if (!harvester.incremental || !sameFile || file.size < cursor.parsedOffset)
     return { from: 0, resume: false };
   if (file.size === cursor.parsedOffset) return null; // touched, nothing appended
@@ -185,13 +216,17 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     bySource: {},
     unreadable: [],
     openLastLines: 0,
+    excludedStored: 0,
     redactions: {},
   };
   const startedAt = opts.clock.now();
   const writer = sessionWriter(opts.db);
   const storedMarkers = replacedMarkers(opts.db);
   const cursors = fileCursors(opts.db);
+  const kept = keptOut(opts.db, opts.rules);
   const normalize = cachedNormalizer({ home: opts.ctx.home, platform: opts.platform ?? process.platform });
+  const cwdOf = (s: HarvestedSession): string => normalize(opts.mapCwd ? opts.mapCwd(s.cwd) : s.cwd);
+  const isKeptOut = (s: HarvestedSession): boolean => kept.reason(s, cwdOf(s)) !== null;
   const extraMarkers = agentMarkersFromEnv(opts.ctx.env['SKILLOPT_SLEEP_AGENT_MARKERS']);
   const ids = opts.sources ?? SOURCE_IDS;
   // Only Claude Code reports ended sessions: a harvest without it leaves the log for one with it.
@@ -208,14 +243,27 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     // No time later than the file was written, nor than now (a file's mtime can be set to the future too).
     const latest = Math.min(file.mtimeMs, now);
     const keep = new Set<string>();
+    let rulesSkipped = false;
+    let stored = 0;
     for (const parsedSession of parsed.sessions) {
       const session = boundSessionTimes(parsedSession, latest);
       keep.add(`${session.source}:${session.sessionId}`);
+      const cwd = cwdOf(session);
+      // Checked before anything else reads the session: nothing of it (not its cwd) reaches the store.
+      const out = kept.reason(session, cwd);
+      if (out !== null) {
+        if (out === 'forgotten') stats.forgotten++;
+        else {
+          stats.excluded++;
+          rulesSkipped = true;
+        }
+        continue;
+      }
       if (!plan.resume && isMachineSessionPrompt(firstUserText(session), extraMarkers)) {
         stats.machine_sessions++;
         continue;
       }
-      const cwd = normalize(opts.mapCwd ? opts.mapCwd(session.cwd) : session.cwd);
+      stored++;
       const redacted = redactSession(session);
       const replaced = storedMarkers(
         `${session.source}:${session.sessionId}`,
@@ -234,7 +282,10 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     const badLines = (plan.resume ? (cursor?.badLines ?? 0) : 0) + parsed.badLines;
     // A last line left for later: record the size up to it, so the next harvest sees a change and reads it.
     const seen = read.openLastLine ? { ...file, size: parsed.endOffset } : file;
-    cursors.set(seen, parsed.endOffset, badLines, now);
+    kept.settle(seen, rulesSkipped, now);
+    // A transcript whose every session the rules kept out leaves no cursor (its path would name the folder).
+    if (!(rulesSkipped && stored === 0 && cursor === null))
+      cursors.set(seen, parsed.endOffset, badLines, now);
   };
 
   let pending: ReadFile[] = [];
@@ -266,13 +317,13 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
       const cursor = cursors.get(file.path);
       // An ended session's file is finished: its last line needs no quiet time.
       const settled = ended?.paths.has(file.path) === true || opts.clock.now() - file.mtimeMs >= SETTLE_MS;
-      const plan = planRead(harvester, file, cursor, writer);
+      const plan = planRead(harvester, file, cursor, writer, kept);
       if (plan !== null) {
         const parseOptions = { includeOpenLastLine: settled };
         let parsed: FileParse;
         try {
           parsed = await harvester.parse(file, plan.from, parseOptions);
-          if (plan.resume && hasUnknownSession(parsed, writer, file.path)) {
+          if (plan.resume && hasUnknownSession(parsed, writer, file.path, isKeptOut)) {
             // A session we never stored (or dropped as a machine's) shows up mid-file: read it whole.
             plan.from = 0;
             plan.resume = false;
@@ -301,6 +352,8 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   }
   flush();
   ended?.done();
+  if (opts.rules !== undefined || (opts.excludedSources?.length ?? 0) > 0)
+    summary.excludedStored = storedButExcluded(opts.db, opts.rules, opts.excludedSources ?? []);
   for (const [id, stats] of Object.entries(summary.bySource))
     summary.redactions[id as SourceId] = stats.redactions;
   if (summary.filesParsed > 0) recordRun(opts.db, startedAt, opts.clock.now(), summary);

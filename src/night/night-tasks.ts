@@ -6,9 +6,10 @@ import type { NightDeps, NightRequest } from './run-night.js';
 import { BudgetExhaustedError, InputError } from '../core/errors.js';
 import type { TaskRecord } from '../core/task.js';
 import { selectedSources } from '../harvest/sources.js';
+import { privacyOptions } from '../harvest/harvest-rules.js';
 import { loadTasksFile } from '../miner/tasks-file.js';
 import type { upsertTasks } from '../store/learning-repo.js';
-import { harvest, harvestProgressLine, type HarvestSummary } from '../harvest/harvest.js';
+import { excludedStoredNote, harvest, harvestProgressLine, type HarvestSummary } from '../harvest/harvest.js';
 import {
   DEFAULT_MAX_SESSIONS,
   emptyNightNote,
@@ -71,10 +72,13 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     logger: deps.logger,
     ...(selectedSources(config) ? { sources: selectedSources(config) } : {}),
     ...(req.mapCwd ? { mapCwd: req.mapCwd } : {}),
+    ...privacyOptions(config, deps.userHome),
     // The demo harvests only its bundled transcripts: the log of real ended sessions stays for real ones.
     ...(req.harvestCtx ? {} : { stateHome: deps.home }),
   });
   deps.logger.progress(harvestProgressLine(summary));
+  const excludedNote = excludedStoredNote(summary);
+  if (excludedNote) deps.logger.warn(excludedNote);
   const offline = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
   const refined = await refineWithModel(offline, req, deps);
   const phase1 = refined.mined;

@@ -1,6 +1,6 @@
 /** `daemon`: harvest as transcripts change and run the nights scheduled with `schedule --daemon`. */
 import { Command } from 'commander';
-import { loadUserConfig } from '../../config/load.js';
+import { userConfig } from '../../config/load.js';
 import { dbFile, installedCliPath } from '../../config/paths.js';
 import { acquireDaemonLock } from '../../daemon/instance-lock.js';
 import { startDaemon } from '../../daemon/daemon.js';
@@ -24,8 +24,7 @@ export const daemonCommand = (): Command =>
     .action(async (flags: { quiet?: boolean }) => {
       const ctx = cliContext({ progress: flags.quiet !== true });
       // A bad user config stops the daemon at start (exit 2) rather than at its first harvest.
-      const redactPatterns = () => loadUserConfig(ctx.home).config.redact_patterns;
-      redactPatterns();
+      userConfig(ctx.home);
       // Signal handlers first, so a signal during start-up also ends in a clean stop.
       const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
         const onSignal = (signal: NodeJS.Signals): void => {
@@ -57,7 +56,6 @@ export const daemonCommand = (): Command =>
           debounceMs: msFromEnv(ctx.env.SKILLOPT_SLEEP_DAEMON_DEBOUNCE_MS, 1500),
           pollMs: msFromEnv(ctx.env.SKILLOPT_SLEEP_DAEMON_POLL_MS, 30_000),
           nightGraceMs: 10_000,
-          redactPatterns,
           ...(ctx.env.SKILLOPT_SLEEP_DAEMON_CRON ? { cronOverride: ctx.env.SKILLOPT_SLEEP_DAEMON_CRON } : {}),
         });
         const s = daemon.status();

@@ -4,7 +4,12 @@ import { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError, UsageError, errorMessage, errnoCode } from '../../core/errors.js';
 import { tasksFileObject, tasksFileText } from '../../miner/tasks-file.js';
-import { harvest, harvestProgressLine, type HarvestSummary } from '../../harvest/harvest.js';
+import {
+  excludedStoredNote,
+  harvest,
+  harvestProgressLine,
+  type HarvestSummary,
+} from '../../harvest/harvest.js';
 import { demoConfig, prepareDemo } from '../../night/demo.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -12,6 +17,7 @@ import {
   leftOutNote,
   mineProjectTasks,
 } from '../../night/mine-project.js';
+import { privacyOptions } from '../../harvest/harvest-rules.js';
 import { isRecurring, recurringTaskReport, selectedSources } from '../../night/night-tasks.js';
 import { taskCountText } from '../../night/night-report.js';
 import { countSessionsBySource } from '../../store/sessions-repo.js';
@@ -56,6 +62,8 @@ function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSum
           new: s?.new ?? 0,
           updated: s?.updated ?? 0,
           skipped_lines: s?.skipped_lines ?? 0,
+          excluded: s?.excluded ?? 0,
+          forgotten: s?.forgotten ?? 0,
           redactions: s?.redactions ?? {},
         },
       ];
@@ -125,10 +133,13 @@ export const harvestCommand = (): Command =>
           logger: ctx.logger,
           ...(sources ? { sources } : {}),
           ...(demo ? { mapCwd: demo.mapCwd } : { stateHome: ctx.home }),
+          ...privacyOptions(config, ctx.userHome),
           onFile: (done, total) => bar.update(done, total, 'transcript files'),
         });
         bar.finish();
         ctx.logger.progress(harvestProgressLine(summary));
+        const excludedNote = excludedStoredNote(summary);
+        if (excludedNote) ctx.logger.warn(excludedNote);
         const mined = mineProjectTasks(db, project, config, ctx.clock, demo !== null);
         const { tasks, clusters, nSessions, sessionsLeftOut } = mined;
         const empty = emptyNightNote(mined, project, config);
@@ -161,6 +172,7 @@ export const harvestCommand = (): Command =>
             sessions_left_out: sessionsLeftOut,
             ...(empty ? { note: empty } : {}),
             sources: bySource,
+            excluded_stored: summary.excludedStored,
             recurring_tasks: clusterSummaries(clusters.filter(isRecurring), tasks),
             one_off_tasks: clusterSummaries(
               clusters.filter((c) => !isRecurring(c)),
@@ -172,7 +184,7 @@ export const harvestCommand = (): Command =>
         }
         for (const [id, s] of Object.entries(bySource)) {
           say(
-            `[sleep] ${id}: ${s.files} files scanned, ${s.new} sessions new, ${s.updated} updated, ${s.skipped_lines} lines skipped; ${s.sessions} sessions of this project stored`,
+            `[sleep] ${id}: ${s.files} files scanned, ${s.new} sessions new, ${s.updated} updated, ${s.skipped_lines} lines skipped${s.excluded + s.forgotten > 0 ? `, ${s.excluded + s.forgotten} kept out (excluded or forgotten)` : ''}; ${s.sessions} sessions of this project stored`,
           );
         }
         for (const [id, s] of Object.entries(bySource)) {
