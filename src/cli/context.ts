@@ -9,6 +9,7 @@ import { keepPrivate } from '../core/io/private-mode.js';
 import { checkProjectStateDir } from '../core/io/project-state-dir.js';
 import type { Logger } from '../core/logger.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { setRedactPatterns } from '../core/redact-user.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
 import { markInterruptedNights } from '../store/nights-repo.js';
@@ -101,8 +102,14 @@ export function fromCwd(flag: string, cwd: string): string {
   return path.resolve(cwd, p);
 }
 
+/**
+ * The effective config of `project`. Its `redact_patterns` (the user's: a project may not set them) apply
+ * from here on to every text this command stores or sends (the run's redaction scope, see `runCli`).
+ */
 export function projectConfig(ctx: CliContext, project: string, cmd: Command): LoadedConfig {
-  return loadConfig(ctx.home, project, typedConfigFlags(cmd), flagForKey);
+  const loaded = loadConfig(ctx.home, project, typedConfigFlags(cmd), flagForKey);
+  setRedactPatterns(loaded.config.redact_patterns);
+  return loaded;
 }
 
 /**

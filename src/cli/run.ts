@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { EXIT, SkilloptError } from '../core/errors.js';
+import { withRedactionScope } from '../core/redact-user.js';
 import { adoptCommand } from './commands/adopt.js';
 import { daemonCommand } from './commands/daemon.js';
 import { handoffCommand } from './commands/handoff.js';
@@ -77,9 +78,13 @@ function wantsJson(argv: string[]): boolean {
   return argv.includes('--json');
 }
 
-/** Runs one CLI command with `io` as its process I/O; resolves to the exit code. */
+/**
+ * Runs one CLI command with `io` as its process I/O; resolves to the exit code. Each run has its own
+ * redaction scope, which the command fills with the user's `redact_patterns` once it has loaded the config
+ * (`projectConfig`): nothing is left set for the next in-process run.
+ */
 export function runCli(argv: string[], io: CliIo): Promise<number> {
-  return withCliIo(io, () => runScoped(argv, io));
+  return withCliIo(io, () => withRedactionScope(() => runScoped(argv, io)));
 }
 
 async function runScoped(argv: string[], io: CliIo): Promise<number> {

@@ -4,7 +4,7 @@
  * and the agent would read it as part of its skill. `plainText` is the one place that removes them;
  * every text that enters the store or a document we write goes through it (`storedText` also redacts).
  */
-import { redactSecrets } from './redact.js';
+import { redactText } from './redact-user.js';
 
 /* eslint-disable no-control-regex */
 /** CSI (`ESC [ … final`), also the 8-bit form `U+009B … final`. */
@@ -40,9 +40,12 @@ export function plainText(s: string, controlsAs = ''): string {
     .replace(CONTROL_RE, controlsAs);
 }
 
-/** What a text becomes before it is stored: plain (see `plainText`) and with its secrets redacted. */
+/**
+ * What a text becomes before it is stored: plain (see `plainText`) and with its secrets redacted (the
+ * built-in redactor, then the user's `redact_patterns` of the current redaction scope).
+ */
 export function storedText(s: string): string {
-  return redactSecrets(plainText(s));
+  return redactText(plainText(s));
 }
 
 /** `value` with `clean` applied to every string in it (object keys included), for JSON documents. */

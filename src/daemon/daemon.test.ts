@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -169,5 +169,69 @@ describe('daemon scheduling', () => {
     expect(killed).toBe(true);
     expect(handle.status().state).toBe('stopped');
     expect(handle.status().harvests).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('daemon harvests', () => {
+  const id = 'ACME-' + '424242';
+  function withTranscript() {
+    const s = setup([]);
+    const cwd = '/work/acme';
+    const dir = path.join(s.userHome, '.claude', 'projects', '-work-acme');
+    mkdirSync(dir, { recursive: true });
+    const base = { sessionId: 's1', cwd, gitBranch: 'main', version: '2.1.0', userType: 'external' };
+    const at = new Date(Date.now() - 120_000).toISOString();
+    writeFileSync(
+      path.join(dir, 's1.jsonl'),
+      JSON.stringify({
+        ...base,
+        type: 'user',
+        uuid: 'u1',
+        timestamp: at,
+        message: { role: 'user', content: `fix ticket ${id} please` },
+      }) + '\n',
+    );
+    return s;
+  }
+  /** The user's config in the state home, which the daemon reads before each harvest. */
+  const userConfig = (s: ReturnType<typeof setup>, text: string) =>
+    writeFileSync(path.join(s.home, 'config.json'), text);
+  const start = (s: ReturnType<typeof setup>) =>
+    startDaemon({
+      home: s.home,
+      userHome: s.userHome,
+      env: {},
+      clock: systemClock,
+      logger: s.logger,
+      db: db as Db,
+      startNight: () => controllableNight(),
+      debounceMs: 50,
+      pollMs: 10_000,
+      nightGraceMs: 100,
+      scheduler: manualScheduler(),
+    });
+  const storedTexts = (): string[] =>
+    (db as Db)
+      .prepare('SELECT text FROM turns')
+      .all()
+      .map((r) => (r as { text: string }).text);
+
+  it("stores what it harvests with the user's redact_patterns", async () => {
+    const s = withTranscript();
+    userConfig(s, JSON.stringify({ redact_patterns: ['ACME-[0-9]{6}'] }));
+    handle = start(s);
+    const h = handle;
+    await settle(() => h.status().harvests === 1);
+    expect(storedTexts()).toEqual(['fix ticket [REDACTED:custom] please']);
+  });
+
+  it('fails the harvest rather than store without the patterns when the config became invalid', async () => {
+    const s = withTranscript();
+    userConfig(s, JSON.stringify({ redact_patterns: ['(unclosed'] }));
+    handle = start(s);
+    const h = handle;
+    await settle(() => h.status().last_harvest !== null);
+    expect(h.status().last_harvest?.error).toContain('redact_patterns');
+    expect(storedTexts()).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import cron from 'node-cron';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { withRedactPatterns } from '../core/redact-user.js';
 import type { Env } from '../config/paths.js';
 import { harvest, SETTLE_MS } from '../harvest/harvest.js';
 import { privacyOptions } from '../harvest/harvest-rules.js';
@@ -108,19 +109,20 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
     harvestWanted = false;
     harvesting = (async () => {
       try {
-        // The user's own config, read at each harvest: a change to what is kept out applies at once.
+        // The user's own config, read at each harvest: a change to what is kept out or redacted applies at once.
         const config = userConfig(deps.home);
         const sources = selectedSources(config);
-        const summary = await harvest({
-          db: deps.db,
-          ctx: { home: deps.userHome, env: deps.env },
-          clock: deps.clock,
-          logger: deps.logger,
-          stateHome: deps.home,
-          ...(sources ? { sources } : {}),
-          ...privacyOptions(config, deps.userHome),
-          retentionDays: config.retention_days,
-        });
+        const summary = await withRedactPatterns(config.redact_patterns, () =>
+          harvest({
+            db: deps.db,
+            ctx: { home: deps.userHome, env: deps.env },
+            clock: deps.clock,
+            logger: deps.logger,
+            stateHome: deps.home,
+            ...(sources ? { sources } : {}),
+            ...privacyOptions(config, deps.userHome),
+          }),
+        );
         status.harvests++;
         status.last_harvest = {
           at: deps.clock.now(),

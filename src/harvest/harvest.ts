@@ -23,6 +23,8 @@ import { claimSessionEnds, type SessionEnds } from './session-ends.js';
 import { errorMessage } from '../core/errors.js';
 import { IGNORE_FILE, type HarvestRules } from './harvest-rules.js';
 import { keptOut, storedButExcluded, type KeptOut } from './kept-out.js';
+import { insertHarvestRun, type RedactionCounts } from '../store/harvest-runs-repo.js';
+import { addNewRedactions, replacedMarkers, sessionMarkers } from './redaction-counts.js';
 
 export interface HarvestOptions {
   db: Db;
@@ -58,6 +60,8 @@ export interface SourceStats {
   /** Sessions not stored because `forget` deleted them. */
   forgotten: number;
   bytes_read: number;
+  /** Values redacted per kind in what this harvest stored (`redaction-counts.ts`); never the values. */
+  redactions: RedactionCounts;
 }
 
 export interface HarvestSummary {
@@ -80,6 +84,8 @@ export interface HarvestSummary {
    * `forget --excluded` deletes them.
    */
   excludedStored: number;
+  /** Values redacted per source and kind in what this harvest stored (each source's `redactions`). */
+  redactions: Partial<Record<SourceId, RedactionCounts>>;
 }
 
 /** The phase line a harvest ends with (`--progress`, the daemon's log). */
@@ -114,6 +120,7 @@ const emptyStats = (): SourceStats => ({
   excluded: 0,
   forgotten: 0,
   bytes_read: 0,
+  redactions: {},
 });
 
 type ReadPlan = { from: number; resume: boolean } | null;
@@ -216,8 +223,11 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     openLastLines: 0,
     expired: 0,
     excludedStored: 0,
+    redactions: {},
   };
+  const startedAt = opts.clock.now();
   const writer = sessionWriter(opts.db);
+  const storedMarkers = replacedMarkers(opts.db);
   const cursors = fileCursors(opts.db);
   const kept = keptOut(opts.db, opts.rules);
   const normalize = cachedNormalizer({ home: opts.ctx.home, platform: opts.platform ?? process.platform });
@@ -260,7 +270,13 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         continue;
       }
       stored++;
-      const outcome = writer.write(redactSession(session), cwd, plan.resume ? plan.from : null, now);
+      const redacted = redactSession(session);
+      const replaced = storedMarkers(
+        `${session.source}:${session.sessionId}`,
+        plan.resume ? plan.from : null,
+      );
+      const outcome = writer.write(redacted, cwd, plan.resume ? plan.from : null, now);
+      addNewRedactions(stats.redactions, sessionMarkers(redacted), replaced);
       stats[outcome]++;
       summary.sessionsStored++;
     }
@@ -346,7 +362,20 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     summary.expired = applyRetention(opts.db, opts.retentionDays, opts.clock.now()).sessions;
   if (opts.rules !== undefined || (opts.excludedSources?.length ?? 0) > 0)
     summary.excludedStored = storedButExcluded(opts.db, opts.rules, opts.excludedSources ?? []);
+  for (const [id, stats] of Object.entries(summary.bySource))
+    summary.redactions[id as SourceId] = stats.redactions;
+  if (summary.filesParsed > 0) recordRun(opts.db, startedAt, opts.clock.now(), summary);
   return summary;
+}
+
+/** A harvest that read something leaves a `harvest_runs` row: `status` sums its redaction counts. */
+function recordRun(db: Db, startedAt: number, finishedAt: number, summary: HarvestSummary): void {
+  insertHarvestRun(db, startedAt, finishedAt, {
+    files_seen: summary.filesSeen,
+    files_parsed: summary.filesParsed,
+    sessions_stored: summary.sessionsStored,
+    by_source: summary.bySource,
+  });
 }
 
 /** The files of sessions reported ended come first, in the order they ended; the others keep theirs. */

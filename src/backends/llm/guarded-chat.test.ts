@@ -4,6 +4,7 @@ import { silentLogger } from '../../core/logger.js';
 import { memoryResponseCache, type ResponseCache } from '../../store/response-cache-repo.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from './chat.js';
 import { GuardedChat } from './guarded-chat.js';
+import { withRedactPatterns } from '../../core/redact-user.js';
 import { Limiter } from '../../core/limiter.js';
 import { defaultRetryPolicy } from './retry.js';
 import { SpendMeter } from './spend-meter.js';
@@ -71,6 +72,23 @@ describe('GuardedChat', () => {
     expect(seen).not.toContain(secret);
     expect(seen).toContain('[REDACTED:openai-key]');
     expect(g.meter.redactions).toBe(2);
+  });
+
+  it("redacts the user's redact_patterns of the scope too, before sending and in the cached reply", async () => {
+    const g = guarded();
+    const id = 'ACME-' + '123456';
+    const reply = await withRedactPatterns([{ name: 'acme-id', regex: 'ACME-[0-9]{6}' }], () =>
+      g.chat.complete({ ...ask(`ticket ${id}`), system: `also ${id} and INT-${'42'}` }),
+    );
+    const seen = JSON.stringify(g.provider.sent);
+    expect(seen).not.toContain(id);
+    expect(seen).toContain('[REDACTED:acme-id]');
+    expect(seen).toContain('INT-42');
+    expect(g.meter.redactions).toBe(2);
+    expect(reply.text).toBe('echo ticket [REDACTED:acme-id]');
+    // Outside the scope, the same text goes out with only the built-in redaction.
+    await g.chat.complete(ask(`ticket ${id}`));
+    expect(g.provider.sent[1]?.messages[0]?.content).toBe(`ticket ${id}`);
   });
 
   it('answers a repeated request from the cache for free, but not another sample', async () => {

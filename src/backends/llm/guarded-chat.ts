@@ -1,6 +1,7 @@
 /**
  * Every model request goes through here, in this order:
- *   1. redaction of every outbound text (system prompt and messages);
+ *   1. redaction of every outbound text (system prompt and messages): the built-in redactor, then the
+ *      user's `redact_patterns` (the redaction scope, `src/core/redact-user.ts`);
  *   2. the response cache (key: role, provider, model, prompt, parameters): a hit is free;
  *   3. the concurrency limit (`workers`);
  *   4. the hard budget, checked before each request is sent (retries included);
@@ -10,7 +11,7 @@
 import { AnswerPendingError, BackendError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { Logger } from '../../core/logger.js';
-import { redactSecretsWithStats } from '../../core/redact.js';
+import { redactTextWithStats } from '../../core/redact-user.js';
 import { storedText } from '../../core/safe-text.js';
 import type { ResponseCache } from '../../store/response-cache-repo.js';
 import type { Usage } from '../../core/usage.js';
@@ -64,7 +65,7 @@ export class GuardedChat {
   /** Redact a request's texts; counts what was replaced. */
   private redact(req: ChatRequest): ChatRequest {
     const scrub = (text: string): string => {
-      const r = redactSecretsWithStats(text);
+      const r = redactTextWithStats(text);
       this.deps.meter.redactions += r.count;
       return r.text;
     };

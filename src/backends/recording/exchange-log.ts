@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { InputError, errnoCode } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
-import { redactSecrets } from '../../core/redact.js';
+import { redactText } from '../../core/redact-user.js';
 import type { ChatProvider, ChatReply, ChatRequest } from '../llm/chat.js';
 
 export const EXCHANGE_FORMAT = 'skillopt_sleep.exchange.v1';
@@ -99,7 +99,7 @@ export class ExchangeWriter {
   }
 
   append(exchange: Exchange): void {
-    const scrub = redactSecrets;
+    const scrub = redactText;
     const safe: Exchange = {
       ...exchange,
       request: {

@@ -1,5 +1,6 @@
 /** `daemon`: harvest as transcripts change and run the nights scheduled with `schedule --daemon`. */
 import { Command } from 'commander';
+import { userConfig } from '../../config/load.js';
 import { dbFile, installedCliPath } from '../../config/paths.js';
 import { acquireDaemonLock } from '../../daemon/instance-lock.js';
 import { startDaemon } from '../../daemon/daemon.js';
@@ -22,6 +23,8 @@ export const daemonCommand = (): Command =>
     .option('--quiet', 'no progress lines on stderr (warnings still appear)')
     .action(async (flags: { quiet?: boolean }) => {
       const ctx = cliContext({ progress: flags.quiet !== true });
+      // A bad user config stops the daemon at start (exit 2) rather than at its first harvest.
+      userConfig(ctx.home);
       // Signal handlers first, so a signal during start-up also ends in a clean stop.
       const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
         const onSignal = (signal: NodeJS.Signals): void => {

@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { HandoffQueue, type HandoffRequest } from '../../backends/handoff/handoff-queue.js';
 import { InputError, errnoCode } from '../../core/errors.js';
 import { addCommonOptions } from '../options.js';
-import { cliContext, resolveProject, type CliContext, type CommonFlags } from '../context.js';
+import { cliContext, projectConfig, resolveProject, type CliContext, type CommonFlags } from '../context.js';
 import { printJson, say, terminalText, write } from '../output.js';
 import { cliIo, cliPath } from '../io.js';
 
@@ -87,6 +87,7 @@ const answerCommand = (): Command =>
     .action((id: string, _flags: AnswerFlags, cmd: Command) => {
       const flags = cmd.optsWithGlobals<AnswerFlags>();
       const { ctx, project, queue } = queueOf(flags);
+      projectConfig(ctx, project, cmd); // the answer is stored redacted with the user's redact_patterns too
       queue.answer(id, readAnswer(flags.file), ctx.clock.now());
       const open = queue.open().length;
       if (ctx.json) {

@@ -32,6 +32,7 @@ import { cliPath } from '../io.js';
 import type { Cluster } from '../../miner/types.js';
 import type { TaskRecord } from '../../core/task.js';
 import { progressBar } from '../progress-bar.js';
+import { redactionCountsText } from '../redaction-text.js';
 
 const HARVEST_KEYS = [
   'transcript_source',
@@ -44,7 +45,10 @@ const HARVEST_KEYS = [
   'lookback_hours',
 ] as const;
 
-/** Per source: files scanned, this project's sessions in the store, sessions new/updated, lines skipped. */
+/**
+ * Per source: files scanned, this project's sessions in the store, sessions new/updated, lines skipped,
+ * and the values this harvest redacted, per kind (of every project: the harvest reads them all).
+ */
 function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSummary) {
   const counts = countSessionsBySource(db, project, scope);
   return Object.fromEntries(
@@ -60,6 +64,7 @@ function sourceReport(db: Db, project: string, scope: Scope, summary: HarvestSum
           skipped_lines: s?.skipped_lines ?? 0,
           excluded: s?.excluded ?? 0,
           forgotten: s?.forgotten ?? 0,
+          redactions: s?.redactions ?? {},
         },
       ];
     }),
@@ -188,6 +193,10 @@ export const harvestCommand = (): Command =>
           say(
             `[sleep] retention: forgot ${summary.expired} sessions older than ${config.retention_days ?? '?'} days`,
           );
+        for (const [id, s] of Object.entries(bySource)) {
+          const counts = redactionCountsText(s.redactions);
+          if (counts) say(`[sleep] ${id}: redacted ${counts}`);
+        }
         const recurring = clusters.filter(isRecurring).length;
         say(`[sleep] ${nSessions} sessions -> ${taskCountText(tasks.length, clusters.length, recurring)}`);
         if (sessionsLeftOut > 0) {

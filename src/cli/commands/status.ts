@@ -9,6 +9,8 @@ import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
 import { recoverAndSync } from '../proposal-session.js';
+import { redactionTotals } from '../../store/harvest-runs-repo.js';
+import { redactionTotalsText } from '../redaction-text.js';
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const iso = (ms: number | null): string =>
@@ -29,6 +31,8 @@ export const statusCommand = (): Command =>
         const latest = await latestProposal(project);
         const daemon = daemonSummary(ctx.home);
         const queue = new HandoffQueue(ctx.home, project);
+        // Every harvest's counts (all projects: a harvest reads every transcript), never the values.
+        const redactions = redactionTotals(db);
         const handoff = queue.exists()
           ? { open: queue.open().length, requests: queue.requests().length }
           : null;
@@ -41,12 +45,14 @@ export const statusCommand = (): Command =>
             nights: nights.map(nightJson),
             daemon,
             handoff,
+            redactions,
           });
           return;
         }
         say(`[sleep] project: ${project}`);
         say(`[sleep] nights so far: ${countNights(db, project)}`);
         say(`[sleep] daemon: ${describeDaemon(daemon)}`);
+        say(`[sleep] redacted so far: ${redactionTotalsText(redactions) || 'nothing'}`);
         if (handoff)
           say(
             `[sleep] handoff night waiting: ${handoff.open} of ${handoff.requests} requests open (skillopt-sleep handoff next)`,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { createBackend } from '../../backends/factory.js';
 import { loadConfig } from '../../config/load.js';
+import { setRedactPatterns } from '../../core/redact-user.js';
 import { templatesDir } from '../../config/paths.js';
 import { BACKENDS, configSchema } from '../../config/schema.js';
 import { systemClock } from '../../core/clock.js';
@@ -83,6 +84,7 @@ function renderTrain(s: TrainSummary): void {
  */
 function trainBackend(c: TrainConfig, progress: boolean) {
   const layered = loadConfig(usableStateHome(cliIo().env), resolveProject(undefined), {}).config;
+  setRedactPatterns(layered.redact_patterns);
   const config = configSchema.parse({
     ...layered,
     backend: c.backend,
