@@ -10,7 +10,7 @@
 import { AnswerPendingError, BackendError } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import type { Logger } from '../../core/logger.js';
-import { redactSecretsWithStats } from '../../core/redact.js';
+import { redactSecretsWithStats, type RedactionResult } from '../../core/redact.js';
 import { storedText } from '../../core/safe-text.js';
 import type { ResponseCache } from '../../store/response-cache-repo.js';
 import type { Usage } from '../../core/usage.js';
@@ -53,6 +53,11 @@ export function requestKey(provider: ChatProvider, req: ChatRequest): string {
   );
 }
 
+/** The redaction every outbound text gets (`run --explain-sends` shows texts through it too). */
+export function redactOutbound(text: string): RedactionResult {
+  return redactSecretsWithStats(text);
+}
+
 export class GuardedChat {
   readonly provider: ChatProvider;
   private readonly deps: GuardDeps;
@@ -64,7 +69,7 @@ export class GuardedChat {
   /** Redact a request's texts; counts what was replaced. */
   private redact(req: ChatRequest): ChatRequest {
     const scrub = (text: string): string => {
-      const r = redactSecretsWithStats(text);
+      const r = redactOutbound(text);
       this.deps.meter.redactions += r.count;
       return r.text;
     };
