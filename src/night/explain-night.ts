@@ -1,0 +1,76 @@
+/**
+ * `run --explain-sends`: the night's plan (harvest and mine, as every night does; no model request:
+ * the plan never sends, not even the miner's) and the list of what its requests would send.
+ */
+import { isOfflineConfig } from '../backends/factory.js';
+import { roleSetup } from '../backends/llm/providers/index.js';
+import type { Backend } from '../backends/types.js';
+import { errorMessage } from '../core/errors.js';
+import type { Config } from '../config/schema.js';
+import { explainSends, type SendsExplanation } from './explain-sends.js';
+import type { NightPlan } from './night-plan.js';
+import { planNight } from './night-plan.js';
+import type { NightDeps, NightRequest } from './run-night.js';
+import { loadCheckedMemoryTarget } from './target-check.js';
+
+/**
+ * Stands in for the configured backend while explaining: as offline as the config (a real backend
+ * refuses an unreviewed tasks file, and so does the explanation), and unable to send anything.
+ */
+export function sendlessBackend(config: Config): Backend {
+  const refuse = (): Promise<never> =>
+    Promise.reject(new Error('unreachable: explaining the sends makes no model request'));
+  const target = roleSetup(config, 'target').backend;
+  const optimizer = roleSetup(config, 'optimizer').backend;
+  return {
+    name: target === optimizer ? target : `${target}+${optimizer}`,
+    offline: isOfflineConfig(config),
+    attempt: refuse,
+    reflect: refuse,
+    judgeRubric: refuse,
+  };
+}
+
+export async function explainNight(req: NightRequest, deps: NightDeps): Promise<SendsExplanation> {
+  const plan = await planNight({ ...req, planOnly: true }, deps, deps.clock.now());
+  return explainPlan(plan);
+}
+
+/** The sends of a planned night: the documents it would read, its tasks, and its mining passes. */
+export async function explainPlan(plan: NightPlan): Promise<SendsExplanation> {
+  const { config } = plan;
+  const notes: string[] = [];
+  let memory: { path: string; text: string } | null = null;
+  if (config.evolve_memory) {
+    try {
+      const target = await loadCheckedMemoryTarget(
+        plan.project,
+        config,
+        plan.tasks.tasks.flatMap((t) => t.source_sessions),
+      );
+      memory = { path: target.livePath, text: target.liveText ?? '' };
+    } catch (err) {
+      notes.push(`the night would refuse its memory document: ${errorMessage(err)}`);
+    }
+  }
+  if (config.multi_skill_fanout)
+    notes.push(
+      "multi_skill_fanout: tasks whose session used another skill are attempted with that skill's own document instead (found when the night runs)",
+    );
+  if (plan.tasksFile !== null && plan.tasks.reviewed !== true)
+    notes.push(`${plan.tasksFile} is not marked "reviewed": true, so a real backend would refuse to send it`);
+  else if (config.llm_mine)
+    notes.push(
+      'llm_mine: the mining prompts below are built from tonight\'s offline kinds; a real night adds the tasks the model miner proposes (their requests are written by the model) and, with llm_refine, labels may merge kinds first',
+    );
+  return explainSends({
+    config,
+    tasks: plan.tasks.tasks,
+    skill: { path: plan.skill.livePath, text: plan.skill.workingText },
+    memory,
+    rejected: plan.rejected,
+    pending: plan.pending,
+    kinds: plan.tasks.miningSends ?? [],
+    notes,
+  });
+}
