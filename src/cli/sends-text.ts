@@ -76,6 +76,7 @@ export function renderSendsSummary(s: SendsSummary, command: string): void {
   say(
     `[sleep] sends: ${to('optimizer')}: ${line('judge', s.by_role['optimizer-judge'])}; ${line('reflect', s.by_role['optimizer-reflect'])}; ${line('mining', s.by_role.miner)}`,
   );
-  for (const d of s.documents) say(`[sleep] sends: ${d.name} document (${d.chars} chars) with ${d.sent_with}`);
+  for (const d of s.documents)
+    say(`[sleep] sends: ${d.name} document (${d.chars} chars) with ${d.sent_with}`);
   say(`[sleep] the texts, after redaction (${s.redactions} secrets redacted): ${command}`);
 }

@@ -47,52 +47,54 @@ export function explainMining(input: MiningSendsInput): KindSends[] {
   const sessions = new Map(mined.sessions.map((s) => [s.key, s]));
   const refine = config.llm_refine;
   const triples = refine ? triplesToAsk(mined.clusters).slice(0, MAX_TRIPLES_PER_NIGHT) : [];
-  return mined.clusters.map((cluster) => {
-    const instances = mined.instances.filter((t) => t.derived_from === cluster.id);
-    const sends: RoleSends[] = [];
-    if (refine) {
-      const requests = instances.flatMap((t) => {
-        const key = t.source_sessions[0];
-        const text = labelText(t.intent);
-        if (key === undefined || text === '' || input.labels.get(key, sha256Hex(text)) !== undefined)
-          return [];
-        return [{ field: 'request (cut to 300 characters, numbered)', chars: text.length, text }];
-      });
-      if (requests.length > 0)
+  return mined.clusters
+    .map((cluster) => {
+      const instances = mined.instances.filter((t) => t.derived_from === cluster.id);
+      const sends: RoleSends[] = [];
+      if (refine) {
+        const requests = instances.flatMap((t) => {
+          const key = t.source_sessions[0];
+          const text = labelText(t.intent);
+          if (key === undefined || text === '' || input.labels.get(key, sha256Hex(text)) !== undefined)
+            return [];
+          return [{ field: 'request (cut to 300 characters, numbered)', chars: text.length, text }];
+        });
+        if (requests.length > 0)
+          sends.push({
+            role: 'miner',
+            prompt: 'label-sessions',
+            to: 'optimizer',
+            when: 'once per session (a stored label is reused)',
+            texts: requests,
+            model_parts: [],
+          });
+        for (const t of triples.filter((x) => x.cluster === cluster))
+          sends.push({
+            role: 'miner',
+            prompt: 'rule-from-correction',
+            to: 'optimizer',
+            when: 'once per correction the offline miner could not check',
+            texts: varsAsTexts(tripleVars(t.cluster, t.report), TRIPLE_FIELDS),
+            model_parts: [],
+          });
+      }
+      if (worthAsking(cluster)) {
+        const digest = clusterDigest(
+          input.project,
+          cluster,
+          instances,
+          sessionFollowUps(instances, sessions),
+        );
         sends.push({
           role: 'miner',
-          prompt: 'label-sessions',
+          prompt: 'mine-tasks',
           to: 'optimizer',
-          when: 'once per session (a stored label is reused)',
-          texts: requests,
+          when: 'once per night for a recurring or corrected kind (the reply is cached)',
+          texts: varsAsTexts(proposeTasksVars(digest), MINE_FIELDS),
           model_parts: [],
         });
-      for (const t of triples.filter((x) => x.cluster === cluster))
-        sends.push({
-          role: 'miner',
-          prompt: 'rule-from-correction',
-          to: 'optimizer',
-          when: 'once per correction the offline miner could not check',
-          texts: varsAsTexts(tripleVars(t.cluster, t.report), TRIPLE_FIELDS),
-          model_parts: [],
-        });
-    }
-    if (worthAsking(cluster)) {
-      const digest = clusterDigest(
-        input.project,
-        cluster,
-        instances,
-        sessionFollowUps(instances, sessions),
-      );
-      sends.push({
-        role: 'miner',
-        prompt: 'mine-tasks',
-        to: 'optimizer',
-        when: 'once per night for a recurring or corrected kind (the reply is cached)',
-        texts: varsAsTexts(proposeTasksVars(digest), MINE_FIELDS),
-        model_parts: [],
-      });
-    }
-    return { id: cluster.id, label: cluster.label, sends };
-  }).filter((k) => k.sends.length > 0);
+      }
+      return { id: cluster.id, label: cluster.label, sends };
+    })
+    .filter((k) => k.sends.length > 0);
 }

@@ -61,7 +61,7 @@ export async function explainPlan(plan: NightPlan): Promise<SendsExplanation> {
     notes.push(`${plan.tasksFile} is not marked "reviewed": true, so a real backend would refuse to send it`);
   else if (config.llm_mine)
     notes.push(
-      'llm_mine: the mining prompts below are built from tonight\'s offline kinds; a real night adds the tasks the model miner proposes (their requests are written by the model) and, with llm_refine, labels may merge kinds first',
+      "llm_mine: the mining prompts below are built from tonight's offline kinds; a real night adds the tasks the model miner proposes (their requests are written by the model) and, with llm_refine, labels may merge kinds first",
     );
   return explainSends({
     config,

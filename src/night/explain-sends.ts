@@ -273,7 +273,8 @@ function documents(input: SendsInput): DocumentSent[] {
       name: 'memory',
       path: input.memory.path,
       chars: input.memory.text.length,
-      sent_with: "every attempt (target), and reflection (optimizer: trained in the memory pass, else read-only)",
+      sent_with:
+        'every attempt (target), and reflection (optimizer: trained in the memory pass, else read-only)',
     });
   return docs;
 }

@@ -260,13 +260,7 @@ export class LlmBackend implements Backend {
   }
 
   async judgeRubric(req: RubricRequest): Promise<Score & { usage: Usage }> {
-    const answer = await this.askJson(
-      'optimizer',
-      'judge',
-      judgeVars(req),
-      scoreReplySchema,
-      SCORE_SHAPE,
-    );
+    const answer = await this.askJson('optimizer', 'judge', judgeVars(req), scoreReplySchema, SCORE_SHAPE);
     if (!answer.value) {
       // Scoring 0/0 would count the judge's failure against the candidate: the answer is left out.
       this.meter.unjudgedAnswers += 1;

@@ -83,7 +83,9 @@ export function wantsModel(report: CorrectionReport): boolean {
 }
 
 /** The corrections the pass asks about, in order (the night's limit applies to this list). */
-export function triplesToAsk(clusters: readonly Cluster[]): Array<{ cluster: Cluster; report: CorrectionReport }> {
+export function triplesToAsk(
+  clusters: readonly Cluster[],
+): Array<{ cluster: Cluster; report: CorrectionReport }> {
   return clusters.flatMap((cluster) =>
     cluster.correctionReports.filter(wantsModel).map((report) => ({ cluster, report })),
   );
