@@ -59,7 +59,9 @@ export function renderExplanation(e: SendsExplanation, command: string): void {
     for (const s of k.sends) renderSends(s, '   ');
   }
   if (e.tasks.length === 0) say('[sleep] no task: the night would attempt nothing');
-  say(`[sleep] ${e.redactions} secret${e.redactions === 1 ? '' : 's'} redacted in these texts`);
+  say(
+    `[sleep] ${e.redactions} secret${e.redactions === 1 ? '' : 's'} redacted on the way out (stored texts were redacted when harvested)`,
+  );
   for (const n of e.notes) say(`[sleep] note: ${displayText(n)}`);
   say(`[sleep] every text in full: ${command} --json`);
 }
