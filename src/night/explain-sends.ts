@@ -7,7 +7,7 @@
  */
 import type { ChatRole } from '../backends/llm/chat.js';
 import { redactOutbound } from '../backends/llm/guarded-chat.js';
-import { attemptVars, judgeVars, JUDGED_ANSWER_CHARS } from '../backends/llm/llm-backend.js';
+import { attemptVars, judgeVars, JUDGED_ANSWER_CHARS, NO_TEXT } from '../backends/llm/llm-backend.js';
 import { roleSetup } from '../backends/llm/providers/index.js';
 import {
   expectedAnswer,
@@ -131,8 +131,8 @@ export function varsAsTexts(
   for (const [name, value] of Object.entries(vars)) {
     const field = name in fields ? fields[name] : `prompt:${name}`;
     const text = value.replace(/^\n+/, '');
-    // An empty variable sends nothing (the attempt's context of a request typed in one prompt).
-    if (field === null || field === undefined || text.trim() === '') continue;
+    // An empty variable sends nothing stored (the attempt's context of a request typed in one prompt).
+    if (field === null || field === undefined || text.trim() === '' || text === NO_TEXT) continue;
     out.push({ field, chars: text.length, text });
   }
   return out;

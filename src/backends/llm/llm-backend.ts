@@ -40,7 +40,9 @@ const EXCERPT = 1500;
 export const JUDGED_ANSWER_CHARS = 6000;
 
 const clip = (text: string, n = EXCERPT): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
-const orNone = (text: string): string => (text.trim() === '' ? '(none)' : text);
+/** What a prompt says in place of an empty section. */
+export const NO_TEXT = '(none)';
+const orNone = (text: string): string => (text.trim() === '' ? NO_TEXT : text);
 
 /** How many passed (and unchecked) replays one reflect call shows. */
 const MAX_REFLECT_SUCCESSES = 8;
