@@ -99,6 +99,8 @@ export interface SendsInput {
   pending: readonly Edit[];
   /** The model passes of mining, when they would run (built by `explain-mining.ts`). */
   kinds: readonly KindSends[];
+  /** `multi_skill_fanout`: skills whose own document goes with their tasks' attempts instead. */
+  skills?: ReadonlyArray<{ name: string; path: string; text: string; taskIds: readonly string[] }>;
   notes?: readonly string[];
   /** The outbound redaction; the guarded chat's by default. */
   redact?: (text: string) => RedactionResult;
@@ -268,6 +270,13 @@ function documents(input: SendsInput): DocumentSent[] {
       sent_with: 'every attempt (target), every reflection and merge (optimizer)',
     },
   ];
+  for (const skill of input.skills ?? [])
+    docs.push({
+      name: `skill ${skill.name}`,
+      path: skill.path,
+      chars: skill.text.length,
+      sent_with: `the attempts of its ${skill.taskIds.length} tasks instead of the managed skill (${skill.taskIds.join(', ')}), and their reflection`,
+    });
   if (input.memory)
     docs.push({
       name: 'memory',

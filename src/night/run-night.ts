@@ -66,7 +66,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     plan = await planNight(req, deps, started);
     if (req.planOnly) {
       const report = toReport(idleOutcome(plan, 'plan', outcomeAt(deps, null)));
-      return { ...report, sends: summarizeSends(await explainPlan(plan)) };
+      return { ...report, sends: summarizeSends(await explainPlan(plan, deps.userHome)) };
     }
     nightId = plan.records ? startNightRow(req, deps, plan) : null;
     if (plan.refusal || !plan.targets)

@@ -3,7 +3,7 @@
  * fake model server on this machine counts the requests it gets (none), and a real night against the
  * same server is checked to send the texts the list named.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../fakes/fake-servers.js';
@@ -111,6 +111,21 @@ describe('run --explain-sends', () => {
     expect(r.stdout).toContain('every role is the mock backend: nothing leaves the machine');
     expect(r.stdout).toContain('task add-zod (train, rule):');
     expect(proposals(box.project)).toEqual([]);
+  });
+
+  it('explains an unreviewed tasks file a real backend would refuse: reviewing it is what the list is for', async () => {
+    openai.reset();
+    const box = sandbox();
+    const file = writeTasksFile(box.root);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"reviewed":true', '"reviewed":false'));
+    const r = await runCliAsync(box, ['run', '--explain-sends', '--tasks-file', file, ...local()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('is not marked "reviewed": true, so a real backend would refuse to send it');
+    expect(r.stdout).toContain('[REDACTED:openai-key]');
+    for (const secret of PLANTED_SECRETS) expect(r.stdout).not.toContain(secret);
+    expect(openai.bodies).toEqual([]);
+    const run = await runCliAsync(box, ['run', '--tasks-file', file, ...local()]);
+    expect(run.code).toBe(2);
   });
 
   it('names what a real night then sends: every listed attempt text is in a request', async () => {
