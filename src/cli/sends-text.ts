@@ -21,12 +21,18 @@ function shortText(t: SentText): string {
   return `"${cut}"`;
 }
 
+/** Where a role's requests go besides the backend's name. */
+function where(d: Destination): string {
+  if (d.backend === 'handoff') return ' (queued for you or your agent to answer)';
+  if (d.backend === 'claude-code' || d.backend === 'codex')
+    return ' (your installed CLI, with its own login)';
+  return d.base_url === '' ? " at the provider's default endpoint" : ` at ${displayText(d.base_url)}`;
+}
+
 function destination(d: Destination): string {
   if (!d.leaves_machine) return `${d.role} -> mock (stays on this machine)`;
   const model = d.model === '' ? "(the backend's default model)" : d.model;
-  const url = d.base_url === '' ? '' : ` at ${displayText(d.base_url)}`;
-  const handoff = d.backend === 'handoff' ? ' (queued for you or your agent to answer)' : '';
-  return `${d.role} -> ${d.backend} ${displayText(model)}${url}${handoff}`;
+  return `${d.role} -> ${d.backend} ${displayText(model)}${where(d)}`;
 }
 
 function renderSends(s: RoleSends, indent: string): void {
@@ -37,7 +43,7 @@ function renderSends(s: RoleSends, indent: string): void {
   for (const m of s.model_parts) say(`${indent}  + written tonight by a model: ${m}`);
 }
 
-export function renderExplanation(e: SendsExplanation, command: string): void {
+export function renderExplanation(e: SendsExplanation): void {
   say('[sleep] what a real backend would receive for this night, after redaction; nothing was sent');
   if (e.offline)
     say(
@@ -60,10 +66,10 @@ export function renderExplanation(e: SendsExplanation, command: string): void {
   }
   if (e.tasks.length === 0) say('[sleep] no task: the night would attempt nothing');
   say(
-    `[sleep] ${e.redactions} secret${e.redactions === 1 ? '' : 's'} redacted on the way out (stored texts were redacted when harvested)`,
+    `[sleep] ${e.redactions} secret${e.redactions === 1 ? '' : 's'} redacted on the way out (stored texts were redacted when they were read)`,
   );
   for (const n of e.notes) say(`[sleep] note: ${displayText(n)}`);
-  say(`[sleep] every text in full: ${command} --json`);
+  say('[sleep] every text in full: the same command with --json');
 }
 
 /** The plan's lines: per role, what would go out, and where to read it all. */
@@ -80,5 +86,7 @@ export function renderSendsSummary(s: SendsSummary, command: string): void {
   );
   for (const d of s.documents)
     say(`[sleep] sends: ${d.name} document (${d.chars} chars) with ${d.sent_with}`);
-  say(`[sleep] the texts, after redaction (${s.redactions} secrets redacted): ${command}`);
+  say(
+    `[sleep] the texts, after redaction (${s.redactions} secrets redacted): ${command} (with the same backend flags)`,
+  );
 }

@@ -58,9 +58,9 @@ export async function explainPlan(plan: NightPlan, userHome: string): Promise<Se
   const skills = config.multi_skill_fanout ? fanoutSkills(plan, userHome) : [];
   if (plan.tasksFile !== null && plan.tasks.reviewed !== true)
     notes.push(`${plan.tasksFile} is not marked "reviewed": true, so a real backend would refuse to send it`);
-  else if (config.llm_mine)
+  if (plan.tasksFile === null && config.llm_mine)
     notes.push(
-      "llm_mine: the mining prompts below are built from tonight's offline kinds; a real night adds the tasks the model miner proposes (their requests are written by the model) and, with llm_refine, labels may merge kinds first",
+      "llm_mine: the mining prompts listed are built from tonight's offline kinds; a real night adds the tasks the model miner proposes (their requests are written by the model) and, with llm_refine, labels may merge kinds first",
     );
   return explainSends({
     config,

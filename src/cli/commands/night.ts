@@ -27,8 +27,9 @@ interface NightFlags extends CommonFlags, RecordingFlags {
   explainSends?: boolean;
 }
 
-const explainCommand = (project: string): string =>
-  `skillopt-sleep run --explain-sends --project ${JSON.stringify(project)}`;
+/** The command that lists a planned night's texts (the plan points to it). */
+const explainCommand = (r: NightReport): string =>
+  `skillopt-sleep run --explain-sends --project ${JSON.stringify(r.project)}${r.tasks_file ? ` --tasks-file ${JSON.stringify(r.tasks_file)}` : ''}`;
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const limit = (x: number | null, unit = ''): string => (x === null ? 'no limit' : `${unit}${x}`);
@@ -46,7 +47,7 @@ function renderPlan(r: NightReport): void {
     say(
       `[sleep] free: the ${p.free_roles.join(' and ')} ${p.free_roles.length > 1 ? 'models run' : 'model runs'} on a server on this machine (base_url on loopback) without a price, so ${p.free_roles.length > 1 ? 'they cost' : 'it costs'} $0`,
     );
-  if (r.sends) renderSendsSummary(r.sends, explainCommand(r.project));
+  if (r.sends) renderSendsSummary(r.sends, explainCommand(r));
   for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
   say('[sleep] nothing was sent. Add --yes to spend (or set "confirm_spend": false in the config).');
 }
@@ -329,7 +330,7 @@ async function explainSendsAction(flags: NightFlags, command: Command): Promise<
         },
       );
       if (ctx.json) printJson(explanation);
-      else renderExplanation(explanation, explainCommand(project));
+      else renderExplanation(explanation);
     } finally {
       db.close();
     }
