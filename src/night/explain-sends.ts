@@ -213,13 +213,17 @@ export function taskLabel(task: TaskRecord): string {
 
 /** Reflection's and merging's night-wide texts: the user's preferences and the edits refused before. */
 function nightSends(input: SendsInput): RoleSends[] {
-  const rejected = renderRejected(
-    reflectionBuffer([...input.rejected], [...input.pending]).filter((r) => r.target === 'skill'),
-  );
+  const buffer = reflectionBuffer([...input.rejected], [...input.pending]);
   const texts: SentText[] = [];
   if (input.config.preferences.trim() !== '')
     texts.push({ field: 'preferences (config)', chars: 0, text: input.config.preferences });
-  if (rejected !== '') texts.push({ field: 'rejected edits (earlier nights)', chars: 0, text: rejected });
+  // Each document's reflection sees the edits refused for it.
+  for (const target of input.memory ? (['skill', 'memory'] as const) : (['skill'] as const)) {
+    const rejected = renderRejected(buffer.filter((r) => r.target === target));
+    const of = target === 'skill' ? '' : ', memory document';
+    if (rejected !== '')
+      texts.push({ field: `rejected edits (earlier nights${of})`, chars: 0, text: rejected });
+  }
   return [
     {
       role: 'optimizer-reflect',
@@ -227,7 +231,9 @@ function nightSends(input: SendsInput): RoleSends[] {
       to: 'optimizer',
       when: 'once per trained document, when some train answer failed',
       texts,
-      model_parts: ["the train tasks' replays (listed under each task)"],
+      model_parts: [
+        "each train task's replay: its stored texts are listed under the task, its answer is the target's",
+      ],
     },
     {
       role: 'optimizer-reflect',
