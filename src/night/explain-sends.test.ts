@@ -158,6 +158,21 @@ describe('explainSends', () => {
     expect(reflect?.texts[1]?.text).toContain('Always use yarn');
   });
 
+  it("lists a fan-out skill's own document and the memory document beside the managed skill", () => {
+    const e = explainSends(
+      input([ruleTask()], {
+        memory: { path: '/p/CLAUDE.md', text: 'memory' },
+        skills: [{ name: 'deploy', path: '/p/deploy/SKILL.md', text: 'deploy rules', taskIds: ['t1'] }],
+      }),
+    );
+    expect(e.documents.map((d) => [d.name, d.chars])).toEqual([
+      ['skill', 13],
+      ['skill deploy', 12],
+      ['memory', 6],
+    ]);
+    expect(e.documents[1]?.sent_with).toContain('(t1)');
+  });
+
   it('sums the sends by role for the plan', () => {
     const e = explainSends(input([ruleTask(), ruleTask({ id: 't2', split: 'val' })]));
     const s = summarizeSends(e);
