@@ -121,6 +121,7 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
             stateHome: deps.home,
             ...(sources ? { sources } : {}),
             ...privacyOptions(config, deps.userHome),
+            retentionDays: config.retention_days,
           }),
         );
         status.harvests++;

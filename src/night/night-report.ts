@@ -15,6 +15,7 @@ import type { GateAction, GateTrial, RejectedEdit } from '../trainer/gate-record
 import type { TaskDelta } from '../trainer/gate.js';
 import type { StepRecord } from '../trainer/step-record.js';
 import type { SpendPlan } from './spend-plan.js';
+import type { SendsSummary } from './explain-sends.js';
 
 export type LlmMinerReport = Omit<LlmMinerStats, 'usage'>;
 
@@ -199,6 +200,8 @@ export const nightReportSchema = z.object({
   /** A handoff night: what waits in its queue, or (when it finished) where its recording went. */
   handoff: handoffReportSchema.optional(),
   plan: record<SpendPlan>().optional(),
+  /** With `plan`: what the night would send, per role (`run --explain-sends` lists the texts). */
+  sends: record<SendsSummary>().optional(),
 });
 export type NightReport = z.infer<typeof nightReportSchema>;
 

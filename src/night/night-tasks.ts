@@ -23,6 +23,9 @@ import { canMineWithModel, mineWithModel, worthAsking, type LlmMinerStats } from
 import type { NightReport, RecurringTaskReport } from './night-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
 import { saveHandoffState } from './handoff-night.js';
+import { explainMining } from './explain-mining.js';
+import type { KindSends } from './explain-sends.js';
+import { sqliteSessionLabels } from '../store/session-labels-repo.js';
 
 export interface TaskSet {
   tasks: TaskRecord[];
@@ -39,6 +42,8 @@ export interface TaskSet {
   llmMiner: LlmMinerStats | null;
   /** The labelling and rules-from-triples pass (`llm_refine`); null when it did not run. */
   llmRefine: RefineStats | null;
+  /** A plan's list of what the model passes of mining would send (`explain-mining.ts`), by kind. */
+  miningSends?: KindSends[];
 }
 
 export { selectedSources };
@@ -96,7 +101,18 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   }
   const empty = emptyNightNote(mined, req.project, config);
   if (empty) notes.push(empty);
+  // A plan sends nothing: what the model passes would send is listed instead (`run --explain-sends`).
+  const miningSends =
+    req.planOnly && config.llm_mine
+      ? explainMining({
+          mined: phase1,
+          project: req.project,
+          config,
+          labels: sqliteSessionLabels(deps.db, () => deps.clock.now()),
+        })
+      : null;
   return {
+    ...(miningSends ? { miningSends } : {}),
     llmMiner: llm?.stats ?? null,
     llmRefine: refined.stats,
     tasks: mined.tasks,

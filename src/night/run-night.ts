@@ -24,6 +24,8 @@ import { nightTrainer, type ReplayLog } from './night-train.js';
 import { idleOutcome, trainedOutcome, type NightOutcome } from './night-outcome.js';
 import { closeNight, recordNight, stageNight } from './record-night.js';
 import { toReport } from './to-report.js';
+import { explainPlan } from './explain-night.js';
+import { summarizeSends } from './explain-sends.js';
 
 export interface NightDeps {
   home: string;
@@ -62,7 +64,10 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
   let nightId: number | null = null;
   try {
     plan = await planNight(req, deps, started);
-    if (req.planOnly) return toReport(idleOutcome(plan, 'plan', outcomeAt(deps, null)));
+    if (req.planOnly) {
+      const report = toReport(idleOutcome(plan, 'plan', outcomeAt(deps, null)));
+      return { ...report, sends: summarizeSends(await explainPlan(plan, deps.userHome)) };
+    }
     nightId = plan.records ? startNightRow(req, deps, plan) : null;
     if (plan.refusal || !plan.targets)
       throw plan.refusal ?? new Error('unreachable: a plan to train has targets');

@@ -20,7 +20,7 @@ export async function scoreAnswer(
     case 'exact':
       return { ...exactJudge(task.reference, response), usage: zeroUsage() };
     case 'rubric':
-      return backend.judgeRubric({ task, response, rubric: task.reference || task.intent });
+      return backend.judgeRubric({ task, response, rubric: rubricText(task) ?? task.intent });
     case 'none':
     case 'answer':
       // No reference: the best we have is how the session ended.
@@ -30,6 +30,16 @@ export async function scoreAnswer(
       return never;
     }
   }
+}
+
+/**
+ * The rubric a model judge grades a task's answer against: a rubric task's reference (or its intent),
+ * a rule task's criteria as a list; null when no model judges the task.
+ */
+export function rubricText(task: TaskRecord): string | null {
+  if (task.reference_kind === 'rubric') return task.reference || task.intent;
+  const criteria = task.reference_kind === 'rule' ? (task.rubric_criteria ?? []) : [];
+  return criteria.length === 0 ? null : criteria.map((c) => `- ${c}`).join('\n');
 }
 
 /**
@@ -44,9 +54,8 @@ async function scoreRuleTask(
   backend: Backend,
 ): Promise<Score & { usage: Usage }> {
   const checks = ruleJudge(ruleChecks(task), response, toolsCalled);
-  const criteria = task.rubric_criteria ?? [];
-  if (criteria.length === 0 || backend.offline) return { ...checks, usage: zeroUsage() };
-  const rubric = criteria.map((c) => `- ${c}`).join('\n');
+  const rubric = rubricText(task);
+  if (rubric === null || backend.offline) return { ...checks, usage: zeroUsage() };
   const judged = await backend.judgeRubric({ task, response, rubric });
   // No valid verdict on the criteria: the checks alone score the answer.
   if (judged.unjudged)

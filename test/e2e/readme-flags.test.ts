@@ -85,4 +85,15 @@ describe('the README flag claims', async () => {
       expect(flags.get('run')?.has(f), `run ${f} (the README says dry-run only)`).toBe(false);
     }
   });
+
+  it('the flags listed for run alone exist on run and not on dry-run', () => {
+    const para = README.slice(README.indexOf('`run` alone takes'));
+    const sentence = para.slice(0, para.indexOf('\n\n'));
+    const named = [...sentence.matchAll(/`(--[\w-]+)/g)].map((m) => m[1] ?? '');
+    expect(named).toEqual(expect.arrayContaining(['--auto-adopt', '--explain-sends']));
+    for (const f of named) {
+      expect(flags.get('run')?.has(f), `run ${f}`).toBe(true);
+      expect(flags.get('dry-run')?.has(f), `dry-run ${f} (the README says run alone)`).toBe(false);
+    }
+  });
 });

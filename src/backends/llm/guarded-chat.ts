@@ -54,6 +54,14 @@ export function requestKey(provider: ChatProvider, req: ChatRequest): string {
   );
 }
 
+/**
+ * The redaction every outbound text gets: the built-in redactor, then the user's `redact_patterns` of
+ * the current scope (`run --explain-sends` shows texts through it too).
+ */
+export function redactOutbound(text: string): { text: string; count: number } {
+  return redactTextWithStats(text);
+}
+
 export class GuardedChat {
   readonly provider: ChatProvider;
   private readonly deps: GuardDeps;
@@ -65,7 +73,7 @@ export class GuardedChat {
   /** Redact a request's texts; counts what was replaced. */
   private redact(req: ChatRequest): ChatRequest {
     const scrub = (text: string): string => {
-      const r = redactTextWithStats(text);
+      const r = redactOutbound(text);
       this.deps.meter.redactions += r.count;
       return r.text;
     };

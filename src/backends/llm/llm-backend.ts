@@ -36,9 +36,13 @@ import type { SpendMeter, SpendSummary } from './spend-meter.js';
 const ATTEMPT_MAX_TOKENS = 1024;
 const JSON_MAX_TOKENS = 1500;
 const EXCERPT = 1500;
+/** How much of an answer the rubric judge reads. */
+export const JUDGED_ANSWER_CHARS = 6000;
 
 const clip = (text: string, n = EXCERPT): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
-const orNone = (text: string): string => (text.trim() === '' ? '(none)' : text);
+/** What a prompt says in place of an empty section. */
+export const NO_TEXT = '(none)';
+const orNone = (text: string): string => (text.trim() === '' ? NO_TEXT : text);
 
 /** How many passed (and unchecked) replays one reflect call shows. */
 const MAX_REFLECT_SUCCESSES = 8;
@@ -167,12 +171,7 @@ export class LlmBackend implements Backend {
   }
 
   async attempt(req: AttemptRequest): Promise<AttemptResult> {
-    const prompt = renderPrompt('attempt', {
-      skill: orNone(req.skill),
-      memory: orNone(req.memory),
-      intent: req.task.intent,
-      context: attemptContext(req.task),
-    });
+    const prompt = renderPrompt('attempt', attemptVars(req));
     const reply = await this.chats.target.complete({
       role: 'target',
       system: prompt.system,
@@ -260,17 +259,7 @@ export class LlmBackend implements Backend {
     const answer = await this.askJson(
       'optimizer',
       'mine-tasks',
-      {
-        project: req.project,
-        intents: req.intents.map((i) => `- ${i}`).join('\n'),
-        corrections: orNone(req.corrections.map((c) => `- ${c}`).join('\n')),
-        follow_ups: orNone(req.followUps.map((f) => `- ${f}`).join('\n')),
-        last_answer: orNone(req.lastAnswer),
-        outcomes: Object.entries(req.outcomes)
-          .filter(([, n]) => n > 0)
-          .map(([outcome, n]) => `${outcome}: ${n}`)
-          .join(', '),
-      },
+      proposeTasksVars(req),
       minedTasksReplySchema,
       MINED_SHAPE,
       req.sessions,
@@ -282,7 +271,7 @@ export class LlmBackend implements Backend {
     const answer = await this.askJson(
       'optimizer',
       'judge',
-      { intent: req.task.intent, rubric: req.rubric, response: clip(req.response, 6000) },
+      judgeVars(req),
       scoreReplySchema,
       SCORE_SHAPE,
       taskSessions(req.task),
@@ -300,4 +289,39 @@ export class LlmBackend implements Backend {
 /** What the target sees besides the intent: the session's other requests, never the attempt or a fix. */
 function attemptContext(task: TaskRecord): string {
   return task.context_excerpt.trim() === '' ? '' : `\n${clip(task.context_excerpt)}`;
+}
+
+/*
+ * The variables of the prompts that carry stored texts. The requests build their prompts from these,
+ * and so does `run --explain-sends` (src/night/explain-sends.ts), so what it lists is what is sent.
+ */
+
+/** The attempt prompt (target): the two documents, the task's request and its context excerpt. */
+export function attemptVars(req: Pick<AttemptRequest, 'task' | 'skill' | 'memory'>): Record<string, string> {
+  return {
+    skill: orNone(req.skill),
+    memory: orNone(req.memory),
+    intent: req.task.intent,
+    context: attemptContext(req.task),
+  };
+}
+
+/** The judge prompt (optimizer, rubric tasks and rubric criteria). */
+export function judgeVars(req: RubricRequest): Record<string, string> {
+  return { intent: req.task.intent, rubric: req.rubric, response: clip(req.response, JUDGED_ANSWER_CHARS) };
+}
+
+/** The mine-tasks prompt (optimizer, the LLM miner): one kind's digest. */
+export function proposeTasksVars(req: ProposeTasksRequest): Record<string, string> {
+  return {
+    project: req.project,
+    intents: req.intents.map((i) => `- ${i}`).join('\n'),
+    corrections: orNone(req.corrections.map((c) => `- ${c}`).join('\n')),
+    follow_ups: orNone(req.followUps.map((f) => `- ${f}`).join('\n')),
+    last_answer: orNone(req.lastAnswer),
+    outcomes: Object.entries(req.outcomes)
+      .filter(([, n]) => n > 0)
+      .map(([outcome, n]) => `${outcome}: ${n}`)
+      .join(', '),
+  };
 }

@@ -13,6 +13,9 @@ import type { Trajectory } from '../types.js';
 
 const ANSWER_CHARS = 1500;
 const EXPECTED_CHARS = 600;
+const INTENT_CHARS = 400;
+/** How much of an answer reflection reads. */
+export const REFLECTED_ANSWER_CHARS = ANSWER_CHARS;
 
 const clip = (text: string, n: number): string => (text.length > n ? `${text.slice(0, n)} […]` : text);
 const code = (text: string): string => (text.includes('`') ? `"${text}"` : `\`${text}\``);
@@ -57,18 +60,24 @@ export function isOutcomeDerived(t: Trajectory): boolean {
   return t.score.rationale === OUTCOME_RATIONALE;
 }
 
-/** One line per failed check of a rule task, with the user's sentence it came from. */
+/** A failed check as reflection reads it, with the user's sentence it came from. */
+export function failedCheckLine(check: Check): string {
+  const said = check.because ? ` — from the user's words: ${JSON.stringify(check.because)}` : '';
+  return `- The answer ${checkInWords(check)}${said}`;
+}
+
+/** One line per failed check of a rule task. */
 function failedChecks(task: TaskRecord, response: string): string[] {
   return ruleChecks(task)
     .filter((check) => !evaluateCheck(check, response, []).pass)
-    .map((check) => {
-      const said = check.because ? ` — from the user's words: ${JSON.stringify(check.because)}` : '';
-      return `- The answer ${checkInWords(check)}${said}`;
-    });
+    .map(failedCheckLine);
 }
 
+/** The task's request as a replay's heading shows it. */
+export const replayIntent = (task: TaskRecord): string => clip(task.intent, INTENT_CHARS);
+
 /** Only train tasks show their reference: val and test answers never reach the optimizer. */
-function expectedAnswer(task: TaskRecord): string | null {
+export function expectedAnswer(task: TaskRecord): string | null {
   if (task.split !== 'train' || task.reference_kind !== 'exact' || task.reference.trim() === '') return null;
   return clip(task.reference.trim(), EXPECTED_CHARS);
 }
@@ -76,7 +85,7 @@ function expectedAnswer(task: TaskRecord): string | null {
 /** A judged answer as the reflect prompt shows it. */
 export function describeTrajectory(t: Trajectory): string {
   const lines = [
-    `## Task ${t.task.id}: ${clip(t.task.intent, 400)}`,
+    `## Task ${t.task.id}: ${replayIntent(t.task)}`,
     `Answer given:\n${clip(t.response, ANSWER_CHARS)}`,
   ];
   const expected = expectedAnswer(t.task);
@@ -99,7 +108,7 @@ export function describeTrajectory(t: Trajectory): string {
 function describeUnchecked(t: Trajectory): string {
   const how = t.score.hard === 1 ? 'ended well' : 'did not end well';
   return [
-    `## Task ${t.task.id}: ${clip(t.task.intent, 400)}`,
+    `## Task ${t.task.id}: ${replayIntent(t.task)}`,
     `Answer given:\n${clip(t.response, ANSWER_CHARS)}`,
     `No check: the user's original session ${how}; this says nothing about the answer above.`,
   ].join('\n');

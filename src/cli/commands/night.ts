@@ -18,11 +18,18 @@ import { displayText, printJson, say } from '../output.js';
 import { cliPath } from '../io.js';
 import { recoverAndSync } from '../proposal-session.js';
 import { addRecordingOptions, recordingDeps, type RecordingFlags } from '../recording-flags.js';
+import { explainNight, sendlessBackend } from '../../night/explain-night.js';
+import { renderExplanation, renderSendsSummary } from '../sends-text.js';
 
 interface NightFlags extends CommonFlags, RecordingFlags {
   tasksFile?: string;
   yes?: boolean;
+  explainSends?: boolean;
 }
+
+/** The command that lists a planned night's texts (the plan points to it). */
+const explainCommand = (r: NightReport): string =>
+  `skillopt-sleep run --explain-sends --project ${JSON.stringify(r.project)}${r.tasks_file ? ` --tasks-file ${JSON.stringify(r.tasks_file)}` : ''}`;
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const limit = (x: number | null, unit = ''): string => (x === null ? 'no limit' : `${unit}${x}`);
@@ -40,6 +47,7 @@ function renderPlan(r: NightReport): void {
     say(
       `[sleep] free: the ${p.free_roles.join(' and ')} ${p.free_roles.length > 1 ? 'models run' : 'model runs'} on a server on this machine (base_url on loopback) without a price, so ${p.free_roles.length > 1 ? 'they cost' : 'it costs'} $0`,
     );
+  if (r.sends) renderSendsSummary(r.sends, explainCommand(r));
   for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
   say('[sleep] nothing was sent. Add --yes to spend (or set "confirm_spend": false in the config).');
 }
@@ -189,11 +197,20 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   if (name === 'dry-run')
     cmd.option('--yes', 'spend on a real backend without asking (otherwise only the plan is printed)');
   if (name === 'run')
-    cmd.option(
-      '--auto-adopt',
-      "adopt the night's proposal at once when the gate accepts it (config auto_adopt)",
-    );
+    cmd
+      .option(
+        '--auto-adopt',
+        "adopt the night's proposal at once when the gate accepts it (config auto_adopt)",
+      )
+      .option(
+        '--explain-sends',
+        'list the stored texts a real backend would receive for this night, by task and role, after redaction; sends nothing and stages nothing',
+      );
   cmd.action(async (flags: NightFlags, command: Command) => {
+    if (name === 'run' && flags.explainSends) {
+      await explainSendsAction(flags, command);
+      return;
+    }
     const ctx = cliContext(flags);
     const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
     try {
@@ -278,6 +295,48 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
     }
   });
   return cmd;
+}
+
+/**
+ * `run --explain-sends`: harvest and mine as a night does, then list what its requests would send.
+ * The backend is a stand-in that cannot send: no model request, no handoff queue, no recording.
+ */
+async function explainSendsAction(flags: NightFlags, command: Command): Promise<void> {
+  const ctx = cliContext(flags);
+  const demo = flags.demo ? prepareDemo(ctx.home, false) : null;
+  try {
+    const project = demo ? demo.project : resolveProject(flags.project);
+    const loaded = projectConfig(ctx, project, command).config;
+    const config = demo ? demoConfig(loaded) : loaded;
+    const db = openNightStore(ctx, demo ? ':memory:' : dbFile(ctx.home));
+    try {
+      const explanation = await explainNight(
+        {
+          project,
+          config,
+          mode: 'run',
+          planOnly: true,
+          ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
+          ...(demo ? { ignoreLookback: true, harvestCtx: demo.harvestCtx, mapCwd: demo.mapCwd } : {}),
+        },
+        {
+          home: ctx.home,
+          userHome: ctx.userHome,
+          env: ctx.env,
+          clock: ctx.clock,
+          db,
+          backend: sendlessBackend(config),
+          logger: ctx.logger,
+        },
+      );
+      if (ctx.json) printJson(explanation);
+      else renderExplanation(explanation);
+    } finally {
+      db.close();
+    }
+  } finally {
+    demo?.cleanup();
+  }
 }
 
 export const runCommand = (): Command =>

@@ -82,6 +82,25 @@ export function wantsModel(report: CorrectionReport): boolean {
   return report.reason !== PASTED_REASON && report.reason !== GENERIC_REASON;
 }
 
+/** The corrections the pass asks about, in order (the night's limit applies to this list). */
+export function triplesToAsk(
+  clusters: readonly Cluster[],
+): Array<{ cluster: Cluster; report: CorrectionReport }> {
+  return clusters.flatMap((cluster) =>
+    cluster.correctionReports.filter(wantsModel).map((report) => ({ cluster, report })),
+  );
+}
+
+/** The rule-from-correction prompt's variables (`run --explain-sends` lists them too). */
+export function tripleVars(cluster: Cluster, report: CorrectionReport): Record<string, string> {
+  return {
+    kind: cluster.label,
+    correction: report.sentence,
+    rejected: clip(report.rejected),
+    accepted: clip(report.accepted),
+  };
+}
+
 export async function rulesFromTriples(input: TriplePassInput): Promise<TriplePassResult> {
   const stats: TripleStats = {
     sent: 0,
@@ -98,9 +117,7 @@ export async function rulesFromTriples(input: TriplePassInput): Promise<TriplePa
   const changed = new Set<string>();
   const acceptedBySession = new Map<string, string>();
   const limit = input.limit ?? MAX_TRIPLES_PER_NIGHT;
-  const todo = input.clusters.flatMap((cluster) =>
-    cluster.correctionReports.filter(wantsModel).map((report) => ({ cluster, report })),
-  );
+  const todo = triplesToAsk(input.clusters);
   let pending: AnswerPendingError | null = null;
   for (const [index, { cluster, report }] of todo.entries()) {
     if (stats.stopped) {
@@ -116,12 +133,7 @@ export async function rulesFromTriples(input: TriplePassInput): Promise<TriplePa
       answer = await input.backend.askJson(
         'optimizer',
         'rule-from-correction',
-        {
-          kind: cluster.label,
-          correction: report.sentence,
-          rejected: clip(report.rejected),
-          accepted: clip(report.accepted),
-        },
+        tripleVars(cluster, report),
         tripleReplySchema,
         TRIPLE_SHAPE,
         // The kind's label is made of its sessions' words.
