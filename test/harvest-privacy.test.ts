@@ -131,4 +131,25 @@ describe('harvest privacy rules', () => {
       ).sort(),
     ).toEqual(['claude:sess-a', 'claude:sess-i']);
   });
+
+  it('a forget that commits while the harvest reads is seen before anything is written', async () => {
+    const h = setup();
+    h.session('internal', 'sess-race', 'MARKER-RACE');
+    const summary = await harvest({
+      db: h.db,
+      ctx: { home: h.home, env: {} },
+      clock: fixedClock(Date.now() + 120_000),
+      logger: memoryLogger(),
+      sources: ['claude'],
+      // Between reading the file and storing it, another process forgets the session.
+      onFile: () =>
+        void h.db
+          .prepare(
+            "INSERT OR IGNORE INTO forgotten_sessions (key, forgotten_at, source_path) VALUES (?, 0, '')",
+          )
+          .run('claude:sess-race'),
+    });
+    expect(summary.bySource.claude?.forgotten).toBe(1);
+    expect(h.stored()).toEqual([]);
+  });
 });

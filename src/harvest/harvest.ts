@@ -304,6 +304,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     if (pending.length === 0) return;
     opts.db.exec('BEGIN IMMEDIATE');
     try {
+      kept.refresh();
       for (const read of pending) store(read);
       opts.db.exec('COMMIT');
     } catch (err) {

@@ -26,10 +26,15 @@ export interface KeptOut {
   skippedBefore(file: SourceFile, hasCursor: boolean): boolean;
   /** After storing a file read whole or in part: remember (or forget) that the rules skipped some of it. */
   settle(file: SourceFile, rulesSkipped: boolean, now: number): void;
+  /**
+   * Reads the forgotten keys again: called inside each write transaction, so a `forget` that committed
+   * while files were being read is seen before anything of its sessions is written back.
+   */
+  refresh(): void;
 }
 
 export function keptOut(db: Db, rules: HarvestRules | undefined): KeptOut {
-  const forgotten = forgottenSessions(db);
+  let forgotten = forgottenSessions(db);
   const skipped = skippedFiles(db);
   return {
     reason(session, cwd) {
@@ -41,6 +46,9 @@ export function keptOut(db: Db, rules: HarvestRules | undefined): KeptOut {
       if (skip === null) return false;
       if (!hasCursor) return skip.unchanged && skip.rulesHash === (rules?.hash ?? '');
       return skip.rulesHash !== (rules?.hash ?? '');
+    },
+    refresh() {
+      forgotten = forgottenSessions(db);
     },
     settle(file, rulesSkipped, now) {
       if (rulesSkipped) skipped.record(file, rules?.hash ?? '', now);

@@ -58,7 +58,7 @@ describe('privacy exclusions through the CLI', () => {
     expect(storeBytes(box)).not.toContain('ZX-MARKER-OPTED');
   });
 
-  it('sessions stored before an exclusion stay, and the harvest says how to forget them', async () => {
+  it('sessions stored before an exclusion stay until forget --excluded, which the harvest offers', async () => {
     const box = sandbox();
     const client = path.join(box.home, 'work', 'client-vega');
     writeSession(box, client, 'e2e-before', 'ZX-MARKER-BEFORE');
@@ -70,6 +70,22 @@ describe('privacy exclusions through the CLI', () => {
     expect(r.stderr).toMatch(
       /\[sleep\] warning: 1 stored session was harvested before your exclusions.*forget --excluded/,
     );
+
+    // The offer taken: --dry-run shows it, then forget --excluded deletes it, and only it.
+    writeSession(box, box.project, 'e2e-stays', 'ZX-MARKER-STAYS');
+    expect((await runCli(box, ['harvest'])).code).toBe(0);
+    const dry = await runCli(box, ['forget', '--excluded', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.json().sessions).toEqual(['claude:e2e-before']);
+    expect(storeBytes(box)).toContain('ZX-MARKER-BEFORE');
+    const gone = await runCli(box, ['forget', '--excluded', '--json']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(gone.json().sessions).toEqual(['claude:e2e-before']);
+    const raw = storeBytes(box);
+    expect(raw).not.toContain('ZX-MARKER-BEFORE');
+    expect(raw).toContain('ZX-MARKER-STAYS');
+    const after = await runCli(box, ['harvest', '--json', '--scope', 'all']);
+    expect(after.json().excluded_stored).toBe(0);
   });
 
   it("refuses a repository's config that sets a privacy key (exit 2, naming it)", async () => {

@@ -8,6 +8,10 @@ import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { LockHeldError, UsageError } from '../../core/errors.js';
 import { normalizeProjectPath } from '../../core/project-path.js';
 import { userHome } from '../../config/paths.js';
+import { userConfig } from '../../config/load.js';
+import { privacyOptions } from '../../harvest/harvest-rules.js';
+import { excludedSessionKeys } from '../../harvest/kept-out.js';
+import type { Db } from '../../store/db.js';
 import { runningNights } from '../../night/lock.js';
 import {
   forgetSessions,
@@ -27,6 +31,7 @@ interface ForgetFlags {
   source?: string;
   before?: string;
   all?: boolean;
+  excluded?: boolean;
   dryRun?: boolean;
   reharvest?: boolean;
   json?: boolean;
@@ -79,11 +84,21 @@ function selector(flags: ForgetFlags): SessionSelector {
   if (flags.source !== undefined) sel.source = flags.source;
   if (flags.before !== undefined) sel.beforeMs = parseBefore(flags.before);
   if (flags.all === true) sel.all = true;
-  if (Object.keys(sel).length === 0)
+  if (Object.keys(sel).length === 0 && flags.excluded !== true)
     throw new UsageError(
-      'forget needs a selection: --project DIR, --session ID, --source NAME, --before DATE or --all',
+      'forget needs a selection: --project DIR, --session ID, --source NAME, --before DATE, --excluded or --all',
     );
   return sel;
+}
+
+/** The stored sessions the user's exclusions keep out now (within `selected`, when other filters are given). */
+function excludedKeys(db: Db, at: { home: string; userHome: string }, selected: string[] | null): string[] {
+  const config = userConfig(at.home);
+  const { rules, excludedSources } = privacyOptions(config, at.userHome);
+  const keys = excludedSessionKeys(db, rules, excludedSources);
+  if (selected === null) return keys;
+  const within = new Set(selected);
+  return keys.filter((k) => within.has(k));
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -112,6 +127,10 @@ export const forgetCommand = (): Command =>
     .option('--source <name>', `sessions of one source: ${SOURCE_IDS.join(', ')}`, sourceArg)
     .option('--before <date>', 'sessions that ended before this UTC date or date-time (ISO 8601)')
     .option('--all', 'every stored session')
+    .option(
+      '--excluded',
+      'sessions your exclusions now keep out (exclude_paths, include_paths, exclude_sources, .skillopt-sleep-ignore), stored before you set them',
+    )
     .option('--dry-run', 'print what would be removed and change nothing')
     .option(
       '--reharvest',
@@ -131,7 +150,8 @@ export const forgetCommand = (): Command =>
       }
       const db = openDb(ctx);
       try {
-        const stored = selectSessionKeys(db, sel);
+        const selected = Object.keys(sel).length > 0 ? selectSessionKeys(db, sel) : null;
+        const stored = flags.excluded === true ? excludedKeys(db, ctx, selected) : (selected ?? []);
         const lifted = flags.reharvest === true ? selectForgottenKeys(db, sel) : [];
         const keys = [...new Set([...stored, ...lifted])];
         const counts = forgetSessions(db, keys, {
