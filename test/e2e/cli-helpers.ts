@@ -4,7 +4,7 @@
  * separate process shows: exit codes of the bin, signals, locks between processes).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CliIo } from '../../src/cli/io.js';
@@ -101,4 +101,14 @@ export function spawnCli(
     ...(opts.input !== undefined ? { input: opts.input } : {}),
   });
   return result(r.status ?? -1, r.stdout, r.stderr);
+}
+
+/** The sandbox store's bytes as they are on disk, its WAL and shared memory included (latin1). */
+export function storeBytes(box: Sandbox): string {
+  const store = path.join(box.stateHome, 'store.sqlite');
+  return ['', '-wal', '-shm']
+    .map((suffix) => store + suffix)
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f).toString('latin1'))
+    .join('\n');
 }

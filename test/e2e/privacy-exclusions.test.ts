@@ -3,10 +3,10 @@
  * is not in the store file (WAL included), a night in an opted-out repository mines nothing of it, and a
  * repository cannot set the privacy keys.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { runCli, sandbox, type Sandbox, storeBytes } from './cli-helpers.js';
 import { claudeProjectDir, claudeSessionLines } from './claude-transcript.js';
 
 function writeSession(box: Sandbox, cwd: string, id: string, marker: string): void {
@@ -15,15 +15,6 @@ function writeSession(box: Sandbox, cwd: string, id: string, marker: string): vo
   mkdirSync(dir, { recursive: true });
   const lines = claudeSessionLines(cwd, id, `run the release checklist ${marker}`, `released ${marker}`);
   writeFileSync(path.join(dir, `${id}.jsonl`), `${lines.join('\n')}\n`);
-}
-
-function storeBytes(box: Sandbox): string {
-  const store = path.join(box.stateHome, 'store.sqlite');
-  return ['', '-wal', '-shm']
-    .map((s) => store + s)
-    .filter((f) => existsSync(f))
-    .map((f) => readFileSync(f).toString('latin1'))
-    .join('\n');
 }
 
 const userConfig = (box: Sandbox, values: Record<string, unknown>): void => {

@@ -1,26 +1,12 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { runCli, sandbox, type Sandbox, storeBytes } from './cli-helpers.js';
 import { CORPUS_PATTERNS, plantedCounts, writeRedactionCorpus } from './redaction-corpus.js';
 
 function writeUserConfig(box: Sandbox, config: unknown): void {
   mkdirSync(box.stateHome, { recursive: true });
   writeFileSync(path.join(box.stateHome, 'config.json'), JSON.stringify(config));
-}
-
-/** The store's bytes, its WAL included. */
-function storeBytes(box: Sandbox): string {
-  const store = path.join(box.stateHome, 'store.sqlite');
-  return [store, `${store}-wal`]
-    .map((f) => {
-      try {
-        return readFileSync(f).toString('latin1');
-      } catch {
-        return '';
-      }
-    })
-    .join('');
 }
 
 type Sources = Record<string, { redactions: Record<string, number> }>;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ALL_HOSTILE, HOSTILE_SEQUENCES, UNSAFE_RE } from '../helpers/hostile-text.js';
-import { PERSONAS, runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { PERSONAS, runCli, sandbox, type Sandbox, storeBytes } from './cli-helpers.js';
 
 const join = (...parts: string[]): string => parts.join(''); // so secret scanners skip the fixtures
 
@@ -18,20 +18,6 @@ function filesUnder(dir: string): string[] {
     const p = path.join(dir, e.name);
     return e.isDirectory() ? filesUnder(p) : [p];
   });
-}
-
-/** The store's bytes, WAL included, for planted secrets. */
-function storeBytes(box: Sandbox): string {
-  const store = path.join(box.stateHome, 'store.sqlite');
-  return [store, `${store}-wal`]
-    .map((f) => {
-      try {
-        return readFileSync(f).toString('latin1');
-      } catch {
-        return '';
-      }
-    })
-    .join('');
 }
 
 /** Every text value of every table of the store, one line per value, for control characters. */
