@@ -28,7 +28,7 @@ function piece(v: HtmlValue): string {
   if (v === null || v === undefined || v === false) return '';
   if (v instanceof Html) return v.text;
   if (Array.isArray(v)) return (v as readonly HtmlValue[]).map(piece).join('');
-  return escapeHtml(String(v as string | number | boolean));
+  return escapeHtml(String(v));
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {

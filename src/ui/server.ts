@@ -88,10 +88,10 @@ export async function startUi(o: UiOptions): Promise<RunningUi> {
     const nonce = newSecret().slice(0, 32);
     c.set('nonce', nonce);
     const problem = requestProblem({ host: c.req.header('host'), origin: c.req.header('origin') }, port);
-    if (problem) return refuse(c, problem.status, problem.reason);
+    if (problem) return refuse(c.get('nonce'), problem.status, problem.reason);
     const fromQuery = c.req.query('token');
     if (fromQuery !== undefined) {
-      if (!sameSecret(fromQuery, token)) return refuse(c, 403, 'wrong token');
+      if (!sameSecret(fromQuery, token)) return refuse(c.get('nonce'), 403, 'wrong token');
       if (c.req.method === 'GET') {
         // The token leaves the address (history, screenshots) for a cookie only this server reads.
         const url = new URL(c.req.url);
@@ -103,8 +103,9 @@ export async function startUi(o: UiOptions): Promise<RunningUi> {
     } else {
       const given =
         bearerToken(c.req.header('authorization')) ?? cookieValue(c.req.header('cookie'), cookieName());
-      if (given === undefined) return refuse(c, 401, 'the token is missing: open the address `ui` printed');
-      if (!sameSecret(given, token)) return refuse(c, 403, 'wrong token');
+      if (given === undefined)
+        return refuse(c.get('nonce'), 401, 'the token is missing: open the address `ui` printed');
+      if (!sameSecret(given, token)) return refuse(c.get('nonce'), 403, 'wrong token');
     }
     await next();
     for (const [k, v] of Object.entries(securityHeaders(nonce))) c.header(k, v);
@@ -163,12 +164,12 @@ export async function startUi(o: UiOptions): Promise<RunningUi> {
     const view = await loadProposalView(dir, id, o.db);
     return c.html(renderProposalPage(view, { ...opts(c), result }), result.ok ? 200 : 409);
   });
-  app.notFound((c) => refuse(c, 404, 'no such page'));
+  app.notFound((c) => refuse(c.get('nonce'), 404, 'no such page'));
   app.onError((err, c) => {
-    if (err instanceof Refusal) return refuse(c, err.status, err.message);
+    if (err instanceof Refusal) return refuse(c.get('nonce'), err.status, err.message);
     const message = err instanceof Error ? err.message : String(err);
     o.logger.warn(`ui: ${c.req.method} ${c.req.path}: ${message}`);
-    return refuse(c, 500, message);
+    return refuse(c.get('nonce'), 500, message);
   });
 
   const server = await listen(app.fetch, o.port ?? 0);
@@ -185,14 +186,13 @@ export async function startUi(o: UiOptions): Promise<RunningUi> {
   };
 }
 
-function refuse(
-  c: Context<{ Variables: { nonce: string } }>,
-  status: 400 | 401 | 403 | 404 | 500,
-  reason: string,
-) {
-  const nonce = c.get('nonce') || newSecret().slice(0, 32);
-  for (const [k, v] of Object.entries(securityHeaders(nonce))) c.header(k, v);
-  return c.html(page(`${status}`, html`<p id="error">${reason}</p>`, { nonce, static: true }), status);
+function refuse(nonce: string | undefined, status: 400 | 401 | 403 | 404 | 500, reason: string): Response {
+  const n = nonce ?? newSecret().slice(0, 32);
+  const body = page(`${status}`, html`<p id="error">${reason}</p>`, { nonce: n, static: true });
+  return new Response(body, {
+    status,
+    headers: { ...securityHeaders(n), 'Content-Type': 'text/html; charset=UTF-8' },
+  });
 }
 
 function listen(fetch: (req: Request) => Response | Promise<Response>, port: number): Promise<ServerType> {

@@ -72,7 +72,7 @@ function openInBrowser(url: string, logger: Logger): void {
       : process.platform === 'win32'
         ? ['cmd', ['/c', 'start', '""', url]]
         : ['xdg-open', [url]];
-  execFile(cmd, args as string[], (err) => {
+  execFile(cmd, args, (err) => {
     if (err) logger.warn(`could not open a browser (${err.message}); open the address above yourself`);
   });
 }
