@@ -9,8 +9,8 @@ import { checkProjectStateDir } from '../../core/io/project-state-dir.js';
 import type { Logger } from '../../core/logger.js';
 import { startUi, type RunProposalAction } from '../../ui/server.js';
 import { HISTORY_FILE } from '../../ui/data.js';
-import { addCommonOptions, flagForKey, intArg } from '../options.js';
-import { cliContext, openDb, type CliContext, type CommonFlags } from '../context.js';
+import { flagForKey, intArg } from '../options.js';
+import { cliContext, openDb, type CliContext } from '../context.js';
 import { say } from '../output.js';
 import {
   adoptAction,
@@ -21,7 +21,7 @@ import {
   revertedLines,
 } from '../proposal-actions.js';
 
-interface UiFlags extends CommonFlags {
+interface UiFlags {
   port: number;
   open?: boolean;
   trainDir?: string[];
@@ -78,7 +78,7 @@ function openInBrowser(url: string, logger: Logger): void {
 }
 
 export const uiCommand = (): Command =>
-  addCommonOptions(new Command('ui'))
+  new Command('ui')
     .description(
       'Serve a local dashboard (127.0.0.1 only, with a token) of every project: nights, proposals, harvest; adopt, reject or revert from it.',
     )
@@ -95,8 +95,8 @@ export const uiCommand = (): Command =>
       for (const d of trainDirs)
         if (!existsSync(path.join(d, HISTORY_FILE)))
           throw new UsageError(`--train-dir ${d} holds no ${HISTORY_FILE} (give a \`train\` output folder)`);
-      const ctx = cliContext(flags);
-      const db = openDb(ctx, flags);
+      const ctx = cliContext({});
+      const db = openDb(ctx);
       try {
         const ui = await startUi({
           home: ctx.home,
