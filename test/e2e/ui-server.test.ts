@@ -4,7 +4,7 @@
  * changing files exactly as the CLI's adopt, reject and revert do (checked against a twin sandbox).
  */
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stageProposal } from '../../proposals/index.js';
@@ -14,6 +14,7 @@ import { dbFile } from '../../src/config/paths.js';
 import { fixedClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { openStore, type Db } from '../../src/store/db.js';
+import { insertHarvestRun } from '../../src/store/harvest-runs-repo.js';
 import { finishNight, setNightProposal, startNight } from '../../src/store/nights-repo.js';
 import { startUi, type RunningUi } from '../../src/ui/server.js';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
@@ -73,7 +74,7 @@ function addNights(db: Db, project: string, proposalId: string): void {
 }
 
 /** A sandbox with the fixture's proposal (a full report.json with a planted correction), nights, a server. */
-async function serve(box: Sandbox): Promise<{ ui: RunningUi; id: string; db: Db }> {
+async function serve(box: Sandbox, trainDirs: string[] = []): Promise<{ ui: RunningUi; id: string; db: Db }> {
   const f = await stageFixture(box);
   const id = f.staged.id;
   // The fixture's report is a stub; this proposal gets a real one, with rules and their sentences.
@@ -157,6 +158,7 @@ async function serve(box: Sandbox): Promise<{ ui: RunningUi; id: string; db: Db 
     logger: silentLogger,
     runAction: cliProposalActions(ctxOf(box), db),
     port: 0,
+    trainDirs,
   });
   open.push({ ui, db });
   void id;
@@ -330,6 +332,56 @@ describe('ui server: pages', () => {
       expect(urls.length, p).toBeGreaterThan(0);
       for (const u of urls) expect(u, p).toMatch(/^\/(?!\/)/);
     }
+  });
+});
+
+describe('ui server: harvest and train pages', () => {
+  it('shows per source the files, sessions, bad lines, redactions and last read', async () => {
+    const box = sandbox();
+    const { ui, db } = await serve(box);
+    db.prepare(
+      `INSERT INTO source_files (path, source, size, mtime_ms, inode, parsed_offset, bad_lines, updated_at)
+       VALUES ('/t/a.jsonl', 'claude', 1, 1, 1, 1, 2, ?), ('/t/b.jsonl', 'claude', 1, 1, 2, 1, 1, ?)`,
+    ).run(Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 2));
+    insertHarvestRun(db, 1, Date.UTC(2026, 0, 2, 5), {
+      files_seen: 2,
+      files_parsed: 2,
+      sessions_stored: 0,
+      by_source: { claude: { redactions: { 'openai-key': 3 } } },
+    });
+    const page = await request(ui, '/harvest');
+    const row =
+      /<tr data-testid="harvest-row" data-source="claude">([\s\S]*?)<\/tr>/.exec(page.body)?.[1] ?? '';
+    const cells = [...row.matchAll(/<td>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(cells).toEqual(['claude', '2', '0', '3', 'openai-key: 3', '2026-01-02T00:00:00Z']);
+    expect(page.body).toContain('Last harvest: 2026-01-02T05:00:00Z');
+  });
+
+  it('charts a --train-dir history, and no other folder', async () => {
+    const box = sandbox();
+    const out = path.join(box.root, 'train-out');
+    mkdirSync(out);
+    const step = (n: number, before: number, after: number) =>
+      JSON.stringify({
+        step: n,
+        epoch: 0,
+        kind: 'step',
+        val_before: before,
+        val_after: after,
+        gate: 'accept',
+        accepted: true,
+      });
+    writeFileSync(path.join(out, 'history.jsonl'), `${step(1, 0.1, 0.2)}\n${step(2, 0.2, 0.4)}\nnot json\n`);
+    const { ui } = await serve(box, [out]);
+    const page = await request(ui, `/train?${q({ dir: out })}`);
+    expect(page.status).toBe(200);
+    const json = /<script type="application\/json" id="train-data">([\s\S]*?)<\/script>/.exec(page.body)?.[1];
+    expect((JSON.parse(json ?? 'null') as { points: unknown[] }).points).toEqual([
+      { x: 1, a: 0.1, b: 0.2 },
+      { x: 2, a: 0.2, b: 0.4 },
+    ]);
+    expect(page.body).toContain('1 lines of history.jsonl were not step records');
+    expect((await request(ui, `/train?${q({ dir: box.root })}`)).status).toBe(404);
   });
 });
 
