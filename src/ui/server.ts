@@ -10,6 +10,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { assertProposalId } from '../../proposals/index.js';
 import type { Clock } from '../core/clock.js';
+import { IoError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import { uiAssets } from './assets.js';
@@ -198,6 +199,8 @@ function refuse(nonce: string | undefined, status: 400 | 401 | 403 | 404 | 500, 
 function listen(fetch: (req: Request) => Response | Promise<Response>, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname: HOST, port }, () => resolve(server));
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new IoError(`cannot listen on ${HOST}:${port}: ${err.code ?? err.message}`, 'ui_listen_failed')),
+    );
   });
 }

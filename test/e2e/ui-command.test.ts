@@ -1,7 +1,20 @@
 /** `skillopt-sleep ui` as the built bin: it prints its address, serves it, and stops cleanly on SIGTERM. */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { CLI, sandbox, sandboxEnv, spawnCli } from './cli-helpers.js';
+import { CLI, sandbox, sandboxEnv, spawnCli, type Sandbox } from './cli-helpers.js';
+
+/** The bin in its own process without blocking this one (the test's own server must keep listening). */
+function spawnCliAsync(box: Sandbox, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: box.project, env: sandboxEnv(box) });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => (stderr += d));
+    child.once('exit', (code) => resolve({ code, stderr }));
+  });
+}
 
 describe('skillopt-sleep ui', () => {
   it('prints a 127.0.0.1 address with a token, serves it, and exits 0 on SIGTERM', async () => {
@@ -38,5 +51,19 @@ describe('skillopt-sleep ui', () => {
     const noHistory = spawnCli(box, ['ui', '--train-dir', box.project]);
     expect(noHistory.code).toBe(2);
     expect(noHistory.stderr).toMatch(/holds no history\.jsonl/);
+  });
+
+  it('says so in one line when its port is taken (exit 1)', async () => {
+    const box = sandbox();
+    const taken = http.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = await spawnCliAsync(box, ['ui', '--port', String(port)]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(`[sleep] error: cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+    } finally {
+      taken.close();
+    }
   });
 });
