@@ -68,6 +68,12 @@ module.exports = {
       'a night: every stage, never the CLI, daemon or installers',
     ),
     layer(
+      'ui',
+      '^src/ui/',
+      [CORE, CONFIG, '^src/store/', '^proposals/', '^src/scheduler/', '^src/night/night-report\\.ts$'],
+      "the dashboard: read-only loaders and views; its buttons are the CLI's, injected",
+    ),
+    layer(
       'cli',
       '^src/cli/',
       ['^(src/(?!tools/)|harvesters/|proposals/)'],

@@ -20,6 +20,7 @@ import { proposalsCommand, rejectCommand } from './commands/proposals.js';
 import { revertCommand } from './commands/revert.js';
 import { statusCommand } from './commands/status.js';
 import { evalCommand, trainCommand } from './commands/train.js';
+import { uiCommand } from './commands/ui.js';
 import { withCliIo, type CliIo } from './io.js';
 import { printJson } from './output.js';
 
@@ -50,6 +51,7 @@ function buildProgram(io: CliIo): Command {
     trainCommand,
     evalCommand,
     daemonCommand,
+    uiCommand,
   ]) {
     program.addCommand(make());
   }

@@ -1,11 +1,12 @@
 /** `adopt`: apply a staged proposal (or a reviewed subset of it) to the live files. */
 import { Command } from 'commander';
-import { adoptProposal, assertProposalId, type AdoptReceipt } from '../../../proposals/index.js';
+import { assertProposalId } from '../../../proposals/index.js';
 import { UsageError } from '../../core/errors.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, projectConfig, commandProject, type CommonFlags } from '../context.js';
-import { displayText, printJson, say } from '../output.js';
-import { commitFailure, recoverAndSync, syncMirror } from '../proposal-session.js';
+import { printJson, say } from '../output.js';
+import { adoptAction, adoptedLines } from '../proposal-actions.js';
+import { commitFailure } from '../proposal-session.js';
 
 interface AdoptFlags extends CommonFlags {
   skill?: string[];
@@ -40,23 +41,19 @@ export const adoptCommand = (): Command =>
         : projectConfig(ctx, project, cmd).config.adopt_commit;
       const db = openDb(ctx, flags);
       try {
-        await recoverAndSync(db, project, ctx.logger);
-        let receipt: AdoptReceipt;
-        try {
-          receipt = await adoptProposal({
-            projectDir: project,
-            ...(id !== undefined ? { id } : {}),
-            now: ctx.clock.now(),
-            select: {
-              ...(flags.skill ? { skills: flags.skill.map((s) => s.trim()) } : {}),
-              ...(flags.allSkills ? { allSkills: true } : {}),
-              ...(flags.memory ? { memory: true } : {}),
-            },
-            commit,
-          });
-        } finally {
-          await syncMirror(db, project);
-        }
+        const receipt = await adoptAction({
+          db,
+          project,
+          now: ctx.clock.now(),
+          logger: ctx.logger,
+          ...(id !== undefined ? { id } : {}),
+          select: {
+            ...(flags.skill ? { skills: flags.skill.map((s) => s.trim()) } : {}),
+            ...(flags.allSkills ? { allSkills: true } : {}),
+            ...(flags.memory ? { memory: true } : {}),
+          },
+          commit,
+        });
         if (ctx.json) {
           commitFailure('adopt', receipt.id, receipt.git);
           printJson({
@@ -69,11 +66,7 @@ export const adoptCommand = (): Command =>
           });
           return;
         }
-        say(`[sleep] adopted ${receipt.id}`);
-        for (const t of receipt.targets)
-          say(`   -> ${t.kind ?? ''} ${displayText(t.name ?? '')}: ${t.livePath}`);
-        commitFailure('adopt', receipt.id, receipt.git);
-        if (receipt.git) say(`[sleep] git: ${displayText(receipt.git.message)}`);
+        adoptedLines(receipt, say);
       } finally {
         db.close();
       }

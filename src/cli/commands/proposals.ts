@@ -1,12 +1,13 @@
 /** `proposals list|show|diff` and `reject`: review what the nights staged. */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { assertProposalId, listProposals, readProposal, rejectProposal } from '../../../proposals/index.js';
+import { assertProposalId, listProposals, readProposal } from '../../../proposals/index.js';
+import { rejectAction, rejectedLine } from '../proposal-actions.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
 import { markdownForTerminal } from '../markdown-terminal.js';
 import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
-import { recoverAndSync, syncMirror } from '../proposal-session.js';
+import { recoverAndSync } from '../proposal-session.js';
 import type { Db } from '../../store/db.js';
 import { storedReportSchema, type NightReport } from '../../night/night-report.js';
 
@@ -154,14 +155,15 @@ export const rejectCommand = (): Command =>
     .action(async (id: string, flags: CommonFlags & { reason?: string }) => {
       assertProposalId(id);
       await withProject(flags, async (ctx, project, db) => {
-        const result = await rejectProposal({
-          projectDir: project,
+        const result = await rejectAction({
+          db,
+          project,
           id,
           now: ctx.clock.now(),
+          logger: ctx.logger,
           ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
         });
-        await syncMirror(db, project);
         if (ctx.json) printJson({ ok: true, proposal_id: result.id, rejected_at: result.record.rejectedAt });
-        else say(`[sleep] rejected ${result.id}`);
+        else say(rejectedLine(result.id));
       });
     });

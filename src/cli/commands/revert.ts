@@ -1,10 +1,11 @@
 /** `revert`: undo an adoption from its receipt. */
 import { Command } from 'commander';
-import { assertProposalId, revertProposal, type RevertReceipt } from '../../../proposals/index.js';
+import { assertProposalId } from '../../../proposals/index.js';
 import { addCommonOptions } from '../options.js';
 import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
-import { displayText, printJson, say } from '../output.js';
-import { commitFailure, recoverAndSync, syncMirror } from '../proposal-session.js';
+import { printJson, say } from '../output.js';
+import { revertAction, revertedLines } from '../proposal-actions.js';
+import { commitFailure } from '../proposal-session.js';
 
 export const revertCommand = (): Command =>
   addCommonOptions(new Command('revert'))
@@ -25,19 +26,15 @@ export const revertCommand = (): Command =>
       const project = commandProject(ctx, flags);
       const db = openDb(ctx, flags);
       try {
-        await recoverAndSync(db, project, ctx.logger);
-        let receipt: RevertReceipt;
-        try {
-          receipt = await revertProposal({
-            projectDir: project,
-            ...(id !== undefined ? { id } : {}),
-            now: ctx.clock.now(),
-            force: flags.force === true,
-            commit: flags.commit === true,
-          });
-        } finally {
-          await syncMirror(db, project);
-        }
+        const receipt = await revertAction({
+          db,
+          project,
+          now: ctx.clock.now(),
+          logger: ctx.logger,
+          ...(id !== undefined ? { id } : {}),
+          force: flags.force === true,
+          commit: flags.commit === true,
+        });
         if (ctx.json) {
           commitFailure('revert', receipt.id, receipt.git);
           printJson({
@@ -51,11 +48,7 @@ export const revertCommand = (): Command =>
           });
           return;
         }
-        say(`[sleep] reverted ${receipt.id}`);
-        for (const p of receipt.restoredPaths) say(`   <- ${p}`);
-        for (const p of receipt.unchangedPaths) say(`   (already as before: ${p})`);
-        commitFailure('revert', receipt.id, receipt.git);
-        if (receipt.git) say(`[sleep] git: ${displayText(receipt.git.message)}`);
+        revertedLines(receipt, say);
       } finally {
         db.close();
       }

@@ -1,0 +1,90 @@
+/**
+ * Adopt, reject and revert as functions: the CLI commands and the dashboard's buttons (`src/ui/`) run
+ * these same steps and print the same lines, so their refusals and messages cannot drift apart.
+ */
+import {
+  adoptProposal,
+  rejectProposal,
+  revertProposal,
+  type AdoptReceipt,
+  type RevertReceipt,
+  type TargetSelection,
+} from '../../proposals/index.js';
+import type { Logger } from '../core/logger.js';
+import type { Db } from '../store/db.js';
+import { displayText } from './output.js';
+import { commitFailure, recoverAndSync, syncMirror } from './proposal-session.js';
+
+export interface ActionBase {
+  db: Db;
+  project: string;
+  now: number;
+  logger: Logger;
+}
+
+export async function adoptAction(
+  o: ActionBase & { id?: string; select: TargetSelection; commit: boolean },
+): Promise<AdoptReceipt> {
+  await recoverAndSync(o.db, o.project, o.logger);
+  try {
+    return await adoptProposal({
+      projectDir: o.project,
+      ...(o.id !== undefined ? { id: o.id } : {}),
+      now: o.now,
+      select: o.select,
+      commit: o.commit,
+    });
+  } finally {
+    await syncMirror(o.db, o.project);
+  }
+}
+
+/** What `adopt` prints; a failed commit throws after the target lines (the files are written). */
+export function adoptedLines(receipt: AdoptReceipt, say: (line: string) => void): void {
+  say(`[sleep] adopted ${receipt.id}`);
+  for (const t of receipt.targets) say(`   -> ${t.kind ?? ''} ${displayText(t.name ?? '')}: ${t.livePath}`);
+  commitFailure('adopt', receipt.id, receipt.git);
+  if (receipt.git) say(`[sleep] git: ${displayText(receipt.git.message)}`);
+}
+
+export async function revertAction(
+  o: ActionBase & { id?: string; force: boolean; commit: boolean },
+): Promise<RevertReceipt> {
+  await recoverAndSync(o.db, o.project, o.logger);
+  try {
+    return await revertProposal({
+      projectDir: o.project,
+      ...(o.id !== undefined ? { id: o.id } : {}),
+      now: o.now,
+      force: o.force,
+      commit: o.commit,
+    });
+  } finally {
+    await syncMirror(o.db, o.project);
+  }
+}
+
+/** What `revert` prints; a failed commit throws after the path lines. */
+export function revertedLines(receipt: RevertReceipt, say: (line: string) => void): void {
+  say(`[sleep] reverted ${receipt.id}`);
+  for (const p of receipt.restoredPaths) say(`   <- ${p}`);
+  for (const p of receipt.unchangedPaths) say(`   (already as before: ${p})`);
+  commitFailure('revert', receipt.id, receipt.git);
+  if (receipt.git) say(`[sleep] git: ${displayText(receipt.git.message)}`);
+}
+
+export async function rejectAction(
+  o: ActionBase & { id: string; reason?: string },
+): Promise<Awaited<ReturnType<typeof rejectProposal>>> {
+  await recoverAndSync(o.db, o.project, o.logger);
+  const result = await rejectProposal({
+    projectDir: o.project,
+    id: o.id,
+    now: o.now,
+    ...(o.reason !== undefined ? { reason: o.reason } : {}),
+  });
+  await syncMirror(o.db, o.project);
+  return result;
+}
+
+export const rejectedLine = (id: string): string => `[sleep] rejected ${id}`;

@@ -1,0 +1,99 @@
+/** The page frame every view shares: head, navigation, styles, and the chart script. */
+import { uiAssets } from '../assets.js';
+import { html, raw, type Html, type HtmlValue } from '../html.js';
+
+export interface RenderOptions {
+  /** The response's CSP nonce (inline script and style carry it). */
+  nonce: string;
+  /** One self-contained file (`report --html`): no buttons, no links to other pages, assets inlined. */
+  static?: boolean;
+  /** The server's CSRF token, put in every form (live mode). */
+  csrf?: string;
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1f2328;background:#fff}
+header{background:#24292f;color:#fff;padding:8px 16px}header a{color:#fff;margin-right:16px;text-decoration:none}
+main{padding:16px;max-width:1200px}
+table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}code,pre{font-family:ui-monospace,monospace;font-size:12px}
+pre.diff{background:#f6f8fa;padding:8px;overflow:auto}
+.add{background:#dafbe1}.del{background:#ffebe9}.hunk{color:#0969da}.file{font-weight:bold}
+.ok{background:#dafbe1;padding:8px}.refused{background:#ffebe9;padding:8px}
+form.inline{display:inline-block;margin-right:8px}.muted{color:#57606a}
+`;
+
+/** The chart of `[data-chart]` elements; each names its `<script type="application/json">` series. */
+const CHART_SCRIPT = `
+(function () {
+  document.querySelectorAll('[data-chart]').forEach(function (el) {
+    var data = JSON.parse(document.getElementById(el.getAttribute('data-chart')).textContent);
+    var x = data.points.map(function (p) { return data.time ? p.x / 1000 : p.x; });
+    var s = function (key) { return data.points.map(function (p) { return p[key]; }); };
+    var opts = {
+      width: Math.max(320, Math.min(1100, el.clientWidth || 900)), height: 320,
+      scales: { x: { time: data.time }, y: { range: [0, 1] } },
+      series: [
+        { label: data.x_label },
+        { label: data.labels[0], stroke: '#8c959f', width: 2, points: { show: true, size: 7 } },
+        { label: data.labels[1], stroke: '#1a7f37', width: 2, points: { show: true, size: 7 } }
+      ]
+    };
+    new uPlot(opts, [x, s('a'), s('b')], el);
+  });
+})();
+`;
+
+function assetTags(o: RenderOptions): Html {
+  if (!o.static)
+    return html`<link rel="stylesheet" href="/assets/uPlot.min.css" />
+      <script src="/assets/uPlot.iife.min.js"></script>`;
+  const a = uiAssets();
+  return html`<style nonce="${o.nonce}">
+      ${raw(a['uPlot.min.css']?.text ?? '')}
+    </style>
+    <script nonce="${o.nonce}">
+      ${raw((a['uPlot.iife.min.js']?.text ?? '').replace(/<\/script/gi, '<\\/script'))};
+    </script>`;
+}
+
+export function page(title: string, body: HtmlValue, o: RenderOptions, withChart = false): string {
+  const nav = o.static
+    ? html`<header><strong>skillopt-sleep</strong></header>`
+    : html`<header>
+        <strong>skillopt-sleep</strong>&nbsp;&nbsp;<a href="/" id="nav-projects">Projects</a
+        ><a href="/harvest" id="nav-harvest">Harvest</a>
+      </header>`;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${title} · skillopt-sleep</title>
+        <style nonce="${o.nonce}">
+          ${raw(STYLE)}
+        </style>
+        ${withChart ? assetTags(o) : ''}
+      </head>
+      <body>
+        ${nav}
+        <main>${body}</main>
+        ${
+          withChart
+            ? html`<script nonce="${o.nonce}">
+                ${raw(CHART_SCRIPT)};
+              </script>`
+            : ''
+        }
+      </body>
+    </html>`.text;
+}
+
+/** A link to another page of the dashboard; plain text in a static page (it has no other pages). */
+export function link(href: string, text: HtmlValue, o: RenderOptions, id?: string): Html {
+  return o.static
+    ? html`<span>${text}</span>`
+    : html`<a href="${href}" ${id ? html`id="${id}"` : ''}>${text}</a>`;
+}
+
+export const query = (params: Record<string, string>): string => new URLSearchParams(params).toString();

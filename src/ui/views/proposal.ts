@@ -1,0 +1,156 @@
+/** A proposal: its diff, edits, where its rules came from, per-task deltas, refusals, and the buttons. */
+import { html, isoTime, raw, score, escapeHtml, type Html } from '../html.js';
+import type { ProposalView } from '../data.js';
+import { link, page, query, type RenderOptions } from './layout.js';
+
+/** What an adopt/reject/revert button did: the lines the CLI prints, or its error line. */
+export interface ActionResult {
+  ok: boolean;
+  lines: string[];
+}
+
+/** A held-out task by its kind's label (the `kind:` tag), with its instance id (as report.md names it). */
+export function taskName(id: string, tags: readonly string[] | undefined): string {
+  const kind = tags?.find((tag) => tag.startsWith('kind:'))?.slice('kind:'.length);
+  return kind ? `${kind} (${id})` : id;
+}
+
+/** The unified diff, one element per line, coloured by its first character. */
+export function diffHtml(diff: string): Html {
+  const lines = diff.split('\n').map((line) => {
+    const cls =
+      line.startsWith('+++') || line.startsWith('---')
+        ? 'file'
+        : line.startsWith('@@')
+          ? 'hunk'
+          : line.startsWith('+')
+            ? 'add'
+            : line.startsWith('-')
+              ? 'del'
+              : 'ctx';
+    return `<span class="${cls}">${escapeHtml(line)}</span>`;
+  });
+  return raw(`<pre class="diff" id="diff" data-testid="diff">${lines.join('\n')}</pre>`);
+}
+
+function actionForms(v: ProposalView, o: RenderOptions): Html {
+  if (o.static) return html``;
+  const form = (action: 'adopt' | 'reject' | 'revert', label: string, extra: Html = html``): Html =>
+    html`<form class="inline" method="post" action="/action" id="${action}-form" data-testid="${action}-form">
+      <input type="hidden" name="csrf" value="${o.csrf ?? ''}" />
+      <input type="hidden" name="dir" value="${v.project}" />
+      <input type="hidden" name="id" value="${v.summary.id}" />
+      <input type="hidden" name="action" value="${action}" />
+      ${extra}
+      <button type="submit" id="${action}-button" data-testid="${action}-button">${label}</button>
+    </form>`;
+  return html`<section id="actions">
+    ${form('adopt', 'Adopt')}
+    ${form(
+      'reject',
+      'Reject',
+      html`<input type="text" name="reason" id="reject-reason" placeholder="reason (optional)" />`,
+    )}
+    ${form('revert', 'Revert')}
+  </section>`;
+}
+
+function resultBox(result: ActionResult | undefined): Html {
+  if (!result) return html``;
+  return html`<pre
+    id="action-result"
+    data-testid="action-result"
+    data-ok="${String(result.ok)}"
+    class="${result.ok ? 'ok' : 'refused'}"
+  >
+${result.lines.join('\n')}</pre>`;
+}
+
+export function renderProposalPage(v: ProposalView, o: RenderOptions & { result?: ActionResult }): string {
+  const s = v.summary;
+  const r = v.report;
+  const targets = s.targets.map(
+    (t) =>
+      html`<li data-testid="target">
+        ${t.adopted ? 'adopted' : 'pending'} ${t.kind} <code>${t.name}</code>: ${t.livePath}
+      </li>`,
+  );
+  const edits = (r?.edits ?? []).map(
+    (e) =>
+      html`<li data-testid="edit">
+        [${e.target}/${e.op}] ${e.content}<br /><span class="muted">why: ${e.rationale}</span>
+      </li>`,
+  );
+  const rejected = (r?.rejected_edits ?? []).map(
+    (e) =>
+      html`<li data-testid="rejected-edit">
+        [${e.target}/${e.op}] ${e.content} — <strong>${e.reason}</strong> (Δ ${e.delta.toFixed(3)})
+      </li>`,
+  );
+  const deltas = (r?.task_deltas ?? []).map(
+    (d) =>
+      html`<tr data-testid="task-delta">
+        <td>${taskName(d.task_id, d.tags)}</td>
+        <td>${score(d.baseline_score)}</td>
+        <td>${score(d.candidate_score)}</td>
+        <td>${d.status}</td>
+      </tr>`,
+  );
+  const provenance = v.provenance.map(
+    (p) =>
+      html`<li data-testid="provenance-item">
+        <strong>${p.task_label}</strong> — ${p.kind}: <code>${p.detail}</code><br />
+        “<span class="sentence">${p.sentence}</span>”
+        <span class="muted"
+          >(${p.session}${p.session_started_at !== null ? `, ${isoTime(p.session_started_at)}` : ''})</span
+        >
+      </li>`,
+  );
+  const body = html`<h1>Proposal <code id="proposal-id">${s.id}</code></h1>
+    <p id="proposal-status" data-testid="proposal-status">
+      ${s.status} · night ${s.night} · staged
+      ${isoTime(s.createdAt)}${s.supersededBy ? ` · superseded by ${s.supersededBy}` : ''} · project
+      ${link(`/project?${query({ dir: v.project })}`, v.project, o)}
+    </p>
+    ${resultBox(o.result)} ${actionForms(v, o)}
+    <ul id="targets">
+      ${targets}
+    </ul>
+    ${
+      r
+        ? html`<p id="scores" data-testid="scores">
+            held-out (${r.gate_metric || 'gate metric'}): ${score(r.baseline)} → ${score(r.candidate)} · gate
+            <strong>${r.gate_action}</strong> (accepted=${String(r.accepted)})
+          </p>`
+        : html`<p class="muted" id="report-unreadable">report.json is not of a shape this version reads.</p>`
+    }
+    <h2>Edits</h2>
+    <ul id="edits" data-testid="edits">
+      ${edits.length ? edits : html`<li class="muted">none</li>`}
+    </ul>
+    <h2>Where the rules came from</h2>
+    <ul id="provenance" data-testid="provenance">
+      ${provenance.length ? provenance : html`<li class="muted">no corrections recorded</li>`}
+    </ul>
+    <h2>Held-out tasks</h2>
+    <table id="task-deltas" data-testid="task-deltas">
+      <thead>
+        <tr>
+          <th>Task</th>
+          <th>Baseline</th>
+          <th>Candidate</th>
+          <th>Change</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${deltas}
+      </tbody>
+    </table>
+    <h2>Rejected by the gate</h2>
+    <ul id="rejected-edits" data-testid="rejected-edits">
+      ${rejected.length ? rejected : html`<li class="muted">none</li>`}
+    </ul>
+    <h2>Diff</h2>
+    ${diffHtml(v.diff)}`;
+  return page(`Proposal ${s.id}`, body, o);
+}
