@@ -303,7 +303,7 @@ describe('ui server: pages', () => {
 
   it('shows the diff, the provenance sentence, deltas and refusals, with planted markup as text', async () => {
     const box = sandbox();
-    const { ui, id } = await serve(box);
+    const { ui, id, db } = await serve(box);
     const page = await request(ui, `/proposal?${q({ dir: box.project, id })}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<span class="add">+- Use pnpm, never npm.</span>');
@@ -313,6 +313,15 @@ describe('ui server: pages', () => {
     expect(page.body).toContain('install deps (t1)');
     expect(page.body).not.toContain('<script>alert(1)</script>');
     expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.body).not.toContain('claude-code:s1, 2026');
+    // Once the session is in the store, the sentence is dated with the session's start.
+    db.prepare(
+      `INSERT INTO sessions (key, source, session_id, project_root, cwd, branch, model, source_version, started_at,
+         ended_at, n_user_turns, n_assistant_turns, tools_used, skills_used, files_touched, source_path, harvested_at)
+       VALUES ('claude-code:s1', 'claude', 's1', ?, ?, '', '', '', ?, NULL, 1, 1, '[]', '[]', '[]', '/t/s1.jsonl', 0)`,
+    ).run(box.project, box.project, Date.UTC(2025, 11, 30, 9));
+    const dated = await request(ui, `/proposal?${q({ dir: box.project, id })}`);
+    expect(dated.body).toContain('claude-code:s1, 2025-12-30T09:00:00Z');
     const projects = await request(ui, '/');
     expect(projects.body).toContain(id);
   });
