@@ -37,7 +37,7 @@ describe('ui security', () => {
     expect(h['Content-Security-Policy']).toContain("default-src 'self'");
     expect(h['Content-Security-Policy']).toContain("script-src 'self' 'nonce-n1'");
     expect(h['X-Content-Type-Options']).toBe('nosniff');
-    expect(h['Referrer-Policy']).toBe('no-referrer');
+    expect(h['Referrer-Policy']).toBe('same-origin');
     expect(h['Cache-Control']).toBe('no-store');
   });
 });

@@ -57,7 +57,9 @@ export function securityHeaders(nonce: string): Record<string, string> {
       "object-src 'none'",
     ].join('; '),
     'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
+    // Not no-referrer: under it a browser sends `Origin: null` with the page's own form posts, which the
+    // Origin check must refuse. same-origin still sends nothing to any other site.
+    'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
     'X-Frame-Options': 'DENY',
   };

@@ -259,7 +259,7 @@ describe('ui server: guards', () => {
     expect(next.status).toBe(200);
     expect(next.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(next.headers['x-content-type-options']).toBe('nosniff');
-    expect(next.headers['referrer-policy']).toBe('no-referrer');
+    expect(next.headers['referrer-policy']).toBe('same-origin');
     expect(next.headers['cache-control']).toBe('no-store');
   });
 

@@ -68,8 +68,9 @@ export function page(title: string, body: HtmlValue, o: RenderOptions, withChart
     <html lang="en">
       <head>
         <meta charset="utf-8" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         <title>${title} · skillopt-sleep</title>
+        ${o.static ? '' : html`<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />`}
         <style nonce="${o.nonce}">
           ${raw(STYLE)}
         </style>

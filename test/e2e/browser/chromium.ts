@@ -22,14 +22,14 @@ export const NO_BROWSER =
 /** Where the test run saves its screenshots (git-ignored). */
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../../test-results/screenshots');
 
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = chromiumPath();
   if (executablePath === null) throw new Error(NO_BROWSER);
   return chromium.launch({
     executablePath,
     headless: true,
     // Root in a container has no user namespace for Chromium's sandbox; the pages are our own, on loopback.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...extraArgs],
   });
 }
 
