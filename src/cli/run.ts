@@ -19,6 +19,7 @@ import { scheduleCommand, unscheduleCommand } from './commands/schedule.js';
 import { proposalsCommand, rejectCommand } from './commands/proposals.js';
 import { revertCommand } from './commands/revert.js';
 import { statusCommand } from './commands/status.js';
+import { reportCommand } from './commands/report.js';
 import { evalCommand, trainCommand } from './commands/train.js';
 import { uiCommand } from './commands/ui.js';
 import { withCliIo, type CliIo } from './io.js';
@@ -40,6 +41,7 @@ function buildProgram(io: CliIo): Command {
     revertCommand,
     rejectCommand,
     proposalsCommand,
+    reportCommand,
     harvestCommand,
     forgetCommand,
     handoffCommand,

@@ -69,6 +69,15 @@ export function page(title: string, body: HtmlValue, o: RenderOptions, withChart
       <head>
         <meta charset="utf-8" />
         <meta name="referrer" content="same-origin" />
+        ${
+          o.static
+            ? // A shared file: opened anywhere, it loads nothing from anywhere (everything is inline).
+              html`<meta
+                http-equiv="Content-Security-Policy"
+                content="default-src 'none'; script-src 'nonce-${o.nonce}'; style-src 'nonce-${o.nonce}'; img-src data:"
+              />`
+            : ''
+        }
         <title>${title} · skillopt-sleep</title>
         ${o.static ? '' : html`<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />`}
         <style nonce="${o.nonce}">

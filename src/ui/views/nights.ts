@@ -40,7 +40,8 @@ export function chart(dataId: string, series: ChartSeries): Html {
     </script>`;
 }
 
-export function renderProjectNightsPage(data: ProjectNights, o: RenderOptions): string {
+/** The nights view's content (chart and table), for the page and the static report. */
+export function nightsBody(data: ProjectNights, o: RenderOptions): Html {
   const rows = [...data.nights].reverse().map(
     (n) =>
       html`<tr data-testid="night-row" data-night="${n.id}">
@@ -84,7 +85,11 @@ export function renderProjectNightsPage(data: ProjectNights, o: RenderOptions): 
         ${rows}
       </tbody>
     </table>`;
-  return page(`Nights: ${data.project}`, body, o, true);
+  return body;
+}
+
+export function renderProjectNightsPage(data: ProjectNights, o: RenderOptions): string {
+  return page(`Nights: ${data.project}`, nightsBody(data, o), o, true);
 }
 
 export function renderTrainPage(data: TrainHistory, o: RenderOptions): string {

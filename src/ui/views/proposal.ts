@@ -66,7 +66,8 @@ function resultBox(result: ActionResult | undefined): Html {
 ${result.lines.join('\n')}</pre>`;
 }
 
-export function renderProposalPage(v: ProposalView, o: RenderOptions & { result?: ActionResult }): string {
+/** The proposal view's content, for the page and the static report. */
+export function proposalBody(v: ProposalView, o: RenderOptions & { result?: ActionResult }): Html {
   const s = v.summary;
   const r = v.report;
   const targets = s.targets.map(
@@ -152,5 +153,9 @@ export function renderProposalPage(v: ProposalView, o: RenderOptions & { result?
     </ul>
     <h2>Diff</h2>
     ${diffHtml(v.diff)}`;
-  return page(`Proposal ${s.id}`, body, o);
+  return body;
+}
+
+export function renderProposalPage(v: ProposalView, o: RenderOptions & { result?: ActionResult }): string {
+  return page(`Proposal ${v.summary.id}`, proposalBody(v, o), o);
 }

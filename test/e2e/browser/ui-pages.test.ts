@@ -9,6 +9,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliProposalActions } from '../../../src/cli/commands/ui.js';
@@ -199,6 +200,35 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
     expect(mine?.status).toBe('rejected');
     await w.page.context().close();
   }, 120_000);
+
+  it('report --html opens with no network and shows the numbers of the live pages', async () => {
+    const list = await runCli(box, ['proposals', 'list', '--json']);
+    const id = (list.json().proposals as Array<{ id: string }>).at(-1)?.id ?? '';
+    const file = path.join(box.root, 'report.html');
+    const r = await runCli(box, ['report', id, '--html', '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+
+    const live = await watchedPage(browser);
+    await live.page.goto(ui.url);
+    await live.page.goto(`${origin}/proposal?${query({ dir: box.project, id })}`);
+    const liveScores = await live.page.textContent('#scores');
+    const liveDeltas = await live.page.locator('[data-testid="task-delta"]').allTextContents();
+    await live.page.goto(`${origin}/project?${query({ dir: box.project })}`);
+    const liveNights = await live.page.textContent('#nights-data');
+    await live.page.context().close();
+
+    const w = await watchedPage(browser);
+    await w.page.goto(pathToFileURL(file).href);
+    await w.page.waitForSelector('[data-testid="chart"] canvas');
+    expect(w.requests).toEqual([pathToFileURL(file).href]);
+    expect(await w.page.textContent('#scores')).toBe(liveScores);
+    expect(await w.page.locator('[data-testid="task-delta"]').allTextContents()).toEqual(liveDeltas);
+    expect(await w.page.textContent('#nights-data')).toBe(liveNights);
+    expect(await w.page.locator('form, button').count()).toBe(0);
+    await w.screenshot('report-html');
+    expect(w.errors).toEqual([]);
+    await w.page.context().close();
+  });
 
   it('the harvest page renders', async () => {
     const w = await watchedPage(browser);
