@@ -88,9 +88,13 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
   let db: Db;
   let ui: RunningUi;
   let origin: string;
+  let trainDir: string;
 
   beforeAll(async () => {
     ({ box, nights } = await twoNights());
+    trainDir = path.join(box.root, 'train-run');
+    const train = await runCli(box, ['train', '--demo', '--backend', 'mock', '--out', trainDir, '--json']);
+    expect(train.code, train.stderr).toBe(0);
     db = openStore(dbFile(box.stateHome));
     ui = await startUi({
       home: box.stateHome,
@@ -100,7 +104,7 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
       logger: silentLogger,
       runAction: cliProposalActions(ctxOf(box), db),
       port: 0,
-      trainDirs: [],
+      trainDirs: [trainDir],
     });
     origin = new URL(ui.url).origin;
     browser = await launchChromium();
@@ -230,12 +234,21 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
     await w.page.context().close();
   });
 
-  it('the harvest page renders', async () => {
+  it('the harvest page shows every source the harvest read; a train run charts its history', async () => {
     const w = await watchedPage(browser);
     await w.page.goto(ui.url);
     await w.page.click('#nav-harvest');
     await w.page.waitForSelector('[data-testid="harvest-table"]');
+    expect(await w.page.locator('[data-testid="harvest-row"][data-source="claude"]').count()).toBe(1);
     await w.screenshot('harvest');
+
+    await w.page.click('#nav-projects');
+    await w.page.click('[data-testid="train-link"] a');
+    await w.page.waitForSelector('[data-testid="chart"] canvas');
+    const steps = readFileSync(path.join(trainDir, 'history.jsonl'), 'utf8').trim().split('\n').length;
+    expect(await w.page.locator('[data-testid="train-row"]').count()).toBe(steps);
+    await w.screenshot('train');
+    expect(foreignRequests(w.requests, origin)).toEqual([]);
     expect(w.errors).toEqual([]);
     await w.page.context().close();
   });
@@ -244,6 +257,7 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
     const w = await watchedPage(browser);
     const bare = await w.page.goto(`${origin}/`);
     expect(bare?.status()).toBe(401);
+    await w.screenshot('refused-no-token');
     await w.page.context().close();
 
     // DNS rebinding: a name the attacker controls resolving to 127.0.0.1.
