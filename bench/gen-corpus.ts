@@ -7,6 +7,8 @@
  * (Node 20 has no --experimental-strip-types, so bench scripts are compiled into bench/out/, which is
  * git-, lint- and prettier-ignored. `bench/run.sh gen-corpus ...` does both steps.)
  *
+ * --sessions N stops at N sessions (split by --mix) instead of --mb; --output-scale F multiplies tool output
+ * sizes (with --sessions, it sets the bytes per session: the speed bench holds sessions fixed and varies bytes).
  * Options: --projects 10, --secret-rate 0.02 (per exchange), --end <ISO|now> (default
  * 2026-11-01T00:00:00Z; sessions span --span-days 28 before it), --mix claude=55,codex=25,copilot=10,copilot-cli=10.
  * Writes <out>/home/{.claude,.codex,.config/Code,.copilot}, <out>/planted-secrets.txt (one needle per
@@ -67,6 +69,8 @@ function main(): void {
       end: { type: 'string', default: DEFAULT_END },
       'span-days': { type: 'string', default: '28' },
       mix: { type: 'string', default: 'claude=55,codex=25,copilot=10,copilot-cli=10' },
+      sessions: { type: 'string' },
+      'output-scale': { type: 'string', default: '1' },
       force: { type: 'boolean', default: false },
     },
   });
@@ -81,6 +85,10 @@ function main(): void {
   if (!Number.isFinite(endMs) || !Number.isFinite(totalBytes) || !Number.isFinite(seed))
     throw new Error('bad --end, --mb or --seed');
   const mix = parseMix(values.mix);
+  const totalSessions = values.sessions === undefined ? null : Number(values.sessions);
+  const outputScale = Number(values['output-scale']);
+  if ((totalSessions !== null && !(totalSessions > 0)) || !(outputScale > 0))
+    throw new Error('bad --sessions or --output-scale');
   if (fs.existsSync(home)) {
     if (!values.force) throw new Error(`${home} exists; pass --force to replace it`);
     fs.rmSync(home, { recursive: true, force: true });
@@ -100,14 +108,17 @@ function main(): void {
   for (const source of SOURCES) {
     const rng = master.fork(source);
     const filler = new Filler(rng.fork('filler'));
+    filler.sizeScale = outputScale;
     const planner = new Planner(rng.fork('plan'), filler, projects);
     const writerRng = rng.fork('writer');
     const instructions = source === 'codex' ? baseInstructions((n) => planner.prose(n)) : '';
     const budget = totalBytes * mix[source];
+    const sessionBudget =
+      totalSessions === null ? null : Math.max(1, Math.round(totalSessions * mix[source]));
     const s: SourceStats = { bytes: 0, files: 0, sessions: 0, turns: 0, interrupted: 0, secrets: 0 };
     stats[source] = s;
-    while (s.bytes < budget) {
-      const progress = s.bytes / budget;
+    while (sessionBudget === null ? s.bytes < budget : s.sessions < sessionBudget) {
+      const progress = sessionBudget === null ? s.bytes / budget : s.sessions / sessionBudget;
       const start = endMs - spanMs + Math.floor(progress * (spanMs - 8 * 3_600_000)) + rng.int(0, 3_600_000);
       const plan = planner.session({ start, secretRate });
       const written = write(source, home, plan, writerRng, instructions, seenWorkspaces);

@@ -32,6 +32,8 @@ export class Filler {
   private readonly imports: Record<Lang, string[]>;
   /** Upper bound for `outputSize()` (small appended sessions use it). */
   sizeCap = Number.POSITIVE_INFINITY;
+  /** Multiplies every tool output size (gen-corpus --output-scale: many sessions in few bytes, or the reverse). */
+  sizeScale = 1;
 
   constructor(rng: Rng) {
     this.rng = rng;
@@ -62,7 +64,7 @@ export class Filler {
 
   /** Typical size of one tool output, heavy-tailed like real logs. */
   outputSize(): number {
-    return Math.min(this.sizeCap, this.rawOutputSize());
+    return Math.min(this.sizeCap, Math.max(1, Math.round(this.rawOutputSize() * this.sizeScale)));
   }
 
   private rawOutputSize(): number {
