@@ -1,0 +1,79 @@
+/**
+ * One measured piece of work for bench/speed.ts, in its own process so its CPU and peak memory are its own.
+ * Prints one JSON line: CPU milliseconds of the work alone (module loading excluded), input bytes,
+ * sessions, peak RSS of the whole process.
+ *   node bench/out/js/bench/speed-child.js bare --home <corpus>/home [--source claude]
+ *   node bench/out/js/bench/speed-child.js harvest --home <corpus>/home --state <dir> [--source claude]
+ * `bare` is the anchor: read every transcript file the harvest would read and JSON.parse every line (a
+ * whole-document `.json` file is one parse), keeping nothing: what a parse-everything reader costs.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { systemClock } from '../src/core/clock.js';
+import { silentLogger } from '../src/core/logger.js';
+import { harvest } from '../src/harvest/harvest.js';
+import { harvesters, SOURCE_IDS } from '../harvesters/index.js';
+import { openStore } from '../src/store/db.js';
+import type { SourceId } from '../src/core/session.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
+const mode = process.argv[2];
+const home = arg('home');
+if ((mode !== 'bare' && mode !== 'harvest') || home === undefined)
+  throw new Error('usage: speed-child bare|harvest --home <dir> [--state <dir>] [--source id]');
+const source = arg('source') as SourceId | undefined;
+const ids: readonly SourceId[] = source ? [source] : SOURCE_IDS;
+const ctx = { home, env: {} };
+
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
+
+let result: Record<string, unknown>;
+if (mode === 'bare') {
+  // The file list comes from the harvesters' own discovery, outside the timed part (as the harvest's is inside).
+  const files = (await Promise.all(ids.map((id) => harvesters[id].discover(ctx)))).flat();
+  const started = process.cpuUsage();
+  let bytes = 0;
+  let lines = 0;
+  for (const file of files) {
+    const buf = readFileSync(file.path);
+    bytes += buf.length;
+    if (file.path.endsWith('.json')) {
+      JSON.parse(buf.toString('utf8'));
+      lines++;
+      continue;
+    }
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+      if (nl > start) {
+        JSON.parse(buf.toString('utf8', start, nl));
+        lines++;
+      }
+      start = nl + 1;
+    }
+  }
+  result = { cpu_ms: cpuMs(started), bytes, files: files.length, lines };
+} else {
+  const state = arg('state');
+  if (state === undefined) throw new Error('harvest needs --state <dir>');
+  const db = openStore(path.join(state, 'store.sqlite'));
+  const started = process.cpuUsage();
+  const summary = await harvest({
+    db,
+    ctx,
+    clock: systemClock,
+    logger: silentLogger,
+    sources: [...ids],
+  });
+  const cpu = cpuMs(started);
+  db.close();
+  const bytes = Object.values(summary.bySource).reduce((n, s) => n + (s?.bytes_read ?? 0), 0);
+  result = { cpu_ms: cpu, bytes, files: summary.filesSeen, sessions: summary.sessionsStored };
+}
+console.log(JSON.stringify({ ...result, peak_rss_mib: process.resourceUsage().maxRSS / 1024 }));
