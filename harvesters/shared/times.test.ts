@@ -23,6 +23,15 @@ describe('plausibleMs and the timestamp parsers', () => {
       expect(parse(MTIME / 1000)).toBe(MTIME);
     }
   });
+
+  it('reads the toISOString form the same as the general ISO forms, impossible dates included', () => {
+    expect(parseUtcMs('2026-01-01T00:00:00.250Z')).toBe(MTIME + 250);
+    expect(parseUtcMs('2026-01-01t00:00:00.250z')).toBe(MTIME + 250);
+    expect(parseUtcMs('2026-01-01 00:00:00.250')).toBe(MTIME + 250);
+    expect(parseUtcMs('2026-13-01T00:00:00.000Z')).toBeNull();
+    expect(parseUtcMs('2026-01-01T25:00:00.000Z')).toBeNull();
+    expect(parseUtcMs('2026-01-01T00:00:00.000+01:00')).toBe(MTIME - 3_600_000);
+  });
 });
 
 describe('boundToFileTime', () => {

@@ -24,6 +24,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(.*)$/i;
 const ZONE = /^(?:Z|[+-]\d{2}:?\d{2})$/i;
+/** What every agent writes (`Date.prototype.toISOString`): parsed as is, without the general path's rebuild. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** Epoch values at or above this are milliseconds, below it seconds (year 2286 in seconds). */
 const EPOCH_MS_THRESHOLD = 1e10;
 
@@ -38,6 +40,7 @@ export function parseUtcMs(value: unknown): number | null {
     return plausibleMs(value >= EPOCH_MS_THRESHOLD ? value : value * 1000);
   }
   if (typeof value !== 'string') return null;
+  if (value.length === 24 && CANONICAL_UTC.test(value)) return plausibleMs(Date.parse(value));
   const match = DATE_TIME.exec(value.trim());
   if (match == null) return null;
   const [, date, time, rest] = match;
