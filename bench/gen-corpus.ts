@@ -8,7 +8,8 @@
  * git-, lint- and prettier-ignored. `bench/run.sh gen-corpus ...` does both steps.)
  *
  * --sessions N stops at N sessions (split by --mix) instead of --mb; --output-scale F multiplies tool output
- * sizes (with --sessions, it sets the bytes per session: the speed bench holds sessions fixed and varies bytes).
+ * sizes (with --sessions, it sets the bytes per session: the speed bench holds sessions fixed and varies bytes);
+ * --max-turns N (default 30) and --max-steps N (tool steps per exchange) make short sessions.
  * Options: --projects 10, --secret-rate 0.02 (per exchange), --end <ISO|now> (default
  * 2026-11-01T00:00:00Z; sessions span --span-days 28 before it), --mix claude=55,codex=25,copilot=10,copilot-cli=10.
  * Writes <out>/home/{.claude,.codex,.config/Code,.copilot}, <out>/planted-secrets.txt (one needle per
@@ -71,6 +72,8 @@ function main(): void {
       mix: { type: 'string', default: 'claude=55,codex=25,copilot=10,copilot-cli=10' },
       sessions: { type: 'string' },
       'output-scale': { type: 'string', default: '1' },
+      'max-turns': { type: 'string', default: '30' },
+      'max-steps': { type: 'string' },
       force: { type: 'boolean', default: false },
     },
   });
@@ -87,6 +90,10 @@ function main(): void {
   const mix = parseMix(values.mix);
   const totalSessions = values.sessions === undefined ? null : Number(values.sessions);
   const outputScale = Number(values['output-scale']);
+  const maxTurns = Number(values['max-turns']);
+  const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps']);
+  if (!(maxTurns >= 1) || (maxSteps !== undefined && !(maxSteps >= 1)))
+    throw new Error('bad --max-turns or --max-steps');
   if ((totalSessions !== null && !(totalSessions > 0)) || !(outputScale > 0))
     throw new Error('bad --sessions or --output-scale');
   if (fs.existsSync(home)) {
@@ -120,7 +127,13 @@ function main(): void {
     while (sessionBudget === null ? s.bytes < budget : s.sessions < sessionBudget) {
       const progress = sessionBudget === null ? s.bytes / budget : s.sessions / sessionBudget;
       const start = endMs - spanMs + Math.floor(progress * (spanMs - 8 * 3_600_000)) + rng.int(0, 3_600_000);
-      const plan = planner.session({ start, secretRate });
+      const plan = planner.session({
+        start,
+        secretRate,
+        minTurns: Math.min(2, maxTurns),
+        maxTurns,
+        ...(maxSteps === undefined ? {} : { maxSteps }),
+      });
       const written = write(source, home, plan, writerRng, instructions, seenWorkspaces);
       s.bytes += written.bytes;
       s.files += written.files;

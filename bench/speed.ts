@@ -3,7 +3,7 @@
  * and the pieces of one round are interleaved, so machine noise hits the anchor and the measure alike.
  *   bench/run.sh gen-corpus --out /tmp/speed-a --sessions 2000 --output-scale 0.02
  *   bench/run.sh gen-corpus --out /tmp/speed-b --sessions 2000 --output-scale 1
- *   bench/run.sh gen-corpus --out /tmp/speed-night --sessions 8000 --output-scale 0.02 --end now
+ *   bench/run.sh gen-corpus --out /tmp/speed-night --sessions 8000 --max-turns 3 --max-steps 1 --output-scale 0.05 --end now
  *   npm run build && node bench/out/js/bench/speed.js --corpus /tmp/speed-a --corpus /tmp/speed-b \
  *     --night-corpus /tmp/speed-night [--rounds 5] [--only harvest,reharvest,night,startup,calls]
  * The anchor of the harvest rows is a bare loop that JSON.parses every line of the same files
