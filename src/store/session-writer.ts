@@ -46,17 +46,19 @@ export function sessionWriter(db: Db): SessionWriter {
     `SELECT cwd, branch, model, source_version, started_at, ended_at, tools_used, skills_used, files_touched
      FROM sessions WHERE key = ?`,
   );
+  // Positional parameters: binding an object per session costs more than the insert itself.
   const upsert = db.prepare(
     `INSERT INTO sessions (key, source, session_id, project_root, cwd, branch, model, source_version,
        started_at, ended_at, n_user_turns, n_assistant_turns, tools_used, skills_used, files_touched,
        source_path, harvested_at)
-     VALUES (@key, @source, @sessionId, @projectRoot, @cwd, @branch, @model, @sourceVersion,
-       @startedAt, @endedAt, 0, 0, @tools, @skills, @files, @sourcePath, @now)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET project_root = excluded.project_root, cwd = excluded.cwd,
        branch = excluded.branch, model = excluded.model, source_version = excluded.source_version,
-       started_at = excluded.started_at, ended_at = excluded.ended_at, tools_used = excluded.tools_used,
-       skills_used = excluded.skills_used, files_touched = excluded.files_touched,
-       source_path = excluded.source_path, harvested_at = excluded.harvested_at`,
+       started_at = excluded.started_at, ended_at = excluded.ended_at,
+       n_user_turns = excluded.n_user_turns, n_assistant_turns = excluded.n_assistant_turns,
+       tools_used = excluded.tools_used, skills_used = excluded.skills_used,
+       files_touched = excluded.files_touched, source_path = excluded.source_path,
+       harvested_at = excluded.harvested_at`,
   );
   const deleteAllTurns = db.prepare('DELETE FROM turns WHERE session_key = ?');
   const deleteTurnsFrom = db.prepare('DELETE FROM turns WHERE session_key = ? AND offset >= ?');
@@ -99,33 +101,38 @@ export function sessionWriter(db: Db): SessionWriter {
       const key = sessionKey(s.source, s.sessionId);
       const stored = selectMeta.get(key) as StoredMeta | undefined;
       const merge = stored !== undefined && resumeOffset !== null;
-      upsert.run({
+      const root = merge && stored.cwd !== '' ? stored.cwd : cwd;
+      // A whole parse knows its counts; a merge keeps older turns, so it counts them after inserting.
+      const users = merge ? 0 : s.turns.reduce((n, t) => n + (t.role === 'user' ? 1 : 0), 0);
+      upsert.run(
         key,
-        source: s.source,
-        sessionId: s.sessionId,
-        projectRoot: merge && stored.cwd !== '' ? stored.cwd : cwd,
-        cwd: merge && stored.cwd !== '' ? stored.cwd : cwd,
-        branch: merge ? stored.branch || s.branch : s.branch,
-        model: merge ? stored.model || s.model : s.model,
-        sourceVersion: merge ? stored.source_version || s.sourceVersion : s.sourceVersion,
-        startedAt: merge ? minOf(stored.started_at, s.startedAt) : s.startedAt,
-        endedAt: merge ? maxOf(stored.ended_at, s.endedAt) : s.endedAt,
-        tools: JSON.stringify(merge ? union(stored.tools_used, s.toolsUsed) : s.toolsUsed),
-        skills: JSON.stringify(merge ? union(stored.skills_used, s.skillsUsed) : s.skillsUsed),
-        files: JSON.stringify(
+        s.source,
+        s.sessionId,
+        root,
+        root,
+        merge ? stored.branch || s.branch : s.branch,
+        merge ? stored.model || s.model : s.model,
+        merge ? stored.source_version || s.sourceVersion : s.sourceVersion,
+        merge ? minOf(stored.started_at, s.startedAt) : s.startedAt,
+        merge ? maxOf(stored.ended_at, s.endedAt) : s.endedAt,
+        users,
+        merge ? 0 : s.turns.length - users,
+        JSON.stringify(merge ? union(stored.tools_used, s.toolsUsed) : s.toolsUsed),
+        JSON.stringify(merge ? union(stored.skills_used, s.skillsUsed) : s.skillsUsed),
+        JSON.stringify(
           merge ? union(stored.files_touched, s.filesTouched, MAX_FILES_TOUCHED) : s.filesTouched,
         ),
-        sourcePath: s.sourcePath,
+        s.sourcePath,
         now,
-      });
+      );
       if (merge) {
         deleteTurnsFrom.run(key, resumeOffset);
         insertTurns(key, s.turns, (nextSeq.get(key) as { n: number }).n);
+        recount.run({ key });
       } else {
-        deleteAllTurns.run(key);
+        if (stored !== undefined) deleteAllTurns.run(key);
         insertTurns(key, s.turns, 0);
       }
-      recount.run({ key });
       return stored === undefined ? 'new' : 'updated';
     },
     sessionsOfFile(sourcePath) {
