@@ -9,10 +9,10 @@ import { sha256Hex } from '../core/hash.js';
 import { oneLine } from '../core/one-line.js';
 import { checkKey, type Check, type Outcome, type TaskRecord } from '../core/task.js';
 import { correctionsToChecks, filterUsefulChecks } from './corrections.js';
-import { renderAnswer, sessionEpisodes, type Episode } from './episodes.js';
+import { renderAnswer, type Episode } from './episodes.js';
 import { groupKinds } from './kinds/kinds.js';
-import { isReplayPrompt, normalizeIntent, userPrompts } from './normalize-intent.js';
-import { labelOutcome } from './outcome.js';
+import { normalizeIntent } from './normalize-intent.js';
+import { sessionFeatures } from './session-features.js';
 import { chooseRequest, corpusPreambles } from './request.js';
 import { kindRules, sentenceKey, type KindRules } from './rules/kind-rules.js';
 import { commonPromptWords } from './rules/literal.js';
@@ -52,15 +52,16 @@ interface Observation {
 
 export function mineSessions(sessions: readonly MinerSession[], opts: MineOptions): MinedNight {
   const dropped: DroppedCounts = { meta: 0, no_request: 0, short: 0, replay: 0 };
-  const screened: Array<{ session: MinerSession; episodes: Episode[] }> = [];
+  const screened: Array<{ session: MinerSession; episodes: Episode[]; outcome: LabeledOutcome }> = [];
   for (const session of sessions) {
-    const reason = screen(session);
-    if (reason === null) screened.push({ session, episodes: sessionEpisodes(session) });
-    else dropped[reason] += 1;
+    const features = opts.features?.get(session.key) ?? sessionFeatures(session);
+    if (features.dropped === null && features.outcome !== null)
+      screened.push({ session, episodes: features.episodes, outcome: features.outcome });
+    else dropped[features.dropped ?? 'meta'] += 1;
   }
   const preambles = corpusPreambles(screened.map((s) => s.episodes));
   const observations: Observation[] = [];
-  for (const { session, episodes } of screened) {
+  for (const { session, episodes, outcome } of screened) {
     const choice = chooseRequest(episodes, preambles);
     const request = episodes[choice.index];
     if (request === undefined) {
@@ -75,7 +76,7 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
       session,
       episodes,
       request: choice.index,
-      outcome: labelOutcome(session),
+      outcome,
       findings: [],
     });
   }
@@ -129,15 +130,6 @@ function promptsOf(o: Observation | undefined): string[] {
 
 function requestOf(o: Observation): Episode {
   return o.episodes[o.request] as Episode;
-}
-
-/** Drops our own replays first (they may also look short or meta), then prompt-less ones. */
-function screen(session: MinerSession): keyof DroppedCounts | null {
-  const firstUserText = session.turns.find((turn) => turn.role === 'user' && turn.text.trim() !== '')?.text;
-  const prompt = userPrompts(session.turns)[0];
-  if ([firstUserText, prompt?.text].some((text) => text !== undefined && isReplayPrompt(text)))
-    return 'replay';
-  return prompt === undefined ? 'meta' : null;
 }
 
 /** Follow-ups (by their distinctive words) written in several sessions of more than one kind: generic feedback. */

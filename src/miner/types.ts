@@ -2,6 +2,7 @@
  * Types shared by the miner: what goes in (harvested sessions plus a store key) and what comes out
  * (clusters of recurring intents and one replayable task per member session).
  */
+import type { SessionFeatures } from './session-features.js';
 import type { HarvestedSession } from '../core/session.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
 import type { CorrectionPattern } from './correction-patterns.js';
@@ -25,6 +26,8 @@ export interface MineOptions {
   maxTasks: number;
   /** Extra correction patterns (from config), tried after the built-in ones. */
   correctionPatterns?: readonly CorrectionPattern[];
+  /** What was read from each session before (by session key); a session without an entry is read now. */
+  features?: ReadonlyMap<string, SessionFeatures>;
 }
 
 /** Where a check came from: the session whose follow-up said it, and the sentence. */

@@ -10,7 +10,13 @@ import { assignSplitsWithinGroups } from '../miner/split.js';
 import type { Cluster, MinerSession } from '../miner/types.js';
 import type { Db } from '../store/db.js';
 import { lastAdoptedNightStart } from '../store/nights-repo.js';
-import { countQuerySessions, querySessions } from '../store/sessions-repo.js';
+import { countQuerySessions, querySessions, sessionsWithTurns } from '../store/sessions-repo.js';
+import { sessionFeaturesStore } from '../store/session-features-repo.js';
+import {
+  SESSION_FEATURES_VERSION,
+  sessionFeatures,
+  type SessionFeatures,
+} from '../miner/session-features.js';
 import { dreamVariants, recallSimilar } from './dream.js';
 import { selectedSources } from '../harvest/sources.js';
 import { repositoryPartitions } from './partitions.js';
@@ -108,7 +114,9 @@ export function mineProjectClusters(
   const limit = config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS;
   const sources = selectedSources(config);
   const query = { project, scope: config.scope, sinceMs: null, ...(sources ? { sources } : {}) };
-  const sessions = querySessions(db, { ...query, limit });
+  // Turns load only for sessions mined for the first time (or again), and for the model passes.
+  const stored = querySessions(db, { ...query, limit, withTurns: false });
+  const sessions = modelPassesMayRead(config) ? sessionsWithTurns(db, stored) : stored;
   const total = sessions.length < limit ? sessions.length : countQuerySessions(db, query);
   const partitions = repositoryPartitions(
     sessions.map((s) => s.projectRoot),
@@ -119,6 +127,7 @@ export function mineProjectClusters(
     project,
     maxTasks: Number.MAX_SAFE_INTEGER,
     correctionPatterns: configPatterns(config),
+    features: storedFeatures(db, partitioned),
   });
   const active = mined.clusters.filter((c) => since === null || (c.lastSeen ?? 0) >= since);
   const clusters = active.slice(0, config.max_tasks_per_night);
@@ -133,6 +142,26 @@ export function mineProjectClusters(
     funnel: { window, mined: mined.clusters.length, active: active.length },
     sessions: partitioned,
   };
+}
+
+/** The model passes (`llm_mine`, `llm_refine`) read sessions' turns again; the offline miner does not. */
+function modelPassesMayRead(config: Config): boolean {
+  return config.llm_mine || config.llm_refine;
+}
+
+/**
+ * Each session's features: stored ones where still valid, the others read from their turns (loaded
+ * in one query) and stored for the next night.
+ */
+function storedFeatures(db: Db, sessions: readonly MinerSession[]): Map<string, SessionFeatures> {
+  const store = sessionFeaturesStore<SessionFeatures>(db, SESSION_FEATURES_VERSION);
+  const found = store.load(sessions.map((s) => s.key));
+  const missing = sessions.filter((s) => !found.has(s.key));
+  if (missing.length === 0) return found;
+  const fresh = sessionsWithTurns(db, missing).map((s) => [s.key, sessionFeatures(s)] as const);
+  store.save(fresh);
+  for (const [key, features] of fresh) found.set(key, features);
+  return found;
 }
 
 /**

@@ -16,6 +16,7 @@ import { recordRejectedEdit, savePendingEdits, upsertTasks } from './learning-re
 import { insertReplays, startNight } from './nights-repo.js';
 import { sqliteResponseCache } from './response-cache-repo.js';
 import { sqliteSessionLabels } from './session-labels-repo.js';
+import { sessionFeaturesStore } from './session-features-repo.js';
 import { sessionWriter } from './session-writer.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -113,6 +114,7 @@ function derive(db: Db, key: string, marker: string, nightId: number): void {
     },
   );
   sqliteSessionLabels(db, () => NOW).put([{ sessionKey: key, textHash: 'h', label: `label ${marker}` }]);
+  sessionFeaturesStore(db, 'v').save([[key, { prompt: `features ${marker}` }]]);
   recordRejectedEdit(
     db,
     '/work/app',
@@ -167,6 +169,7 @@ const TABLES = [
   'replays',
   'response_cache',
   'session_labels',
+  'session_features',
   'rejected_edits',
   'pending_edits',
   'session_traces',
@@ -194,6 +197,7 @@ describe('forgetSessions', () => {
       sessions: 1,
       turns: 2,
       labels: 1,
+      features: 1,
       tasks: 1,
       replays: 1,
       // Its own reply and the shared one.
@@ -272,6 +276,7 @@ describe('applyRetention', () => {
     const counts = applyRetention(db, 30, NOW);
     expect(counts).toMatchObject({ sessions: 1, tombstones: 0 });
     expect(selectSessionKeys(db, { all: true })).toEqual([B]);
+    expect(rowCount(db, 'session_features')).toBe(1);
     expect(rowCount(db, 'forgotten_sessions')).toBe(0);
     expect(applyRetention(db, 30, NOW).sessions).toBe(0);
     db.close();

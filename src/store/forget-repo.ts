@@ -1,5 +1,5 @@
 /**
- * Forgetting sessions: the sessions, their turns and labels, and every row derived from them (mined
+ * Forgetting sessions: the sessions, their turns, labels and mined features, and every row derived from them (mined
  * tasks, replays, cached model replies, refused and pending edits: found through `session_traces`),
  * removed in one transaction; then `vacuumStore` rewrites the file so the bytes leave it and its WAL.
  */
@@ -9,6 +9,8 @@ export interface ForgetCounts {
   sessions: number;
   turns: number;
   labels: number;
+  /** The miner's per-session features (`session_features`). */
+  features: number;
   tasks: number;
   replays: number;
   cached_replies: number;
@@ -39,6 +41,7 @@ const emptyCounts = (): ForgetCounts => ({
   sessions: 0,
   turns: 0,
   labels: 0,
+  features: 0,
   tasks: 0,
   replays: 0,
   cached_replies: 0,
@@ -80,6 +83,7 @@ const STEPS: ReadonlyArray<[keyof ForgetCounts, string]> = [
     `DELETE FROM pending_edits WHERE (project, target, op, content) IN (${refParts('pending_edit', 4)})`,
   ],
   ['labels', `DELETE FROM session_labels WHERE session_key ${IN_KEYS}`],
+  ['features', `DELETE FROM session_features WHERE session_key ${IN_KEYS}`],
   // Turns go explicitly (not by the foreign key's cascade) so they are counted.
   ['turns', `DELETE FROM turns WHERE session_key ${IN_KEYS}`],
   ['sessions', `DELETE FROM sessions WHERE key ${IN_KEYS}`],

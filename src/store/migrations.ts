@@ -320,4 +320,19 @@ export const MIGRATIONS: ReadonlyArray<{
         SELECT '*', 'pending_edit', json_array(project, target, op, content) FROM pending_edits;
     `,
   },
+  {
+    version: 12,
+    name: 'mined session features',
+    // What the miner read from one session alone, so a night with nothing new mines no session again.
+    // A row is valid for the session's `harvested_at` (a grown transcript rewrites the session and
+    // moves it) and the miner's features version; it goes with the session (forget, retention).
+    sql: `
+      CREATE TABLE session_features (
+        session_key TEXT PRIMARY KEY REFERENCES sessions(key) ON DELETE CASCADE,
+        version TEXT NOT NULL,
+        harvested_at INTEGER NOT NULL,
+        features TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -88,12 +88,35 @@ function isStoredAction(value: unknown): value is ToolAction {
   );
 }
 
-function rowToSession(db: Db, row: SessionRow): StoredSession {
-  const turns = db
+const TURN_COLUMNS =
+  'session_key, seq, role, text, ts, tool_names, actions, tool_errors, interrupted, offset';
+
+/** The turns of many sessions in one query, by session key, each in turn order. */
+function turnsOfSessions(db: Db, keys: readonly string[]): Map<string, HarvestedTurn[]> {
+  const bySession = new Map<string, HarvestedTurn[]>(keys.map((k) => [k, []]));
+  if (keys.length === 0) return bySession;
+  const rows = db
     .prepare(
-      'SELECT seq, role, text, ts, tool_names, actions, tool_errors, interrupted, offset FROM turns WHERE session_key = ? ORDER BY seq',
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE session_key IN (SELECT value FROM json_each(?)) ORDER BY session_key, seq`,
     )
-    .all(row.key) as TurnRow[];
+    .all(JSON.stringify(keys)) as Array<TurnRow & { session_key: string }>;
+  for (const t of rows) {
+    bySession.get(t.session_key)?.push({
+      seq: t.seq,
+      role: t.role,
+      text: t.text,
+      ts: t.ts,
+      toolNames: JSON.parse(t.tool_names) as string[],
+      actions: parseActions(t.actions),
+      toolErrors: t.tool_errors,
+      interrupted: t.interrupted === 1,
+      offset: t.offset,
+    });
+  }
+  return bySession;
+}
+
+function rowToSession(row: SessionRow, turns: HarvestedTurn[]): StoredSession {
   return {
     key: row.key,
     projectRoot: row.project_root,
@@ -109,18 +132,20 @@ function rowToSession(db: Db, row: SessionRow): StoredSession {
     skillsUsed: JSON.parse(row.skills_used) as string[],
     filesTouched: JSON.parse(row.files_touched) as string[],
     sourcePath: row.source_path,
-    turns: turns.map((t): HarvestedTurn => ({
-      seq: t.seq,
-      role: t.role,
-      text: t.text,
-      ts: t.ts,
-      toolNames: JSON.parse(t.tool_names) as string[],
-      actions: parseActions(t.actions),
-      toolErrors: t.tool_errors,
-      interrupted: t.interrupted === 1,
-      offset: t.offset,
-    })),
+    turns,
   };
+}
+
+/** The sessions with their stored turns, loaded in one query. */
+export function sessionsWithTurns<S extends { key: string }>(
+  db: Db,
+  sessions: readonly S[],
+): Array<S & { turns: HarvestedTurn[] }> {
+  const turns = turnsOfSessions(
+    db,
+    sessions.map((s) => s.key),
+  );
+  return sessions.map((s) => ({ ...s, turns: turns.get(s.key) ?? [] }));
 }
 
 export type Scope = 'invoked' | 'all';
@@ -134,6 +159,8 @@ export interface SessionQuery {
   limit: number;
   /** Only sessions of these sources (undefined = all). */
   sources?: readonly SourceId[];
+  /** false: sessions without their turns (`turns: []`), for a reader that has what it needs already. */
+  withTurns?: boolean;
 }
 
 /**
@@ -150,7 +177,14 @@ export function querySessions(db: Db, q: SessionQuery): StoredSession[] {
        ORDER BY COALESCE(ended_at, started_at, 0) DESC, key LIMIT @limit`,
     )
     .all(sessionFilter(q)) as SessionRow[];
-  return rows.map((r) => rowToSession(db, r));
+  const turns =
+    q.withTurns === false
+      ? new Map<string, HarvestedTurn[]>()
+      : turnsOfSessions(
+          db,
+          rows.map((r) => r.key),
+        );
+  return rows.map((r) => rowToSession(r, turns.get(r.key) ?? []));
 }
 
 /** How many stored sessions `q` selects, without its limit. */
