@@ -56,6 +56,7 @@ const mined = (): MinedProject => ({
   activeSince: null,
   funnel: { window: null, mined: 2, active: 2 },
   sessions: [],
+  sessionsWithTurns: () => [],
 });
 
 const config = (over: Record<string, unknown>) => configSchema.parse({ backend: 'openai', ...over });

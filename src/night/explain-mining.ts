@@ -44,7 +44,7 @@ export interface MiningSendsInput {
 export function explainMining(input: MiningSendsInput): KindSends[] {
   const { mined, config } = input;
   if (!config.llm_mine) return [];
-  const sessions = new Map(mined.sessions.map((s) => [s.key, s]));
+  const sessions = new Map(mined.sessionsWithTurns().map((s) => [s.key, s]));
   const refine = config.llm_refine;
   const triples = refine ? triplesToAsk(mined.clusters).slice(0, MAX_TRIPLES_PER_NIGHT) : [];
   return mined.clusters

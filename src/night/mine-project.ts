@@ -7,7 +7,10 @@ import { type CorrectionPattern } from '../miner/correction-patterns.js';
 import { compileUserPatterns } from '../miner/correction-user-patterns.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { assignSplitsWithinGroups } from '../miner/split.js';
-import type { Cluster, MinerSession } from '../miner/types.js';
+import type { Cluster, MinedNight, MinerSession } from '../miner/types.js';
+import { minerCodeDigest } from '../miner/code-digest.js';
+import { minedProjectsStore } from '../store/mined-projects-repo.js';
+import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { lastAdoptedNightStart } from '../store/nights-repo.js';
 import { countQuerySessions, querySessions, sessionsWithTurns } from '../store/sessions-repo.js';
@@ -99,8 +102,10 @@ export interface MinedProject {
   sessionsLeftOut: number;
   activeSince: number | null;
   funnel: MiningFunnel;
-  /** The sessions mined (with their partition), for a model pass that reads them again. */
+  /** The sessions mined (with their partition), without their turns. */
   sessions: MinerSession[];
+  /** The same sessions with their turns (loaded on the first call), for a model pass that reads them. */
+  sessionsWithTurns: () => MinerSession[];
 }
 
 export function mineProjectClusters(
@@ -114,24 +119,19 @@ export function mineProjectClusters(
   const limit = config.max_sessions_per_night ?? DEFAULT_MAX_SESSIONS;
   const sources = selectedSources(config);
   const query = { project, scope: config.scope, sinceMs: null, ...(sources ? { sources } : {}) };
-  // Turns load only for sessions mined for the first time (or again), and for the model passes.
-  const stored = querySessions(db, { ...query, limit, withTurns: false });
-  const sessions = modelPassesMayRead(config) ? sessionsWithTurns(db, stored) : stored;
+  // Turns load only for sessions mined for the first time (or again), and when a model pass reads them.
+  const sessions = querySessions(db, { ...query, limit, withTurns: false });
   const total = sessions.length < limit ? sessions.length : countQuerySessions(db, query);
   const partitions = repositoryPartitions(
     sessions.map((s) => s.projectRoot),
     project,
   );
   const partitioned = sessions.map((s, i) => ({ ...s, partition: partitions[i] ?? '' }));
-  const mined = mineSessions(partitioned, {
-    project,
-    maxTasks: Number.MAX_SAFE_INTEGER,
-    correctionPatterns: configPatterns(config),
-    features: storedFeatures(db, partitioned),
-  });
+  const mined = minedOnce(db, project, partitioned, config);
   const active = mined.clusters.filter((c) => since === null || (c.lastSeen ?? 0) >= since);
   const clusters = active.slice(0, config.max_tasks_per_night);
   const kept = new Set(clusters.map((c) => c.id));
+  let withTurns: MinerSession[] | undefined;
   return {
     clusters,
     instances: mined.tasks.filter((t) => kept.has(clusterOf(t))),
@@ -141,12 +141,27 @@ export function mineProjectClusters(
     activeSince: since,
     funnel: { window, mined: mined.clusters.length, active: active.length },
     sessions: partitioned,
+    sessionsWithTurns: () => (withTurns ??= sessionsWithTurns(db, partitioned)),
   };
 }
 
-/** The model passes (`llm_mine`, `llm_refine`) read sessions' turns again; the offline miner does not. */
-function modelPassesMayRead(config: Config): boolean {
-  return config.llm_mine || config.llm_refine;
+/**
+ * The offline miner over `sessions`, or what it returned last time for exactly these inputs (the
+ * sessions as stored, their partitions, the options, the miner's code): mining is deterministic, so
+ * a harvest or night with nothing new reuses it.
+ */
+function minedOnce(db: Db, project: string, sessions: readonly MinerSession[], config: Config): MinedNight {
+  const options = { project, maxTasks: Number.MAX_SAFE_INTEGER, correctionPatterns: configPatterns(config) };
+  const hash = createHash('sha256').update(minerCodeDigest()).update('\0');
+  hash.update(JSON.stringify([project, config.correction_patterns])).update('\0');
+  for (const s of sessions) hash.update(JSON.stringify(s)).update('\0');
+  const digest = hash.digest('hex');
+  const cache = minedProjectsStore<MinedNight>(db);
+  const known = cache.load(project, digest);
+  if (Array.isArray(known?.clusters) && Array.isArray(known.tasks)) return known;
+  const mined = mineSessions(sessions, { ...options, features: storedFeatures(db, sessions) });
+  cache.save(project, digest, mined);
+  return mined;
 }
 
 /**
@@ -154,7 +169,7 @@ function modelPassesMayRead(config: Config): boolean {
  * in one query) and stored for the next night.
  */
 function storedFeatures(db: Db, sessions: readonly MinerSession[]): Map<string, SessionFeatures> {
-  const store = sessionFeaturesStore<SessionFeatures>(db, SESSION_FEATURES_VERSION);
+  const store = sessionFeaturesStore<SessionFeatures>(db, `${SESSION_FEATURES_VERSION}:${minerCodeDigest()}`);
   const found = store.load(sessions.map((s) => s.key));
   const missing = sessions.filter((s) => !found.has(s.key));
   if (missing.length === 0) return found;

@@ -64,7 +64,7 @@ export async function refineWithModel(
   const kinds = applyLabels(mined.clusters.map(cloneCluster), labelled.labels, info);
   const triples = await rulesFromTriples({
     clusters: kinds.clusters,
-    sessions: new Map(mined.sessions.map((s) => [s.key, s])),
+    sessions: new Map(mined.sessionsWithTurns().map((s) => [s.key, s])),
     intents,
     backend,
     stopsOn,

@@ -169,7 +169,7 @@ export async function mineClustersWithModel(
     project: req.project,
     clusters: mined.clusters,
     instances: mined.instances,
-    sessions: new Map(mined.sessions.map((s) => [s.key, s])),
+    sessions: new Map(mined.sessionsWithTurns().map((s) => [s.key, s])),
     backend: deps.backend,
     stopsMining: (err) => err instanceof BudgetExhaustedError,
   });

@@ -11,6 +11,8 @@ export interface ForgetCounts {
   labels: number;
   /** The miner's per-session features (`session_features`). */
   features: number;
+  /** Projects' cached mining results (`mined_projects`): all go when any session does. */
+  mined_projects: number;
   tasks: number;
   replays: number;
   cached_replies: number;
@@ -42,6 +44,7 @@ const emptyCounts = (): ForgetCounts => ({
   turns: 0,
   labels: 0,
   features: 0,
+  mined_projects: 0,
   tasks: 0,
   replays: 0,
   cached_replies: 0,
@@ -84,6 +87,11 @@ const STEPS: ReadonlyArray<[keyof ForgetCounts, string]> = [
   ],
   ['labels', `DELETE FROM session_labels WHERE session_key ${IN_KEYS}`],
   ['features', `DELETE FROM session_features WHERE session_key ${IN_KEYS}`],
+  // A cache of whole projects' mining: it may quote any session, and is cheap to derive again.
+  [
+    'mined_projects',
+    `DELETE FROM mined_projects WHERE EXISTS (SELECT 1 FROM temp.forget_keys WHERE key <> '${BEFORE_PROVENANCE}')`,
+  ],
   // Turns go explicitly (not by the foreign key's cascade) so they are counted.
   ['turns', `DELETE FROM turns WHERE session_key ${IN_KEYS}`],
   ['sessions', `DELETE FROM sessions WHERE key ${IN_KEYS}`],

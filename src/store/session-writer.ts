@@ -47,6 +47,8 @@ export function sessionWriter(db: Db): SessionWriter {
      FROM sessions WHERE key = ?`,
   );
   // Positional parameters: binding an object per session costs more than the insert itself.
+  // `harvested_at` moves on every write, even under a fixed clock: what was mined from a session is
+  // valid while it stays (session_features, mined_projects).
   const upsert = db.prepare(
     `INSERT INTO sessions (key, source, session_id, project_root, cwd, branch, model, source_version,
        started_at, ended_at, n_user_turns, n_assistant_turns, tools_used, skills_used, files_touched,
@@ -58,7 +60,7 @@ export function sessionWriter(db: Db): SessionWriter {
        n_user_turns = excluded.n_user_turns, n_assistant_turns = excluded.n_assistant_turns,
        tools_used = excluded.tools_used, skills_used = excluded.skills_used,
        files_touched = excluded.files_touched, source_path = excluded.source_path,
-       harvested_at = excluded.harvested_at`,
+       harvested_at = MAX(excluded.harvested_at, sessions.harvested_at + 1)`,
   );
   const deleteAllTurns = db.prepare('DELETE FROM turns WHERE session_key = ?');
   const deleteTurnsFrom = db.prepare('DELETE FROM turns WHERE session_key = ? AND offset >= ?');

@@ -13,6 +13,8 @@ export interface StoredSession extends HarvestedSession {
   /** Unique store key: `<source>:<sessionId>`. */
   key: string;
   projectRoot: string;
+  /** When the store last wrote the session (a grown transcript is written again): what was derived from it is valid until then. */
+  harvestedAt?: number;
 }
 
 export const sessionKey = (source: SourceId, sessionId: string): string => `${source}:${sessionId}`;
@@ -32,6 +34,7 @@ interface SessionRow {
   skills_used: string;
   files_touched: string;
   source_path: string;
+  harvested_at: number;
 }
 
 interface TurnRow {
@@ -132,6 +135,7 @@ function rowToSession(row: SessionRow, turns: HarvestedTurn[]): StoredSession {
     skillsUsed: JSON.parse(row.skills_used) as string[],
     filesTouched: JSON.parse(row.files_touched) as string[],
     sourcePath: row.source_path,
+    harvestedAt: row.harvested_at,
     turns,
   };
 }

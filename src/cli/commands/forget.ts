@@ -114,13 +114,14 @@ export function countsText(c: ForgetCounts): string {
     plural(c.cached_replies, 'cached model reply', 'cached model replies'),
     plural(c.rejected_edits, 'refused edit'),
     plural(c.pending_edits, 'pending edit'),
+    plural(c.features + c.mined_projects, 'mining cache entry', 'mining cache entries'),
   ].join(', ');
 }
 
 export const forgetCommand = (): Command =>
   new Command('forget')
     .description(
-      'Delete stored sessions and everything derived from them (turns, labels, mined tasks, replays, cached model replies, refused and pending edits), then VACUUM the store so their text leaves the file. Filters combine with AND; forgotten sessions are not harvested again unless --reharvest.',
+      'Delete stored sessions and everything derived from them (turns, labels, mined tasks, replays, cached model replies, refused and pending edits, mining caches), then VACUUM the store so their text leaves the file. Filters combine with AND; forgotten sessions are not harvested again unless --reharvest.',
     )
     .option('--project <dir>', 'sessions whose working folder is this folder or below it')
     .option('--session <id>', 'a session id or key (<source>:<id>); repeatable', collect, [])
