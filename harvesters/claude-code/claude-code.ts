@@ -104,7 +104,7 @@ async function parseClaudeTranscript(
   let badLines = 0;
   let endOffset = Math.max(0, fromOffset);
   try {
-    for await (const line of readJsonlLines(file.path, fromOffset, options)) {
+    for await (const line of readJsonlLines(file.path, fromOffset, { ...options, unread: dropUnread })) {
       endOffset = line.endOffset;
       if (line.bad || !isRecord(line.value)) {
         badLines++;
@@ -127,6 +127,24 @@ async function parseClaudeTranscript(
     .map((draft) => finishSession(draft, file.path))
     .filter((s): s is HarvestedSession => s !== undefined);
   return { sessions, badLines, endOffset };
+}
+
+/**
+ * The fields of a record this harvester never reads (see `applyUserRecord`, `applyAssistantRecord`),
+ * dropped before a long line's strings are decoded: the tool's own copy of its result, the output of
+ * a tool call that did not fail (only a failed one's head is read, for a rejection), thinking.
+ */
+export function dropUnread(value: unknown): void {
+  if (!isRecord(value)) return;
+  delete value['toolUseResult'];
+  const message = value['message'];
+  if (!isRecord(message) || !Array.isArray(message['content'])) return;
+  for (const block of message['content'] as unknown[]) {
+    if (!isRecord(block)) continue;
+    if (block['type'] === 'tool_result' && block['is_error'] !== true) block['content'] = '';
+    else if (block['type'] === 'thinking') block['thinking'] = '';
+    else if (block['type'] === 'redacted_thinking') block['data'] = '';
+  }
 }
 
 type DraftTurn = TurnDraft;

@@ -5,6 +5,7 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { openRegularFile } from './regular-file.js';
+import { resolveLazy, skimJson } from './json-skim.js';
 
 export interface JsonlLine {
   /** The parsed JSON value, or undefined when the line is bad. */
@@ -31,7 +32,18 @@ export interface JsonlReadOptions {
    * it): callers set this once the file has been quiet for a while (see SETTLE_MS in harvest.ts).
    */
   includeOpenLastLine?: boolean;
+  /**
+   * The caller's unread fields: long lines are parsed with their long strings left undecoded
+   * (`json-skim.ts`), this drops the fields the caller never reads from each such record, and the
+   * strings left are decoded. Without it every line is parsed whole.
+   */
+  unread?: (value: unknown) => void;
 }
+
+/** Lines shorter than this are parsed whole: skimming them saves less than it costs. */
+const SKIM_MIN_LINE_BYTES = 2048;
+/** Strings at least this long (in bytes, quotes included) are left undecoded until read. */
+const SKIM_MIN_STRING_BYTES = 1024;
 
 const DEFAULT_CHUNK_SIZE = 1 << 20;
 const DEFAULT_MAX_LINE_BYTES = 64 << 20;
@@ -76,7 +88,7 @@ export async function* readJsonlLines(
         pending.append(data.subarray(from, nl));
         const endOffset = position + nl + 1;
         const line = pending.take();
-        const parsed = line === undefined ? BAD : parseLine(line, lineStart === 0);
+        const parsed = line === undefined ? BAD : parseLine(line, lineStart === 0, options.unread);
         if (parsed !== BLANK) yield { value: parsed.value, bad: parsed.bad, offset: lineStart, endOffset };
         lineStart = endOffset;
         from = nl + 1;
@@ -86,7 +98,7 @@ export async function* readJsonlLines(
     }
     if (options.includeOpenLastLine === true && lineStart < position) {
       const line = pending.take();
-      const parsed = line === undefined ? BAD : parseLine(line, lineStart === 0);
+      const parsed = line === undefined ? BAD : parseLine(line, lineStart === 0, options.unread);
       if (parsed !== BLANK)
         yield { value: parsed.value, bad: parsed.bad, offset: lineStart, endOffset: lineStart };
     }
@@ -135,14 +147,25 @@ type ParsedLine = Pick<JsonlLine, 'value' | 'bad'>;
 const BAD: ParsedLine = { value: undefined, bad: true };
 const BLANK: ParsedLine = { value: undefined, bad: false };
 
-function parseLine(line: Buffer, atFileStart: boolean): ParsedLine {
+function parseLine(
+  line: Buffer,
+  atFileStart: boolean,
+  unread: ((value: unknown) => void) | undefined,
+): ParsedLine {
   let bytes = line;
   if (atFileStart && bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM)) bytes = bytes.subarray(3);
   if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, -1);
-  const text = bytes.toString('utf8');
+  const skimmed =
+    unread !== undefined && bytes.length >= SKIM_MIN_LINE_BYTES
+      ? skimJson(bytes, 0, bytes.length, SKIM_MIN_STRING_BYTES)
+      : null;
+  const text = skimmed?.text ?? bytes.toString('utf8');
   if (text.trim() === '') return BLANK;
   try {
-    return { value: JSON.parse(text) as unknown, bad: false };
+    const value = JSON.parse(text) as unknown;
+    if (skimmed === null || skimmed.ranges.length === 0 || unread === undefined) return { value, bad: false };
+    unread(value);
+    return { value: resolveLazy(value, bytes, skimmed.ranges), bad: false };
   } catch {
     return BAD;
   }
