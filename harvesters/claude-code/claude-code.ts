@@ -15,6 +15,7 @@ import {
   isRecord,
   OrderedSet,
   parseUtcMs as parseAnyUtcMs,
+  settled,
   type TurnDraft,
 } from '../shared/values.js';
 
@@ -45,7 +46,7 @@ export const claude: Harvester = {
   incremental: true,
   roots: claudeProjectRoots,
   discover: discoverClaudeTranscripts,
-  parse: parseClaudeTranscript,
+  parse: (file, fromOffset, options) => settled(() => parseClaudeTranscript(file, fromOffset, options)),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -94,17 +95,13 @@ async function discoverClaudeTranscripts(ctx: HarvestContext): Promise<SourceFil
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-async function parseClaudeTranscript(
-  file: SourceFile,
-  fromOffset: number,
-  options: ParseOptions = {},
-): Promise<FileParse> {
+function parseClaudeTranscript(file: SourceFile, fromOffset: number, options: ParseOptions = {}): FileParse {
   const fallbackSessionId = path.basename(file.path).replace(/\.jsonl$/i, '');
   const drafts = new Map<string, SessionDraft>();
   let badLines = 0;
   let endOffset = Math.max(0, fromOffset);
   try {
-    for await (const line of readJsonlLines(file.path, fromOffset, { ...options, unread: dropUnread })) {
+    for (const line of readJsonlLines(file.path, fromOffset, { ...options, unread: dropUnread })) {
       endOffset = line.endOffset;
       if (line.bad || !isRecord(line.value)) {
         badLines++;

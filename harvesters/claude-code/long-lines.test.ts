@@ -118,7 +118,7 @@ describe('long lines', () => {
     // And the records the harvester reads are a whole parse's, less what it drops.
     const lines = readFileSync(skimmed.file, 'utf8').trimEnd().split('\n');
     const read = [];
-    for await (const line of readJsonlLines(skimmed.file, 0, { unread: dropUnread })) read.push(line.value);
+    for (const line of readJsonlLines(skimmed.file, 0, { unread: dropUnread })) read.push(line.value);
     expect(read).toStrictEqual(
       lines.map((l) => {
         const value: unknown = JSON.parse(l);

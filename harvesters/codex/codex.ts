@@ -12,6 +12,7 @@ import { IoError, errorMessage } from '../../src/core/errors.js';
 import { readJsonlLines } from '../../src/core/io/jsonl.js';
 import { MAX_WHOLE_JSON_BYTES, readRegularFile } from '../../src/core/io/regular-file.js';
 import { walkFiles } from '../../src/core/io/walk.js';
+import { settled } from '../shared/values.js';
 import { applyHeadRecord, applyLegacyMeta, applyRecord, applyResponseItem } from './records.js';
 import { isRecord } from './text.js';
 import { finishSession, newDraft, type SessionDraft } from './session.js';
@@ -83,16 +84,20 @@ async function discoverCodexRollouts(ctx: HarvestContext): Promise<SourceFile[]>
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-async function parseCodexRollout(
+function parseCodexRollout(
   file: SourceFile,
   fromOffset: number,
   options: ParseOptions = {},
 ): Promise<FileParse> {
+  return settled(() => parseCodexRolloutNow(file, fromOffset, options));
+}
+
+function parseCodexRolloutNow(file: SourceFile, fromOffset: number, options: ParseOptions): FileParse {
   const draft = newDraft(sessionIdFromFileName(file.path));
   try {
     const read = file.path.toLowerCase().endsWith('.json')
       ? readWholeSession(file.path, draft)
-      : await readRolloutLines(file.path, Math.max(0, fromOffset), draft, options);
+      : readRolloutLines(file.path, Math.max(0, fromOffset), draft, options);
     const session = finishSession(draft, file.path, file.mtimeMs);
     const sessions: HarvestedSession[] = session ? [session] : [];
     return { sessions, ...read };
@@ -109,16 +114,16 @@ function sessionIdFromFileName(filePath: string): string {
 }
 
 /** G1/G2: one record per line; from an offset, metadata still comes from the top of the file. */
-async function readRolloutLines(
+function readRolloutLines(
   filePath: string,
   fromOffset: number,
   draft: SessionDraft,
   options: ParseOptions,
-): Promise<ReadResult> {
-  if (fromOffset > 0) await readHeadMetadata(filePath, fromOffset, draft);
+): ReadResult {
+  if (fromOffset > 0) readHeadMetadata(filePath, fromOffset, draft);
   let badLines = 0;
   let endOffset = fromOffset;
-  for await (const line of readJsonlLines(filePath, fromOffset, options)) {
+  for (const line of readJsonlLines(filePath, fromOffset, options)) {
     endOffset = line.endOffset;
     if (line.bad || !isRecord(line.value)) badLines++;
     else applyRecord(draft, line.value, line.offset);
@@ -127,9 +132,9 @@ async function readRolloutLines(
 }
 
 /** Session id, cwd, branch, model and version from the first lines, without their turns. */
-async function readHeadMetadata(filePath: string, fromOffset: number, draft: SessionDraft): Promise<void> {
+function readHeadMetadata(filePath: string, fromOffset: number, draft: SessionDraft): void {
   let count = 0;
-  for await (const line of readJsonlLines(filePath, 0)) {
+  for (const line of readJsonlLines(filePath, 0)) {
     if (line.offset >= fromOffset || ++count > HEAD_LINES) break;
     if (isRecord(line.value)) applyHeadRecord(draft, line.value);
   }

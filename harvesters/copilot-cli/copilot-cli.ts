@@ -16,6 +16,7 @@
  */
 import path from 'node:path';
 import { walkFiles } from '../../src/core/io/walk.js';
+import { settled } from '../shared/values.js';
 import { parseEventsFile } from './events.js';
 import { EVENTS_FILE_NAME } from './session.js';
 import { parseStoreFile, SESSION_STATE_DIR, STORE_FILE_NAME, storeSnapshot } from './store.js';
@@ -85,11 +86,14 @@ async function findStore(root: string): Promise<SourceFile | undefined> {
 // ---------------------------------------------------------------------------------------------
 // Parsing
 
-async function parseCopilotCliFile(
+function parseCopilotCliFile(
   file: SourceFile,
   fromOffset: number,
   options: ParseOptions = {},
 ): Promise<FileParse> {
-  if (path.basename(file.path) === STORE_FILE_NAME) return parseStoreFile(file);
-  return await parseEventsFile(file, fromOffset, options);
+  return settled(() =>
+    path.basename(file.path) === STORE_FILE_NAME
+      ? parseStoreFile(file)
+      : parseEventsFile(file, fromOffset, options),
+  );
 }

@@ -38,17 +38,13 @@ const INJECTED_SOURCE = /^(?:skill-|agent-|system|autopilot|schedule|notificatio
 const REJECTED_TOOL = /reject/i;
 
 /** Parses one events file from `fromOffset`; a file is one session (its `session.start` id). */
-export async function parseEventsFile(
-  file: SourceFile,
-  fromOffset: number,
-  options: ParseOptions = {},
-): Promise<FileParse> {
+export function parseEventsFile(file: SourceFile, fromOffset: number, options: ParseOptions = {}): FileParse {
   const draft = newDraft(file.path);
   let badLines = 0;
   let endOffset = Math.max(0, fromOffset);
   try {
-    if (endOffset > 0) await readSessionHeader(file.path, endOffset, draft);
-    for await (const line of readJsonlLines(file.path, endOffset, options)) {
+    if (endOffset > 0) readSessionHeader(file.path, endOffset, draft);
+    for (const line of readJsonlLines(file.path, endOffset, options)) {
       endOffset = line.endOffset;
       if (line.bad || !isRecord(line.value)) {
         badLines++;
@@ -65,9 +61,9 @@ export async function parseEventsFile(
 }
 
 /** Resuming mid-file skips `session.start`; its id, cwd and version are read from the first lines. */
-async function readSessionHeader(filePath: string, fromOffset: number, draft: SessionDraft): Promise<void> {
+function readSessionHeader(filePath: string, fromOffset: number, draft: SessionDraft): void {
   let scanned = 0;
-  for await (const line of readJsonlLines(filePath, 0)) {
+  for (const line of readJsonlLines(filePath, 0)) {
     if (line.offset >= fromOffset || ++scanned > HEADER_SCAN_LINES) break;
     const record = line.value;
     if (!isRecord(record) || !isRecord(record['data'])) continue;

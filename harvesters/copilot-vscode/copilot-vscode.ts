@@ -205,8 +205,8 @@ async function parseCopilotChat(
     if (kind === 'document') return parseSessionDocument(file.path, meta);
     // endOffset is short of the size when a last line without "\n" was left for later (the core reads it again).
     return kind === 'opLog'
-      ? await parseOpLog(file.path, meta, options)
-      : await parseTranscript(file.path, meta, options);
+      ? parseOpLog(file.path, meta, options)
+      : parseTranscript(file.path, meta, options);
   } catch (err) {
     throw new IoError(`Cannot read VS Code Copilot chat ${file.path}: ${errorMessage(err)}`);
   }
@@ -246,18 +246,14 @@ function parseSessionDocument(filePath: string, meta: SessionMeta): FileParse {
   return { sessions: session ? [session] : [], badLines: 0, endOffset: buffer.length };
 }
 
-async function parseOpLog(filePath: string, meta: SessionMeta, options: ParseOptions): Promise<FileParse> {
-  const replay = await replayOpLogFile(filePath, options);
+function parseOpLog(filePath: string, meta: SessionMeta, options: ParseOptions): FileParse {
+  const replay = replayOpLogFile(filePath, options);
   const session = replay.state === undefined ? undefined : chatSessionToHarvested(replay.state, meta);
   return { sessions: session ? [session] : [], badLines: replay.badLines, endOffset: replay.endOffset };
 }
 
-async function parseTranscript(
-  filePath: string,
-  meta: SessionMeta,
-  options: ParseOptions,
-): Promise<FileParse> {
-  const parsed = await parseTranscriptFile(filePath, meta, options);
+function parseTranscript(filePath: string, meta: SessionMeta, options: ParseOptions): FileParse {
+  const parsed = parseTranscriptFile(filePath, meta, options);
   return {
     sessions: parsed.session ? [parsed.session] : [],
     badLines: parsed.badLines,

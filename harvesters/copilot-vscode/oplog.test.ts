@@ -118,7 +118,7 @@ describe('replayOpLogFile', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('counts lines that are not JSON objects and skips a truncated last line', async () => {
+  it('counts lines that are not JSON objects and skips a truncated last line', () => {
     const file = path.join(tmp, 's.jsonl');
     const lines = [
       '{"kind":0,"v":{"requests":[]}}',
@@ -129,7 +129,7 @@ describe('replayOpLogFile', () => {
       '{"kind":2,"k":["requests"],"v":[{"requestId":"r2"',
     ];
     writeFileSync(file, lines.join('\n'));
-    const result = await replayOpLogFile(file);
+    const result = replayOpLogFile(file);
     expect(result.badLines).toBe(2);
     expect(result.state).toEqual({ requests: [{ requestId: 'r1' }] });
     expect(result.endOffset).toBe(Buffer.byteLength(lines.slice(0, 5).join('\n') + '\n'));

@@ -29,11 +29,11 @@ type PathPart = string | number;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Reads and replays a whole op log. Content problems never throw; reading the file can reject. */
-export async function replayOpLogFile(filePath: string, options: ParseOptions = {}): Promise<OpLogReplay> {
+export function replayOpLogFile(filePath: string, options: ParseOptions = {}): OpLogReplay {
   let state: Record<string, unknown> | undefined;
   let badLines = 0;
   let endOffset = 0;
-  for await (const line of readJsonlLines(filePath, 0, options)) {
+  for (const line of readJsonlLines(filePath, 0, options)) {
     endOffset = line.endOffset;
     if (line.bad || !isRecord(line.value)) {
       badLines++;

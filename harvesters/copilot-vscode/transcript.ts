@@ -49,15 +49,15 @@ interface TranscriptDraft {
 }
 
 /** Reads a whole transcript. Content problems never throw; reading the file can reject. */
-export async function parseTranscriptFile(
+export function parseTranscriptFile(
   filePath: string,
   meta: SessionMeta,
   options: ParseOptions = {},
-): Promise<TranscriptParse> {
+): TranscriptParse {
   const draft = newDraft(meta);
   let badLines = 0;
   let endOffset = 0;
-  for await (const line of readJsonlLines(filePath, 0, options)) {
+  for (const line of readJsonlLines(filePath, 0, options)) {
     endOffset = line.endOffset;
     if (line.bad || !isRecord(line.value)) {
       badLines++;

@@ -78,3 +78,11 @@ export function finishTurns(drafts: readonly TurnDraft[]): HarvestedTurn[] {
       offset: t.offset,
     }));
 }
+
+/**
+ * A harvester's synchronous parse as the promise `Harvester.parse` returns: a throw becomes a
+ * rejection, so callers see one kind of failure whichever way a harvester reads.
+ */
+export function settled<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(work()));
+}

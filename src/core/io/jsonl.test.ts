@@ -20,10 +20,9 @@ function writeTemp(name: string, content: string | Buffer): string {
   return file;
 }
 
-async function readAll(file: string, from = 0, options?: JsonlReadOptions): Promise<JsonlLine[]> {
-  const lines: JsonlLine[] = [];
-  for await (const line of readJsonlLines(file, from, options)) lines.push(line);
-  return lines;
+/** As a promise, so an unreadable file is a rejection, as callers of a harvester's parse see it. */
+function readAll(file: string, from = 0, options?: JsonlReadOptions): Promise<JsonlLine[]> {
+  return new Promise((resolve) => resolve([...readJsonlLines(file, from, options)]));
 }
 
 describe('readJsonlLines', () => {
@@ -119,10 +118,10 @@ describe('readJsonlLines', () => {
     expect(lines[2]?.offset).toBe(8 + 111);
   });
 
-  it('stops at the size seen at open while a writer appends', async () => {
+  it('stops at the size seen at open while a writer appends', () => {
     const file = writeTemp('live.jsonl', '{"a":1}\n{"b":2}\n');
     const seen: unknown[] = [];
-    for await (const line of readJsonlLines(file, 0, { chunkSize: 4 })) {
+    for (const line of readJsonlLines(file, 0, { chunkSize: 4 })) {
       if (seen.length === 0) appendFileSync(file, '{"c":3}\n');
       seen.push(line.value);
     }
