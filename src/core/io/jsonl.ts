@@ -50,6 +50,7 @@ const DEFAULT_MAX_LINE_BYTES = 64 << 20;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Yields every complete line from `fromOffset` up to the file size seen at open. A trailing line
@@ -69,17 +70,17 @@ export function* readJsonlLines(
   // thread pool per chunk left the CPU idle a fifth of the time, and a promise per line (with the
   // redaction scope's async hooks) cost more than many a line's parse.
   const { fd, stats } = openRegularFile(filePath);
+  let chunk: Buffer = EMPTY;
   try {
     // Snapshot the size: bytes appended while we read belong to the next run.
     const { size } = stats;
     let position = Math.max(0, fromOffset);
     let lineStart = position;
     const pending = new PendingLine(maxLineBytes);
+    chunk = takeChunk(chunkSize);
 
     while (position < size) {
-      // A fresh buffer per chunk, so views kept in `pending` stay valid.
-      const chunk = Buffer.allocUnsafe(Math.min(chunkSize, size - position));
-      const bytesRead = readSync(fd, chunk, 0, chunk.length, position);
+      const bytesRead = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
       if (bytesRead === 0) break; // The file shrank under us; stop at what we have.
       const data = chunk.subarray(0, bytesRead);
 
@@ -94,6 +95,8 @@ export function* readJsonlLines(
         from = nl + 1;
       }
       pending.append(data.subarray(from));
+      // The next read overwrites the buffer: a line still open keeps a copy of its bytes.
+      pending.detach();
       position += bytesRead;
     }
     if (options.includeOpenLastLine === true && lineStart < position) {
@@ -104,7 +107,23 @@ export function* readJsonlLines(
     }
   } finally {
     closeSync(fd);
+    if (chunk.length === DEFAULT_CHUNK_SIZE) spareChunk = chunk;
   }
+}
+
+/**
+ * One read buffer reused from file to file (a harvest reads thousands): a fresh one per read left
+ * megabytes of dead buffers for the collector. A second reader open at the same time gets its own.
+ */
+let spareChunk: Buffer | undefined;
+
+function takeChunk(size: number): Buffer {
+  if (size === DEFAULT_CHUNK_SIZE && spareChunk !== undefined) {
+    const chunk = spareChunk;
+    spareChunk = undefined;
+    return chunk;
+  }
+  return Buffer.allocUnsafe(size);
 }
 
 /** The bytes of the line being assembled; drops them once the line is over the cap. */
@@ -127,6 +146,16 @@ class PendingLine {
       return;
     }
     this.parts.push(part);
+  }
+
+  /** Copies the parts kept so far out of the read buffer, which the next read overwrites. */
+  detach(): void {
+    if (this.parts.length === 0) return;
+    this.parts = [
+      Buffer.from(
+        this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.bytes),
+      ),
+    ];
   }
 
   /** The complete line, or undefined when it was too long; resets for the next line. */
