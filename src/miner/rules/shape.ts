@@ -66,8 +66,9 @@ export function shapeChecks(answers: {
   const added = newLines
     .filter((l) => !oldSet.has(l.text) && l.text.trim() !== '')
     .slice(0, MAX_CHANGED_LINES);
+  const addedLower = added.map((l) => l.text.toLowerCase());
   for (const r of removed) {
-    const partner = bestPartner(r.text, added);
+    const partner = bestPartner(r.text, added, addedLower);
     if (partner !== null) {
       keep(linePrefix(r.text, partner.text), `${r.text}\n${partner.text}`);
       keep(wordEnding(r, partner), `${r.previous}\n${r.text}\n${partner.text}`);
@@ -156,18 +157,21 @@ function commonEnding(a: string, b: string): string {
   return b.slice(b.length - n);
 }
 
-/** The added line most like `text` (shared start and end), if alike enough. */
-function bestPartner(text: string, added: readonly Line[]): Line | null {
+/** The added line most like `text` (shared start and end), if alike enough; `lower`: the added lines lowercased. */
+function bestPartner(text: string, added: readonly Line[], lower: readonly string[]): Line | null {
   let best: Line | null = null;
   let bestScore = 0;
-  const lower = text.toLowerCase();
-  for (const line of added) {
-    const other = line.text.toLowerCase();
-    const shared = sharedPrefix(lower, other) + sharedSuffix(lower, other);
-    const score =
-      Math.min(shared, Math.min(lower.length, other.length)) / Math.max(lower.length, other.length);
+  const mine = text.toLowerCase();
+  for (let i = 0; i < added.length; i++) {
+    const other = lower[i] as string;
+    const longer = Math.max(mine.length, other.length);
+    const shorter = Math.min(mine.length, other.length);
+    // No line scores above its length ratio: one that cannot beat the best is not compared.
+    if (shorter / longer <= bestScore) continue;
+    const shared = sharedPrefix(mine, other) + sharedSuffix(mine, other);
+    const score = Math.min(shared, shorter) / longer;
     if (score > bestScore) {
-      best = line;
+      best = added[i] as Line;
       bestScore = score;
     }
   }
