@@ -117,3 +117,37 @@ describe('selectEdits leave-one-out replays', () => {
     expect(replayed).toEqual({ gate_trial: 4, prune_trial: 1 + 4 + 3 });
   });
 });
+
+describe('selectEdits leave-one-out bound', () => {
+  it('leaves a task the baseline left unjudged out of the bound, as the gate leaves it out of the score', async () => {
+    const t0 = emptyTask({ id: 't0', intent: 't0', split: 'val' });
+    const rest = ['w1', 'w2', 'w3'].map((id) => emptyTask({ id, intent: id, split: 'val' }));
+    const result = (task: TaskRecord, hard: number, response: string, unjudged = false): ReplayResult => ({
+      task,
+      response,
+      toolsCalled: [],
+      hard,
+      soft: hard,
+      rationale: '',
+      latencyMs: 0,
+      tokens: 0,
+      ...(unjudged ? { unjudged: true } : {}),
+    });
+    // t0 always scores 0 (first in line: its answer changed); w1..w3 pass with rule A.
+    const judgeEdges = (doc: string, only: TaskRecord[]): ReplayResult[] =>
+      only.map((task) =>
+        task.id === 't0' ? result(task, 0, doc) : result(task, learnedRules(doc).includes('A') ? 1 : 0, ''),
+      );
+    const s = await selectEdits({
+      baseDoc: '# Skill\n',
+      edits: [add('A'), add('USELESS')],
+      baselineResults: [result(t0, 0, '', true), ...judgeEdges('# Skill\n', rest)],
+      metric: { metric: 'hard', mixedWeight: 0.5 },
+      noRegression: true,
+      replay: (_phase, only, doc) => Promise.resolve(judgeEdges(doc, only)),
+    });
+    // Counting t0's 0 against the bound would stop the USELESS trial early and keep the free rider.
+    expect(learnedRules(s.doc)).toEqual(['A']);
+    expect(s.rejected).toEqual([expect.objectContaining({ content: 'USELESS', delta: 0 })]);
+  });
+});
