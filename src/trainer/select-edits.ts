@@ -3,6 +3,10 @@
  * together are judged together. If it fails, the edit whose removal helps most is dropped, repeatedly, until
  * the rest beats the baseline strictly or no removal helps. An accepted set is then pruned of edits whose
  * removal does not hurt, so a harmful or useless edit never rides along with a useful one.
+ *
+ * A leave-one-out trial replays its tasks in growing waves, those the edits changed first, and stops as
+ * soon as even perfect answers on the rest could not keep the score: the edit then stays, as it would
+ * after the whole replay, without the calls (a useful edit usually shows on its first task).
  */
 import { REGRESSION_REASON } from '../core/rejected-edit.js';
 import type { Edit, TaskRecord } from '../core/task.js';
@@ -92,11 +96,12 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
   }
 
   // Leave-one-out: drop each edit whose removal keeps the score and still beats the baseline.
+  const order = changedFirst(baselineResults, whole.results);
   for (const edit of [...kept]) {
     if (kept.length <= 1) break;
     const others = kept.filter((e) => e !== edit);
-    const without = await tryEdits('prune_trial', others);
-    if (without.verdict.accepted && without.verdict.candidate >= score) {
+    const without = await pruneTrial(input, order, applyEdits(baseDoc, others).doc, score);
+    if (without !== null && without.verdict.accepted && without.verdict.candidate >= score) {
       rejected.push({
         ...edit,
         delta: score - without.verdict.candidate,
@@ -108,3 +113,42 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
   }
   return { accepted: true, kept, doc: applyEdits(baseDoc, kept).doc, score, rejected, trials };
 }
+
+/** The held-out tasks, those whose answer the whole batch changed first (removing an edit shows there). */
+function changedFirst(baseline: ReplayResult[], whole: ReplayResult[]): TaskRecord[] {
+  const after = new Map(whole.map((r) => [r.task.id, r]));
+  const changed = (r: ReplayResult): boolean => {
+    const w = after.get(r.task.id);
+    return w === undefined || w.hard !== r.hard || w.soft !== r.soft || w.response !== r.response;
+  };
+  return [...baseline.filter(changed), ...baseline.filter((r) => !changed(r))].map((r) => r.task);
+}
+
+/**
+ * Replay `doc` on the held-out tasks in waves of 1, 2, 4… and stop (null) once the score could not reach
+ * `score` even if every task left scored 1 (every judge scores within 0..1, and the gate's metric is a
+ * weighted mean of the two). A task the judge leaves out drops out of the mean, which only removes a 1.
+ */
+async function pruneTrial(
+  input: SelectionInput,
+  order: TaskRecord[],
+  doc: string,
+  score: number,
+): Promise<{ verdict: ReturnType<typeof judgeCandidate> } | null> {
+  const done = new Map<string, ReplayResult>();
+  let wave = 1;
+  for (let start = 0; start < order.length; start += wave, wave *= 2) {
+    const batch = order.slice(start, start + wave);
+    for (const r of await input.replay('prune_trial', batch, doc)) done.set(r.task.id, r);
+    if (start + batch.length >= order.length) break;
+    // Tasks the baseline left unjudged are out of both means (judgeCandidate), so out of the bound too.
+    const optimistic = input.baselineResults
+      .filter((b) => b.unjudged !== true)
+      .map((b) => done.get(b.task.id) ?? { ...PERFECT, task: b.task, response: '', toolsCalled: [] });
+    if (batchScore(optimistic, input.metric) < score) return null;
+  }
+  const results = input.baselineResults.flatMap((r) => done.get(r.task.id) ?? []);
+  return { verdict: judgeCandidate(input.baselineResults, results, input.metric, input.noRegression) };
+}
+
+const PERFECT = { hard: 1, soft: 1, rationale: 'not replayed', latencyMs: 0, tokens: 0 };
