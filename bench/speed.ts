@@ -10,6 +10,7 @@
  * (speed-child.ts `bare`): the Python reference reads at that limit and stores nothing. CPU time is the
  * measure (user + system); MB are 10^6 bytes.
  */
+import { PERSONA_FILES, personaNightCalls } from './calls.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -270,22 +271,17 @@ function startupRows(): void {
 // ---------------------------------------------------------------------------------------------
 // Model calls of a night on the reference's persona tasks files (mock backend, same result).
 
-function callRows(): void {
-  const personas = path.join(root, 'test/fixtures/personas');
-  console.log('\n## Model calls per night, persona tasks files (mock backend)\n');
-  console.log('| tasks file | baseline → candidate | accepted edits | calls | prompt bytes |');
-  console.log('|---|---|---|---|---|');
-  for (const name of ['researcher', 'programmer']) {
-    const home = mkdtempSync(path.join(scratch, 'calls-home-'));
-    const run = runCli(
-      ['dry-run', '--backend', 'mock', '--json', '--tasks-file', path.join(personas, `${name}.tasks.json`)],
-      home,
-      freshState(),
-      false,
-    );
-    const out = JSON.parse(run.stdout) as Record<string, unknown>;
+/** The persona nights through the real prompt builders (bench/calls.ts): calls and the bytes a provider would receive. */
+async function callRows(): Promise<void> {
+  console.log(
+    '\n## Model calls per night, persona tasks files (mock answers, prompts rendered by the LLM backend)\n',
+  );
+  console.log('| tasks file | baseline → candidate | gate | accepted edits | calls | prompt bytes |');
+  console.log('|---|---|---|---|---|---|');
+  for (const persona of PERSONA_FILES) {
+    const r = await personaNightCalls(persona);
     console.log(
-      `| ${name} | ${String(out['baseline'])} → ${String(out['candidate'])} | ${String(out['n_accepted_edits'])} | **${String(out['calls'])}** | ${out['prompt_bytes'] === undefined ? 'n/a' : `**${Number(out['prompt_bytes'])}**`} |`,
+      `| ${persona} | ${r.baseline.toFixed(3)} → ${r.candidate.toFixed(3)} | ${r.gateAction} | ${r.accepted.length} | **${r.calls}** | **${r.promptBytes}** |`,
     );
   }
 }
@@ -298,7 +294,7 @@ try {
   if (only.has('reharvest') && corpora[0] !== undefined) reharvestRows(corpora[0]);
   if (only.has('night') && nightCorpus !== undefined) nightRows(nightCorpus);
   if (only.has('startup')) startupRows();
-  if (only.has('calls')) callRows();
+  if (only.has('calls')) await callRows();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
