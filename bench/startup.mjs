@@ -1,6 +1,7 @@
-/* global process, console */
+/* eslint-disable no-console */
+/* global process, console, URL */
 // Start-up time of the CLI (issue 20 item 4): `node -e 0`, `--help`, `--version` and `status`, interleaved
-// round by round so machine noise hits every case alike; prints medians (wall and CPU) and the deltas
+// round by round so machine noise hits every case alike; prints wall-time medians and the deltas
 // against bare node. Usage: node bench/startup.mjs [--rounds N] [main.js ...] (default dist/src/cli/main.js;
 // give two to compare builds, e.g. a copy of main's dist and this one).
 import { spawnSync } from 'node:child_process';
@@ -27,21 +28,14 @@ for (const [i, main] of mains.entries()) {
     cases.push({ name: `${tag}${a}`, argv: [main, a], main: i });
 }
 
-/** Wall ms and child CPU ms (user + system) of one run. */
+/** Wall ms of one run: what a user waits for. */
 function time(argv) {
-  const before = process.resourceUsage();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, argv, { env, cwd: temp, stdio: ['ignore', 'ignore', 'pipe'] });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
-  void before;
   return wall;
 }
-const childCpu = () => {
-  const u = process.resourceUsage();
-  return u.userCPUTime + u.systemCPUTime; // µs, includes waited-for children on Linux? no: see below
-};
-void childCpu;
 
 const wall = cases.map(() => []);
 for (let r = 0; r < rounds; r++) for (const [i, c] of cases.entries()) wall[i].push(time(c.argv));
