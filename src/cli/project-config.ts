@@ -1,4 +1,4 @@
-/** A command's effective config (apart from `context.ts`, so commands that read no config load no zod). */
+/** A command's effective config (apart from `context.ts`, so commands that read no config do not load the config loader: zod schemas, TOML and YAML parsers). */
 import type { Command } from 'commander';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { setRedactPatterns } from '../core/redact-user.js';

@@ -1,4 +1,6 @@
 /** `adopt`: apply a staged proposal (or a reviewed subset of it) to the live files. */
+// The command's action; its definition (options, help text) is `adopt.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { assertProposalId } from '../../../proposals/index.js';
 import { UsageError } from '../../core/errors.js';

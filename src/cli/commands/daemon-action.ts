@@ -1,4 +1,6 @@
 /** `daemon`: harvest as transcripts change and run the nights scheduled with `schedule --daemon`. */
+// The command's action; its definition (options, help text) is `daemon.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { userConfig } from '../../config/load.js';
 import { dbFile, installedCliPath } from '../../config/paths.js';
 import { acquireDaemonLock } from '../../daemon/instance-lock.js';

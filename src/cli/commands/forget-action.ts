@@ -3,6 +3,8 @@
  * replays, cached model replies, refused and pending edits), then VACUUM so their bytes leave the store
  * file and its WAL. Tombstones keep a later harvest from storing them again (unless `--reharvest`).
  */
+// The command's action; its definition (options, help text) is `forget.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { LockHeldError, UsageError } from '../../core/errors.js';
 import { normalizeProjectPath } from '../../core/project-path.js';
 import { userHome } from '../../config/paths.js';

@@ -3,6 +3,8 @@
  * the oldest open request, `answer ID` records a reply (from --file or stdin), and the next
  * `run --backend handoff` goes on from there.
  */
+// The command's action; its definition (options, help text) is `handoff.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { HandoffQueue, type HandoffRequest } from '../../backends/handoff/handoff-queue.js';

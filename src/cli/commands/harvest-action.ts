@@ -1,4 +1,6 @@
 /** `harvest`: read transcripts into the store and show (or write) the tasks a night would mine. */
+// The command's action; its definition (options, help text) is `harvest.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { existsSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';

@@ -1,4 +1,6 @@
 /** `install <agent>` and `uninstall <agent>`: the integration files where each agent reads them. */
+// The command's action; its definition (options, help text) is `install.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { installedCliPath, integrationsDir } from '../../config/paths.js';
 import { changeDiff } from '../../install/change-text.js';
 import { install, uninstall, type InstallResult } from '../../install/install.js';

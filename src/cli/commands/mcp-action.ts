@@ -1,4 +1,6 @@
 /** `mcp`: serve the tools of `src/cli/mcp/` over stdio until the client closes the connection. */
+// The command's action; its definition (options, help text) is `mcp.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createMcpServer } from '../mcp/server.js';
 import { CLI_VERSION } from '../version.js';

@@ -1,4 +1,6 @@
 /** `run` and `dry-run`: one night for the project. */
+// The command's action; its definition (options, help text) is `night.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { createBackend, isOfflineConfig, usesHandoff } from '../../backends/factory.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';

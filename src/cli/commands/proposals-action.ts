@@ -1,4 +1,6 @@
 /** `proposals list|show|diff` and `reject`: review what the nights staged. */
+// The command's action; its definition (options, help text) is `proposals.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { assertProposalId, listProposals, readProposal } from '../../../proposals/index.js';

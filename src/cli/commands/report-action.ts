@@ -2,6 +2,8 @@
  * `report --html`: a project's proposal (default: the latest) and its nights as one self-contained HTML
  * file, the dashboard's own views with their assets inlined, to attach to a pull request or share.
  */
+// The command's action; its definition (options, help text) is `report.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { existsSync } from 'node:fs';
 import { assertProposalId, latestProposal } from '../../../proposals/index.js';
 import { IoError, UsageError, errorMessage } from '../../core/errors.js';

@@ -1,4 +1,6 @@
 /** `revert`: undo an adoption from its receipt. */
+// The command's action; its definition (options, help text) is `revert.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { assertProposalId } from '../../../proposals/index.js';
 import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
 import { printJson, say } from '../output.js';

@@ -1,4 +1,6 @@
 /** `schedule` (install, replace or `--list`) and `unschedule`: the project's nightly entry. */
+// The command's action; its definition (options, help text) is `schedule.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { installedCliPath } from '../../config/paths.js';
 import { UsageError } from '../../core/errors.js';

@@ -1,4 +1,6 @@
 /** `status`: the latest proposal of the project and its night history. */
+// The command's action; its definition (options, help text) is `status.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { latestProposal } from '../../../proposals/index.js';
 import { daemonSummary, describeDaemon } from '../../daemon/summary.js';
 import { countNights, nightsForProject } from '../../store/nights-repo.js';

@@ -1,4 +1,6 @@
 /** `train` and `eval`: the batch trainer on a labelled JSONL dataset, configured by YAML. */
+// The command's action; its definition (options, help text) is `train.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createBackend } from '../../backends/factory.js';

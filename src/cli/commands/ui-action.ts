@@ -1,4 +1,6 @@
 /** `ui`: the local dashboard (src/ui/), with its buttons wired to the CLI's own adopt/reject/revert. */
+// The command's action; its definition (options, help text) is `ui.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
