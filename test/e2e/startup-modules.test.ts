@@ -59,7 +59,31 @@ const heavyIn = (modules: string[], allowed: string[] = []): string[] =>
   );
 
 describe('what start-up loads', () => {
-  it.each([['--help'], ['--version'], ['help'], ['run', '--help'], ['ui', '--help'], ['mcp', '--help']])(
+  const COMMANDS = [
+    'run',
+    'dry-run',
+    'status',
+    'adopt',
+    'revert',
+    'reject',
+    'proposals',
+    'proposals show',
+    'report',
+    'harvest',
+    'forget',
+    'handoff',
+    'handoff answer',
+    'mcp',
+    'install',
+    'uninstall',
+    'schedule',
+    'unschedule',
+    'train',
+    'eval',
+    'daemon',
+    'ui',
+  ];
+  it.each([['--help'], ['--version'], ['help'], ...COMMANDS.map((c) => [...c.split(' '), '--help'])])(
     '%s loads no heavy package and few modules',
     (...args: string[]) => {
       const { code, modules } = loadedBy(args);
