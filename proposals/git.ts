@@ -5,7 +5,8 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
+// simple-git is loaded on the first git call, not with every command that imports proposals/.
+import type { SimpleGit } from 'simple-git';
 import { AdoptRefusedError, errorMessage } from '../src/core/errors.js';
 import { isInsideDir } from './stage.js';
 import type { GitOutcome } from './types.js';
@@ -27,7 +28,7 @@ export async function gitPrecheck(
   writePaths: readonly string[],
   verb: 'adopt' | 'revert' = 'adopt',
 ): Promise<GitPlan> {
-  const git = simpleGit({ baseDir: project });
+  const git = (await import('simple-git')).simpleGit({ baseDir: project });
   let root: string;
   try {
     if (!(await git.checkIsRepo())) return notARepo(project, verb);
@@ -80,7 +81,7 @@ export async function commitAdoption(
       paths: [],
     };
   }
-  const git = simpleGit({ baseDir: plan.root });
+  const git = (await import('simple-git')).simpleGit({ baseDir: plan.root });
   const message = await commitMessage(proposalDir, id, verb);
   try {
     const tracked = new Set(

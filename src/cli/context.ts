@@ -1,22 +1,18 @@
 /** What every command needs: the state home, the project, the effective config, the store. */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { systemClock } from '../core/clock.js';
 import { IoError, UsageError } from '../core/errors.js';
 import { folderProblem, isFolder } from '../core/io/folder-problem.js';
 import { keepPrivate } from '../core/io/private-mode.js';
 import { checkProjectStateDir } from '../core/io/project-state-dir.js';
 import type { Logger } from '../core/logger.js';
-import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { setRedactPatterns } from '../core/redact-user.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
 import { markInterruptedNights } from '../store/nights-repo.js';
 import { normalizeProjectPath } from '../core/project-path.js';
 import { demoProjectDir, demoStoreFile } from '../night/demo.js';
 import { cliIo } from './io.js';
-import { flagForKey, typedConfigFlags } from './options.js';
 
 export interface CommonFlags {
   project?: string;
@@ -100,16 +96,6 @@ export function fromCwd(flag: string, cwd: string): string {
   const p = flag.trim();
   if (p === '~' || /^~[\\/]/.test(p) || path.isAbsolute(p) || /^[A-Za-z]:[\\/]|^\\\\/.test(p)) return p;
   return path.resolve(cwd, p);
-}
-
-/**
- * The effective config of `project`. Its `redact_patterns` (the user's: a project may not set them) apply
- * from here on to every text this command stores or sends (the run's redaction scope, see `runCli`).
- */
-export function projectConfig(ctx: CliContext, project: string, cmd: Command): LoadedConfig {
-  const loaded = loadConfig(ctx.home, project, typedConfigFlags(cmd), flagForKey);
-  setRedactPatterns(loaded.config.redact_patterns);
-  return loaded;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Flags shared by commands, and the mapping from typed flags to config keys (only typed flags override). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { BACKENDS, GATE_METRICS, SCOPES, TRANSCRIPT_SOURCES, type Config } from '../config/schema.js';
+import { BACKENDS, GATE_METRICS, SCOPES, TRANSCRIPT_SOURCES } from '../config/choices.js';
+import type { Config } from '../config/schema.js';
 
 /** A number typed as an option value; blank text is not 0 (Number('') is). */
 const typedNumber = (value: string): number => (value.trim() === '' ? NaN : Number(value));

@@ -1,36 +1,15 @@
-/** `--record` and `--replay FILE [--replay-match hash|order]` of `run` and `dry-run`. */
-import { Option, type Command } from 'commander';
+/** What `--record` and `--replay FILE [--replay-match hash|order]` of `run` and `dry-run` do (the options: `recording-options.ts`). */
 import path from 'node:path';
 import { isOfflineConfig, type BackendDeps } from '../backends/factory.js';
 import { ExchangeWriter, readExchanges } from '../backends/recording/exchange-log.js';
-import { REPLAY_MATCHES, ReplaySource, type ReplayMatch } from '../backends/recording/replay-provider.js';
+import { ReplaySource } from '../backends/recording/replay-provider.js';
+import type { RecordingFlags } from './recording-options.js';
 import { recordingsDir } from '../config/paths.js';
 import { cliPath } from './io.js';
 import type { Config } from '../config/schema.js';
 import { sha256Hex } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import { UsageError } from '../core/errors.js';
-
-export interface RecordingFlags {
-  record?: boolean;
-  replay?: string;
-  replayMatch?: ReplayMatch;
-}
-
-export function addRecordingOptions(cmd: Command): Command {
-  return cmd
-    .option(
-      '--record',
-      "write every model exchange of the night to a private JSONL file under the state home's recordings/",
-    )
-    .option('--replay <file>', 'answer the real-model roles from a recorded night (nothing is sent)')
-    .addOption(
-      new Option(
-        '--replay-match <how>',
-        'match replies by request hash (default) or strictly in order',
-      ).choices([...REPLAY_MATCHES]),
-    );
-}
 
 /** The recording and replay the flags ask for; both need a real backend for some role. */
 export function recordingDeps(

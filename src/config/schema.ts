@@ -4,29 +4,21 @@
  */
 import { z } from 'zod';
 
-export const BACKENDS = [
-  'mock',
-  'openai',
-  'azure-openai',
-  'anthropic',
-  'claude-code',
-  'codex',
-  'handoff',
-] as const;
-export type BackendName = (typeof BACKENDS)[number];
+import { BACKENDS, GATE_METRICS, HARVEST_SOURCES, SCOPES, TRANSCRIPT_SOURCES } from './choices.js';
 
-export const TRANSCRIPT_SOURCES = ['all', 'claude', 'codex', 'copilot', 'copilot-cli'] as const;
-export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
-export const SCOPES = ['invoked', 'all'] as const;
+export {
+  BACKENDS,
+  GATE_METRICS,
+  HARVEST_SOURCES,
+  SCOPES,
+  TRANSCRIPT_SOURCES,
+  type BackendName,
+  type GateMetric,
+  type TranscriptSource,
+} from './choices.js';
 
 /** The reference spells the Copilot CLI source `copilot_cli` and "every source" `auto`. */
 const sourceAlias = (v: unknown): unknown => (v === 'copilot_cli' ? 'copilot-cli' : v === 'auto' ? 'all' : v);
-
-export const GATE_METRICS = ['hard', 'soft', 'mixed'] as const;
-export type GateMetric = (typeof GATE_METRICS)[number];
-
-/** The sources a harvest can read (TRANSCRIPT_SOURCES without `all`). */
-export const HARVEST_SOURCES = ['claude', 'codex', 'copilot', 'copilot-cli'] as const;
 
 /**
  * A user's redaction pattern: a regular expression (JavaScript syntax), alone or named; the name is the

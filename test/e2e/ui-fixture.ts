@@ -1,7 +1,7 @@
 /** The dashboard server over a sandbox with nights and a staged proposal, and raw HTTP to it (tests of `src/ui`). */
 import http from 'node:http';
 import { stageProposal } from '../../proposals/index.js';
-import { cliProposalActions } from '../../src/cli/commands/ui.js';
+import { cliProposalActions } from '../../src/cli/commands/ui-action.js';
 import type { CliContext } from '../../src/cli/context.js';
 import { dbFile } from '../../src/config/paths.js';
 import { fixedClock } from '../../src/core/clock.js';

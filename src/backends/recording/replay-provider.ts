@@ -15,8 +15,9 @@ import {
 import { exchangeHash, type Exchange } from './exchange-log.js';
 import { outputTokenCap } from '../llm/providers/openai.js';
 
-export const REPLAY_MATCHES = ['hash', 'order'] as const;
-export type ReplayMatch = (typeof REPLAY_MATCHES)[number];
+import type { ReplayMatch } from './replay-match.js';
+
+export { REPLAY_MATCHES, type ReplayMatch } from './replay-match.js';
 
 /** The recorded exchanges of one night, shared by both roles (order mode keeps one global position). */
 export class ReplaySource {

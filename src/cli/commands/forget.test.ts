@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../core/errors.js';
-import { parseBefore } from './forget.js';
+import { parseBefore } from './forget-action.js';
 
 describe('parseBefore', () => {
   it('reads dates as UTC midnight and date-times as UTC unless they name an offset', () => {

@@ -1,17 +1,9 @@
 /** `mcp`: serve the tools of `src/cli/mcp/` over stdio until the client closes the connection. */
 import { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { createMcpServer } from '../mcp/server.js';
-import { CLI_VERSION } from '../version.js';
 
 export const mcpCommand = (): Command =>
   new Command('mcp')
     .description(
       "Serve skillopt-sleep's commands as MCP tools over stdio (for Copilot, Codex, Claude Code and other MCP clients).",
     )
-    .action(async () => {
-      const server = createMcpServer(CLI_VERSION);
-      await server.connect(new StdioServerTransport());
-      // Served until stdin closes; the transport owns stdout, so nothing else is printed.
-      await new Promise<void>((resolve) => process.stdin.once('close', resolve).once('end', resolve));
-    });
+    .action(async () => (await import('./mcp-action.js')).doMcp());

@@ -1,74 +1,15 @@
 /** `proposals list|show|diff` and `reject`: review what the nights staged. */
 import { Command } from 'commander';
-import { z } from 'zod';
-import { assertProposalId, listProposals, readProposal } from '../../../proposals/index.js';
-import { rejectAction, rejectedLine } from '../proposal-actions.js';
 import { addCommonOptions } from '../options.js';
-import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
-import { markdownForTerminal } from '../markdown-terminal.js';
-import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
-import { recoverAndSync } from '../proposal-session.js';
-import type { Db } from '../../store/db.js';
-import { storedReportSchema, type NightReport } from '../../night/night-report.js';
-
-const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
-const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-
-/** Open the project's proposals (recovering an interrupted adoption first) and run `fn`. */
-async function withProject<T>(
-  flags: CommonFlags,
-  fn: (ctx: CliContext, project: string, db: Db) => Promise<T>,
-): Promise<T> {
-  const ctx = cliContext(flags);
-  const project = commandProject(ctx, flags);
-  const db = openDb(ctx, flags);
-  try {
-    await recoverAndSync(db, project, ctx.logger);
-    return await fn(ctx, project, db);
-  } finally {
-    db.close();
-  }
-}
-
-/** A proposal's held-out scores; null when its report cannot be read. */
-function reportScores(report: NightReport | undefined): {
-  baseline: number | null;
-  candidate: number | null;
-} {
-  return { baseline: report?.baseline ?? null, candidate: report?.candidate ?? null };
-}
+import type { CommonFlags } from '../context.js';
 
 const listCommand = (): Command =>
   addCommonOptions(new Command('list'))
     .description('List proposals, newest first: id, night, status, held-out scores, targets.')
     .option('--demo', 'the bundled demo project')
-    .action(async (_flags: CommonFlags, cmd: Command) => {
-      await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
-        const { proposals, skipped } = await listProposals(project);
-        const rows = [];
-        for (const p of proposals) {
-          const details = await readProposal(project, p.id, storedReportSchema).catch(() => null);
-          rows.push({ ...p, scores: reportScores(details?.report) });
-        }
-        if (ctx.json) {
-          printJson({ project, proposals: rows, skipped });
-          return;
-        }
-        if (rows.length === 0) say(`[sleep] no proposals in ${project}`);
-        for (const p of rows) {
-          const targets = p.targets
-            .map(
-              (t) =>
-                `${t.kind}:${displayText(t.name)}${t.adopted ? '' : p.status === 'adopted' ? ' (pending)' : ''}`,
-            )
-            .join(', ');
-          say(
-            `${p.id}  night ${p.night}  ${p.status.padEnd(10)} ${score(p.scores.baseline)} -> ${score(p.scores.candidate)}  ${targets}${p.supersededBy ? `  (by ${p.supersededBy})` : ''}`,
-          );
-        }
-        for (const s of skipped) ctx.logger.warn(`skipped ${s.dir}: ${displayText(s.reason)}`);
-      });
-    });
+    .action(async (_flags: CommonFlags, cmd: Command) =>
+      (await import('./proposals-action.js')).doProposalsList(_flags, cmd),
+    );
 
 const showCommand = (): Command =>
   addCommonOptions(new Command('show'))
@@ -77,62 +18,18 @@ const showCommand = (): Command =>
     )
     .argument('<id>', 'proposal id')
     .option('--demo', 'the bundled demo project')
-    .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
-      assertProposalId(id);
-      await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
-        // Shown as it was staged: `show` prints report.md and the report.json it found, whatever its version.
-        const details = await readProposal(project, id, z.unknown());
-        if (ctx.json) {
-          printJson({
-            project,
-            summary: details.summary,
-            manifest: details.manifest,
-            receipt: details.receipt,
-            report: details.report,
-          });
-          return;
-        }
-        const s = details.summary;
-        say(`[sleep] proposal ${s.id} (night ${s.night}, ${s.status}, staged ${iso(s.createdAt)})`);
-        if (s.supersededBy) say(`[sleep] superseded by ${s.supersededBy}`);
-        for (const t of s.targets)
-          say(`   ${t.adopted ? 'adopted' : 'pending'}  ${t.kind} ${displayText(t.name)}: ${t.livePath}`);
-        say('');
-        write(terminalText(markdownForTerminal(details.reportMd)));
-      });
-    });
+    .action(async (id: string, _flags: CommonFlags, cmd: Command) =>
+      (await import('./proposals-action.js')).doProposalsShow(id, _flags, cmd),
+    );
 
 const diffCommand = (): Command =>
   addCommonOptions(new Command('diff'))
     .description("Print a proposal's unified diff (coloured on a terminal).")
     .argument('<id>', 'proposal id')
     .option('--demo', 'the bundled demo project')
-    .action(async (id: string, _flags: CommonFlags, cmd: Command) => {
-      assertProposalId(id);
-      await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
-        // The diff does not need the report: a report of an unknown shape does not hide the diff.
-        const details = await readProposal(project, id, z.unknown());
-        if (ctx.json) {
-          printJson({ project, id, diff: details.diff });
-          return;
-        }
-        const text = terminalText(details.diff);
-        write(wantsColour(ctx.env) ? colourDiff(text) : text);
-      });
-    });
-
-function colourDiff(diff: string): string {
-  return diff
-    .split('\n')
-    .map((line) => {
-      if (line.startsWith('+++') || line.startsWith('---')) return `\u001b[1m${line}\u001b[0m`;
-      if (line.startsWith('@@')) return `\u001b[36m${line}\u001b[0m`;
-      if (line.startsWith('+')) return `\u001b[32m${line}\u001b[0m`;
-      if (line.startsWith('-')) return `\u001b[31m${line}\u001b[0m`;
-      return line;
-    })
-    .join('\n');
-}
+    .action(async (id: string, _flags: CommonFlags, cmd: Command) =>
+      (await import('./proposals-action.js')).doProposalsDiff(id, _flags, cmd),
+    );
 
 /**
  * The common options are accepted before the subcommand too (`proposals --project P list`), and
@@ -152,18 +49,6 @@ export const rejectCommand = (): Command =>
     .argument('<id>', 'proposal id')
     .option('--reason <text>', 'why (kept in rejected.json)')
     .option('--demo', 'the bundled demo project')
-    .action(async (id: string, flags: CommonFlags & { reason?: string }) => {
-      assertProposalId(id);
-      await withProject(flags, async (ctx, project, db) => {
-        const result = await rejectAction({
-          db,
-          project,
-          id,
-          now: ctx.clock.now(),
-          logger: ctx.logger,
-          ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
-        });
-        if (ctx.json) printJson({ ok: true, proposal_id: result.id, rejected_at: result.record.rejectedAt });
-        else say(rejectedLine(result.id));
-      });
-    });
+    .action(async (id: string, flags: CommonFlags & { reason?: string }) =>
+      (await import('./proposals-action.js')).doReject(id, flags),
+    );

@@ -2,23 +2,8 @@
  * `report --html`: a project's proposal (default: the latest) and its nights as one self-contained HTML
  * file, the dashboard's own views with their assets inlined, to attach to a pull request or share.
  */
-import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { assertProposalId, latestProposal } from '../../../proposals/index.js';
-import { IoError, UsageError, errorMessage } from '../../core/errors.js';
-import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
-import { loadProjectNights, loadProposalView } from '../../ui/data.js';
-import { renderStaticReport } from '../../ui/views/report.js';
-import { cliContext, commandProject, openDb, type CommonFlags } from '../context.js';
-import { cliPath } from '../io.js';
-import { say, write } from '../output.js';
-import { recoverAndSync } from '../proposal-session.js';
-
-interface ReportFlags extends CommonFlags {
-  html?: boolean;
-  out?: string;
-  force?: boolean;
-}
+import type { ReportFlags } from './report-action.js';
 
 export const reportCommand = (): Command =>
   new Command('report')
@@ -30,37 +15,6 @@ export const reportCommand = (): Command =>
     .option('--html', 'write HTML (the only format; the text report is `proposals show <id>`)')
     .option('--out <file>', 'write to this file instead of stdout')
     .option('--force', 'with --out: overwrite an existing file')
-    .action(async (id: string | undefined, flags: ReportFlags) => {
-      if (flags.html !== true)
-        throw new UsageError(
-          'report writes HTML: pass --html (the text report is `skillopt-sleep proposals show <id>`)',
-        );
-      const ctx = cliContext(flags);
-      const out = flags.out !== undefined ? cliPath(flags.out) : '';
-      if (out && flags.force !== true && existsSync(out))
-        throw new UsageError(`${out} already exists; pass --force to overwrite it`);
-      if (id !== undefined) assertProposalId(id);
-      const project = commandProject(ctx, flags);
-      const db = openDb(ctx, flags);
-      try {
-        await recoverAndSync(db, project, ctx.logger);
-        const chosen = id ?? (await latestProposal(project))?.id;
-        const proposal = chosen === undefined ? null : await loadProposalView(project, chosen, db);
-        const page = renderStaticReport({ proposal, nights: loadProjectNights(db, project) });
-        if (!out) {
-          write(page);
-          return;
-        }
-        try {
-          // It quotes your corrections: private, like everything else this tool writes.
-          writeFileAtomicSync(out, page, 0o600);
-        } catch (err) {
-          throw new IoError(`cannot write ${out}: ${errorMessage(err)}`);
-        }
-        say(
-          `[sleep] wrote ${out}${proposal ? ` (proposal ${proposal.summary.id})` : ' (no proposal yet: nights only)'}`,
-        );
-      } finally {
-        db.close();
-      }
-    });
+    .action(async (id: string | undefined, flags: ReportFlags) =>
+      (await import('./report-action.js')).doReport(id, flags),
+    );

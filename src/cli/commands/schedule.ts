@@ -1,63 +1,9 @@
 /** `schedule` (install, replace or `--list`) and `unschedule`: the project's nightly entry. */
 import { Command, Option } from 'commander';
-import { installedCliPath } from '../../config/paths.js';
-import { UsageError } from '../../core/errors.js';
-import { dailyExpression } from '../../scheduler/cron-expr.js';
-import { systemCrontab } from '../../scheduler/crontab-io.js';
-import { shellQuote } from '../../scheduler/shell-quote.js';
-import {
-  listSchedules,
-  recordedEnv,
-  scheduleProject,
-  unscheduleProjects,
-  type ListedSchedule,
-} from '../../scheduler/schedule.js';
-import { addNightOptions, typedNightArgs } from '../options.js';
-import { BACKENDS } from '../../config/schema.js';
-import { cliContext, projectConfig, resolveProject, type CommonFlags } from '../context.js';
-import { printJson, say } from '../output.js';
-
-interface ScheduleFlags extends CommonFlags {
-  hour?: string;
-  minute?: string;
-  cron?: string;
-  daemon?: boolean;
-  list?: boolean;
-}
-
-const iso = (ms: number | null): string =>
-  ms === null ? 'never' : new Date(ms).toISOString().replace(/:\d\d\.\d{3}Z$/, 'Z');
-
-function wholeNumber(flag: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text.trim()))
-    throw new UsageError(`${flag} must be a whole number (got ${JSON.stringify(text)})`);
-  return Number(text);
-}
-
-/** The cron expression from --cron, or --hour/--minute (default 03:17, off the top of the hour). */
-function expressionOf(flags: ScheduleFlags): string {
-  if (flags.cron !== undefined) {
-    if (flags.hour !== undefined || flags.minute !== undefined)
-      throw new UsageError('give either --cron or --hour/--minute, not both');
-    return flags.cron;
-  }
-  return dailyExpression(wholeNumber('--hour', flags.hour, 3), wholeNumber('--minute', flags.minute, 17));
-}
-
-function renderList(list: ListedSchedule[]): void {
-  if (list.length === 0) {
-    say('[sleep] nothing scheduled.');
-    return;
-  }
-  say("[sleep] scheduled nights (times in this machine's time zone, as cron reads them; next run in UTC):");
-  for (const s of list) {
-    const args = s.args.length > 0 ? ` ${s.args.map(shellQuote).join(' ')}` : '';
-    say(
-      `  ${s.cron.padEnd(14)} via ${s.via.padEnd(6)} next ${iso(s.next_run)}  ${s.project}${args}${s.unregistered ? '  (not in this state home)' : ''}`,
-    );
-  }
-}
+import { addNightOptions } from '../options.js';
+import { BACKENDS } from '../../config/choices.js';
+import type { CommonFlags } from '../context.js';
+import type { ScheduleFlags } from './schedule-action.js';
 
 export const scheduleCommand = (): Command => {
   const cmd = new Command('schedule')
@@ -75,61 +21,9 @@ export const scheduleCommand = (): Command => {
     .option('--json', 'print one JSON object on stdout');
   // Every night option `run` has, so a scheduled night can be any night the user could type.
   addNightOptions(cmd);
-  return cmd.action((flags: ScheduleFlags, command: Command) => {
-    const ctx = cliContext(flags);
-    const crontab = systemCrontab(ctx.env);
-    if (flags.list) {
-      const listing = listSchedules(ctx.home, crontab, ctx.clock.now());
-      if (listing.crontab_error) ctx.logger.warn(`only the registry is listed: ${listing.crontab_error}`);
-      if (ctx.json) printJson(listing);
-      else renderList(listing.schedules);
-      return;
-    }
-    const project = resolveProject(flags.project);
-    // The config a scheduled night will load, checked now: a bad or untrusted project config is
-    // refused here too (and again by every night, since a later `git pull` can change it).
-    projectConfig(ctx, project, command);
-    const result = scheduleProject({
-      home: ctx.home,
-      crontab,
-      project,
-      cron: expressionOf(flags),
-      via: flags.daemon ? 'daemon' : 'cron',
-      command: {
-        project,
-        nodePath: process.execPath,
-        cliPath: installedCliPath(),
-        args: typedNightArgs(command),
-        env: recordedEnv(ctx.env, ctx.home),
-      },
-      now: ctx.clock.now(),
-    });
-    const list = listSchedules(ctx.home, null, ctx.clock.now()).schedules;
-    const next = list.find((s) => s.project === project)?.next_run ?? null;
-    if (ctx.json) {
-      printJson({
-        ok: true,
-        ...result.entry,
-        next_run: next,
-        line: result.line,
-        crontab_changed: result.crontabChanged,
-      });
-      return;
-    }
-    const where =
-      result.entry.via === 'cron'
-        ? `your crontab (${crontab.binary})`
-        : 'the daemon (run `skillopt-sleep daemon`)';
-    say(`[sleep] scheduled ${project} at "${result.entry.cron}" via ${where}; next run ${iso(next)}`);
-    if (result.entry.via === 'cron' && !result.crontabChanged)
-      say('[sleep] the crontab already had this exact line: unchanged.');
-    say(`[sleep] logs -> ${project}/.skillopt-sleep/logs/nights.log`);
-    say(
-      result.entry.args.includes('--auto-adopt')
-        ? '[sleep] each night adopts its accepted proposal at once (--auto-adopt).'
-        : '[sleep] each night only STAGES a proposal; adopt it with `skillopt-sleep adopt`.',
-    );
-  });
+  return cmd.action(async (flags: ScheduleFlags, command: Command) =>
+    (await import('./schedule-action.js')).doSchedule(flags, command),
+  );
 };
 
 export const unscheduleCommand = (): Command =>
@@ -140,16 +34,6 @@ export const unscheduleCommand = (): Command =>
     .option('--project <dir>', 'project folder (default: the current folder)')
     .option('--all', 'remove every schedule skillopt-sleep manages')
     .option('--json', 'print one JSON object on stdout')
-    .action((flags: CommonFlags & { all?: boolean }) => {
-      const ctx = cliContext(flags);
-      if (flags.all && flags.project) throw new UsageError('give either --project or --all, not both');
-      // A removed project folder can still be unscheduled: no existence check here.
-      const project = flags.all ? null : resolveProject(flags.project, false);
-      const result = unscheduleProjects(ctx.home, systemCrontab(ctx.env), project);
-      if (ctx.json) {
-        printJson({ ok: true, removed: result.removed });
-        return;
-      }
-      if (result.removed.length === 0) say('[sleep] nothing was scheduled.');
-      for (const p of result.removed) say(`[sleep] unscheduled ${p}`);
-    });
+    .action(async (flags: CommonFlags & { all?: boolean }) =>
+      (await import('./schedule-action.js')).doUnschedule(flags),
+    );

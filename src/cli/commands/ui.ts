@@ -1,81 +1,9 @@
 /** `ui`: the local dashboard (src/ui/), with its buttons wired to the CLI's own adopt/reject/revert. */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Command } from 'commander';
-import { loadConfig } from '../../config/load.js';
-import { SkilloptError, UsageError } from '../../core/errors.js';
-import { checkProjectStateDir } from '../../core/io/project-state-dir.js';
-import type { Logger } from '../../core/logger.js';
-import { startUi, type RunProposalAction } from '../../ui/server.js';
-import { HISTORY_FILE } from '../../ui/data.js';
-import { flagForKey, intArg } from '../options.js';
-import { cliContext, openDb, type CliContext } from '../context.js';
-import { say } from '../output.js';
-import {
-  adoptAction,
-  adoptedLines,
-  rejectAction,
-  rejectedLine,
-  revertAction,
-  revertedLines,
-} from '../proposal-actions.js';
-
-interface UiFlags {
-  port: number;
-  open?: boolean;
-  trainDir?: string[];
-}
+import { intArg } from '../options.js';
+import type { UiFlags } from './ui-action.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-/** The dashboard's buttons: the same functions and lines as `adopt`, `reject` and `revert`. */
-export function cliProposalActions(
-  ctx: CliContext,
-  db: Parameters<typeof adoptAction>[0]['db'],
-): RunProposalAction {
-  return async (action, project, id, extra) => {
-    const lines: string[] = [];
-    const logger: Logger = {
-      progress: () => {},
-      warn: (m) => {
-        lines.push(`[sleep] warning: ${m}`);
-        ctx.logger.warn(m);
-      },
-    };
-    const base = { db, project, now: ctx.clock.now(), logger };
-    const out = (line: string): void => void lines.push(line);
-    try {
-      checkProjectStateDir(project);
-      if (action === 'adopt') {
-        const commit = loadConfig(ctx.home, project, {}, flagForKey).config.adopt_commit;
-        adoptedLines(await adoptAction({ ...base, id, select: {}, commit }), out);
-      } else if (action === 'revert') {
-        revertedLines(await revertAction({ ...base, id, force: false, commit: false }), out);
-      } else {
-        out(rejectedLine((await rejectAction({ ...base, id, ...extra })).id));
-      }
-      return { ok: true, lines };
-    } catch (err) {
-      if (!(err instanceof SkilloptError)) throw err;
-      lines.push(`[sleep] error: ${err.message}`);
-      return { ok: false, lines };
-    }
-  };
-}
-
-/** The platform's opener, without a shell; a failure only warns (the address is printed anyway). */
-function openInBrowser(url: string, logger: Logger): void {
-  const [cmd, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  execFile(cmd, args, (err) => {
-    if (err) logger.warn(`could not open a browser (${err.message}); open the address above yourself`);
-  });
-}
 
 export const uiCommand = (): Command =>
   new Command('ui')
@@ -89,39 +17,4 @@ export const uiCommand = (): Command =>
       'a `train` output folder to chart (repeatable; must hold history.jsonl)',
       collect,
     )
-    .action(async (flags: UiFlags) => {
-      if (flags.port > 65535) throw new UsageError('--port must be at most 65535');
-      const trainDirs = (flags.trainDir ?? []).map((d) => path.resolve(d));
-      for (const d of trainDirs)
-        if (!existsSync(path.join(d, HISTORY_FILE)))
-          throw new UsageError(`--train-dir ${d} holds no ${HISTORY_FILE} (give a \`train\` output folder)`);
-      const ctx = cliContext({});
-      const db = openDb(ctx);
-      try {
-        const ui = await startUi({
-          home: ctx.home,
-          userHome: ctx.userHome,
-          db,
-          clock: ctx.clock,
-          logger: ctx.logger,
-          runAction: cliProposalActions(ctx, db),
-          port: flags.port,
-          trainDirs,
-        });
-        say(`[sleep] ui: ${ui.url}`);
-        say('[sleep] stop it with Ctrl-C');
-        if (flags.open) openInBrowser(ui.url, ctx.logger);
-        await new Promise<void>((resolve) => {
-          const stop = (): void => {
-            process.off('SIGINT', stop);
-            process.off('SIGTERM', stop);
-            resolve();
-          };
-          process.on('SIGINT', stop);
-          process.on('SIGTERM', stop);
-        });
-        await ui.close();
-      } finally {
-        db.close();
-      }
-    });
+    .action(async (flags: UiFlags) => (await import('./ui-action.js')).doUi(flags));

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliProposalActions } from '../../../src/cli/commands/ui.js';
+import { cliProposalActions } from '../../../src/cli/commands/ui-action.js';
 import { dbFile } from '../../../src/config/paths.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/core/logger.js';

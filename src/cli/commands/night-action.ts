@@ -1,0 +1,321 @@
+/** `run` and `dry-run`: one night for the project. */
+// The command's action; its definition (options, help text) is `night.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
+import type { Command } from 'commander';
+import { createBackend, isOfflineConfig, usesHandoff } from '../../backends/factory.js';
+import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
+import type { Config } from '../../config/schema.js';
+import { UsageError } from '../../core/errors.js';
+import { loadHandoffState, type HandoffState } from '../../night/handoff-night.js';
+import type { Backend } from '../../backends/types.js';
+import type { Logger } from '../../core/logger.js';
+import { dbFile } from '../../config/paths.js';
+import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
+import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from '../../night/night-report.js';
+import { runNight } from '../../night/run-night.js';
+import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
+import { cliContext, openNightStore, resolveProject, type CommonFlags } from '../context.js';
+import { projectConfig } from '../project-config.js';
+import { displayText, printJson, say } from '../output.js';
+import { cliPath } from '../io.js';
+import { recoverAndSync } from '../proposal-session.js';
+import { recordingDeps } from '../recording-flags.js';
+import type { RecordingFlags } from '../recording-options.js';
+import { explainNight, sendlessBackend } from '../../night/explain-night.js';
+import { renderExplanation, renderSendsSummary } from '../sends-text.js';
+
+export interface NightFlags extends CommonFlags, RecordingFlags {
+  tasksFile?: string;
+  yes?: boolean;
+  explainSends?: boolean;
+}
+
+/** The command that lists a planned night's texts (the plan points to it). */
+const explainCommand = (r: NightReport): string =>
+  `skillopt-sleep run --explain-sends --project ${JSON.stringify(r.project)}${r.tasks_file ? ` --tasks-file ${JSON.stringify(r.tasks_file)}` : ''}`;
+
+const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
+const limit = (x: number | null, unit = ''): string => (x === null ? 'no limit' : `${unit}${x}`);
+
+function renderPlan(r: NightReport): void {
+  const p = r.plan;
+  if (!p) return;
+  say(
+    `[sleep] plan (${r.backend}): ${p.tasks} tasks -> about ${p.calls_min} to ${p.calls_max} model requests`,
+  );
+  say(
+    `[sleep] budget ceiling: max_calls ${limit(p.limits.max_calls)}, max_tokens ${limit(p.limits.max_tokens)}, max_cost_usd ${limit(p.limits.max_cost_usd, '$')}`,
+  );
+  if (p.free_roles.length > 0)
+    say(
+      `[sleep] free: the ${p.free_roles.join(' and ')} ${p.free_roles.length > 1 ? 'models run' : 'model runs'} on a server on this machine (base_url on loopback) without a price, so ${p.free_roles.length > 1 ? 'they cost' : 'it costs'} $0`,
+    );
+  if (r.sends) renderSendsSummary(r.sends, explainCommand(r));
+  for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
+  say('[sleep] nothing was sent. Add --yes to spend (or set "confirm_spend": false in the config).');
+}
+
+function renderSpend(r: NightReport): void {
+  const s = r.spend;
+  if (!s) return;
+  say(
+    `[sleep] spend: ${s.calls} requests (${s.retries} retries), ${s.input_tokens} in + ${s.output_tokens} out tokens, $${s.cost_usd.toFixed(4)}; ${s.cache_hits} cache hits; ${s.redactions} secrets redacted${s.invalid_replies ? `; ${s.invalid_replies} invalid replies` : ''}`,
+  );
+  if (r.stopped === 'budget') say(`[sleep] stopped by the budget (${s.stopped_by}); nothing was staged.`);
+}
+
+function renderAutoAdopt(a: AutoAdoptOutcome): void {
+  if (a.adopted) {
+    say(`[sleep] auto-adopted ${a.proposal_id}`);
+    for (const p of a.updated_paths) say(`   -> ${p}`);
+  } else {
+    say(`[sleep] auto-adopt refused, the proposal stays staged: ${displayText(a.reason)}`);
+  }
+}
+
+/** The end of a dry-run: what the same `run` would stage or keep, with the command that does it. */
+function whatRunWouldDo(r: NightReport, demo: boolean): string {
+  const run = demo
+    ? '`skillopt-sleep run --demo`'
+    : `\`skillopt-sleep run --project ${JSON.stringify(r.project)}\``;
+  const staged = r.stopped === '' && (r.accepted || (r.skill_groups ?? []).some((g) => g.accepted));
+  if (staged) return `${run} stages this as a proposal`;
+  const pending = r.pending_edits.length;
+  const keeps =
+    pending > 0
+      ? `, and keeps the ${pending} tied edit${pending === 1 ? '' : 's'} to re-test next night`
+      : '';
+  const why =
+    r.n_tasks === 0
+      ? 'there is no task'
+      : r.stopped === 'budget'
+        ? 'the budget ran out before the gate decided'
+        : 'the gate accepted no edit';
+  return `${run} would stage nothing (${why})${keeps}`;
+}
+
+function renderWaiting(r: NightReport): void {
+  const h = r.handoff;
+  if (!h) return;
+  const project = JSON.stringify(r.project);
+  say(
+    `[sleep] waiting for answers: ${h.open} handoff request${h.open === 1 ? '' : 's'} open (${h.requests} asked so far); nothing was staged yet`,
+  );
+  say(`[sleep] read the next one: skillopt-sleep handoff next --project ${project}`);
+  say(`[sleep] answer it: skillopt-sleep handoff answer ID --project ${project} --file REPLY.txt`);
+  say(`[sleep] then go on: skillopt-sleep run --backend handoff --project ${project}`);
+}
+
+function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
+  if (r.stopped === 'plan') {
+    renderPlan(r);
+    return;
+  }
+  if (r.stopped === 'waiting_handoff') {
+    renderWaiting(r);
+    return;
+  }
+  const split = splitText(r);
+  say(
+    `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)}; ${split}`,
+  );
+  say(
+    `[sleep] held-out ${score(r.baseline)} -> ${score(r.candidate)} => ${r.gate_action} (accepted=${String(r.accepted)})`,
+  );
+  if (r.holdout_leaked) say(`[sleep] holdout leaked: ${LEAKED_HOLDOUT_TEXT}`);
+  for (const e of r.edits) say(`   + [${e.target}/${e.op}] ${displayText(e.content)}`);
+  if (r.rejected_edits.length > 0) {
+    say('[sleep] rejected by gate:');
+    for (const e of r.rejected_edits)
+      say(`   - [${e.target}/${e.op}] ${displayText(e.content)} (${displayText(e.reason)})`);
+  }
+  for (const e of r.pending_edits) {
+    // A dry-run records nothing: say what a run would keep rather than promise a re-test.
+    const kept = r.mode === 'dry-run' ? 'a run would keep it to re-test next night' : 're-tested next night';
+    say(`[sleep] pending (tied; ${kept}): ${displayText(e.content)}`);
+  }
+  if (r.no_edits_reason) say(`[sleep] no edits: ${r.no_edits_reason}`);
+  if (r.test_score !== null) say(`[sleep] test score (never gated): ${score(r.test_score)}`);
+  for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
+  if (r.learned_rules.length > 0 && r.accepted) {
+    say('[sleep] learned rules:');
+    for (const rule of r.learned_rules) say(`   - ${displayText(rule)}`);
+  }
+  renderSpend(r);
+  if (r.handoff?.recording) say(`[sleep] handoff: the night's exchanges are saved as ${r.handoff.recording}`);
+  if (r.mode === 'dry-run') {
+    say(`[sleep] dry-run: nothing was written into the project; ${whatRunWouldDo(r, demo)}.`);
+  } else if (r.staging_dir) {
+    say(`[sleep] staged: ${r.staging_dir}`);
+    if (!autoAdopted)
+      say(`[sleep] review it, then: skillopt-sleep adopt --project ${JSON.stringify(r.project)}`);
+  }
+}
+
+/**
+ * A handoff night's queue and the state its first invocation saved (whose config it goes on with, so
+ * the budget and gate stay those the night started with). Null for other backends and with --replay.
+ */
+function handoffNight(
+  name: 'run' | 'dry-run',
+  flags: NightFlags,
+  at: { home: string; project: string; config: Config; logger: Logger },
+): { queue: HandoffQueue; state: HandoffState | null } | null {
+  if (!usesHandoff(at.config) || flags.replay) return null;
+  if (name === 'dry-run')
+    throw new UsageError(
+      'the handoff backend stops a night to wait for answers and resumes it on the next run, which a dry-run cannot: use `skillopt-sleep run --backend handoff`',
+    );
+  const queue = new HandoffQueue(at.home, at.project);
+  const state = loadHandoffState(queue);
+  if (state)
+    at.logger.progress(
+      `handoff: resuming the night started ${new Date(state.started_at).toISOString()} (${queue.open().length} requests open)`,
+    );
+  return { queue, state };
+}
+
+const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
+
+/** A backend without a spend meter (the mock) limits nothing: say so rather than ignore the flags. */
+function warnUnmeteredBudget(command: Command, backend: Backend, logger: Logger): void {
+  if (backend.spendSummary) return;
+  const typed = Object.entries(BUDGET_FLAGS)
+    .filter(([attr]) => command.getOptionValueSource(attr) === 'cli')
+    .map(([, flag]) => flag);
+  if (typed.length === 0) return;
+  logger.warn(
+    `the ${backend.name} backend is free and offline: ${typed.join(', ')} ${typed.length === 1 ? 'does' : 'do'} not apply to it (its calls are counted, never limited)`,
+  );
+}
+
+/**
+ * `run --explain-sends`: harvest and mine as a night does, then list what its requests would send.
+ * The backend is a stand-in that cannot send: no model request, no handoff queue, no recording.
+ */
+async function explainSendsAction(flags: NightFlags, command: Command): Promise<void> {
+  const ctx = cliContext(flags);
+  const demo = flags.demo ? prepareDemo(ctx.home, false) : null;
+  try {
+    const project = demo ? demo.project : resolveProject(flags.project);
+    const loaded = projectConfig(ctx, project, command).config;
+    const config = demo ? demoConfig(loaded) : loaded;
+    const db = openNightStore(ctx, demo ? ':memory:' : dbFile(ctx.home));
+    try {
+      const explanation = await explainNight(
+        {
+          project,
+          config,
+          mode: 'run',
+          planOnly: true,
+          ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
+          ...(demo ? { ignoreLookback: true, harvestCtx: demo.harvestCtx, mapCwd: demo.mapCwd } : {}),
+        },
+        {
+          home: ctx.home,
+          userHome: ctx.userHome,
+          env: ctx.env,
+          clock: ctx.clock,
+          db,
+          backend: sendlessBackend(config),
+          logger: ctx.logger,
+        },
+      );
+      if (ctx.json) printJson(explanation);
+      else renderExplanation(explanation);
+    } finally {
+      db.close();
+    }
+  } finally {
+    demo?.cleanup();
+  }
+}
+
+export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, command: Command): Promise<void> {
+  if (name === 'run' && flags.explainSends) {
+    await explainSendsAction(flags, command);
+    return;
+  }
+  const ctx = cliContext(flags);
+  const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
+  try {
+    const project = demo ? demo.project : resolveProject(flags.project);
+    const loaded = projectConfig(ctx, project, command).config;
+    const live = demo ? demoConfig(loaded) : loaded;
+    const handoff = handoffNight(name, flags, {
+      home: ctx.home,
+      project,
+      config: live,
+      logger: ctx.logger,
+    });
+    const config = handoff?.state?.config ?? live;
+    // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
+    const db = openNightStore(
+      ctx,
+      demo ? (name === 'dry-run' ? ':memory:' : demoStoreFile(ctx.home)) : dbFile(ctx.home),
+    );
+    try {
+      // The night reads the live skill: an adoption killed midway is finished or undone first.
+      if (name === 'run') await recoverAndSync(db, project, ctx.logger);
+      const planOnly =
+        name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
+      const recording = recordingDeps(flags, config, {
+        home: ctx.home,
+        project,
+        now: ctx.clock.now(),
+        logger: ctx.logger,
+      });
+      const deps = {
+        env: ctx.env,
+        clock: ctx.clock,
+        logger: ctx.logger,
+        db,
+        planOnly,
+        ...recording,
+        ...(handoff ? { handoff: handoff.queue } : {}),
+      };
+      const backend = createBackend(config, deps);
+      warnUnmeteredBudget(command, backend, ctx.logger);
+      const report = await runNight(
+        {
+          project,
+          config,
+          mode: name,
+          planOnly,
+          ...(handoff ? { handoff } : {}),
+          ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
+          ...(demo
+            ? {
+                ignoreLookback: true,
+                harvestCtx: demo.harvestCtx,
+                mapCwd: demo.mapCwd,
+              }
+            : {}),
+        },
+        {
+          home: ctx.home,
+          userHome: ctx.userHome,
+          env: ctx.env,
+          clock: ctx.clock,
+          db,
+          backend,
+          logger: ctx.logger,
+        },
+      );
+      const adopted =
+        config.auto_adopt && report.stopped !== 'waiting_handoff'
+          ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
+          : null;
+      if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
+      if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
+      else {
+        renderHuman(report, adopted?.adopted === true, demo !== null);
+        if (adopted) renderAutoAdopt(adopted);
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    demo?.cleanup();
+  }
+}

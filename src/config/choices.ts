@@ -1,0 +1,24 @@
+/**
+ * The fixed choices of config keys (backends, sources, scopes, gate metrics), apart from the zod schema
+ * so the CLI's option definitions (and `--help`) need not load zod; `schema.ts` re-exports them.
+ */
+export const BACKENDS = [
+  'mock',
+  'openai',
+  'azure-openai',
+  'anthropic',
+  'claude-code',
+  'codex',
+  'handoff',
+] as const;
+export type BackendName = (typeof BACKENDS)[number];
+
+export const TRANSCRIPT_SOURCES = ['all', 'claude', 'codex', 'copilot', 'copilot-cli'] as const;
+export type TranscriptSource = (typeof TRANSCRIPT_SOURCES)[number];
+export const SCOPES = ['invoked', 'all'] as const;
+
+export const GATE_METRICS = ['hard', 'soft', 'mixed'] as const;
+export type GateMetric = (typeof GATE_METRICS)[number];
+
+/** The sources a harvest can read (TRANSCRIPT_SOURCES without `all`). */
+export const HARVEST_SOURCES = ['claude', 'codex', 'copilot', 'copilot-cli'] as const;
