@@ -88,7 +88,7 @@ describe('copilot: real samples', () => {
       ]) {
         const file = sample(name);
         const meta = { fallbackSessionId: 'x', cwd: '/w', sourcePath: file };
-        const { session, badLines } = await parseTranscriptFile(file, meta);
+        const { session, badLines } = parseTranscriptFile(file, meta);
         expect(badLines).toBe(0);
         expect(session?.turns.filter((t) => t.role === 'user')).toHaveLength(1);
         expect(session?.turns.filter((t) => t.role === 'assistant').length).toBeGreaterThanOrEqual(2);
