@@ -81,7 +81,7 @@ describe('copilot: real samples', () => {
 
   it.skipIf(!existsSync(sample('gitai-copilot_vscode_event_stream_sanitized.jsonl')))(
     'parses the loose event-stream samples',
-    async () => {
+    () => {
       for (const name of [
         'gitai-copilot_vscode_event_stream_sanitized.jsonl',
         'gitai-copilot_vscode_transcript_event_stream.jsonl',
