@@ -34,8 +34,10 @@ function manualScheduler(): Scheduler & { tick(): Array<Promise<void>>; exprs: s
 }
 
 /** Let pending I/O and promises run until `done()` (the initial harvest touches the disk). */
+/** Waits (up to 5 s) for `done`: a tick may read files or load a module first, which takes real time under load. */
 async function settle(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  const deadline = Date.now() + 5000;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setImmediate(r));
   expect(done()).toBe(true);
 }
 
