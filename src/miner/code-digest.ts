@@ -16,7 +16,10 @@ let known: string | undefined;
 
 /** The digest of the miner's code as installed (computed once per process). */
 export function minerCodeDigest(): string {
-  known ??= codeDigest([entryFile('./mine.js'), entryFile('./session-features.js')]);
+  // The config's correction patterns reach the miner compiled: their compiler is part of its code.
+  known ??= codeDigest(
+    ['./mine.js', './session-features.js', './correction-user-patterns.js'].map(entryFile),
+  );
   return known;
 }
 

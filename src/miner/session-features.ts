@@ -1,18 +1,13 @@
 /**
  * What the miner reads from one session alone (its screening, its episodes, its outcome): stored with
  * the session so a night with nothing new mines no session twice. The cross-session steps (preambles,
- * kinds, rules) run on these every time; they depend on the whole corpus.
+ * kinds, rules) run on these every time; they depend on the whole corpus. Stored features are valid
+ * under the miner's code digest (`code-digest.ts`), which covers this module and what it imports.
  */
 import { sessionEpisodes, type Episode } from './episodes.js';
 import { isReplayPrompt, userPrompts } from './normalize-intent.js';
 import { labelOutcome } from './outcome.js';
 import type { DroppedCounts, LabeledOutcome, MinerSession } from './types.js';
-
-/**
- * Bump when anything below (or what it calls: episodes, prompts, outcome labels) changes what it
- * returns: stored features of another version are derived again.
- */
-export const SESSION_FEATURES_VERSION = 'features-1';
 
 export interface SessionFeatures {
   /** Why the session is not mined (null: it is). */

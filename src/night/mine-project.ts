@@ -15,11 +15,7 @@ import type { Db } from '../store/db.js';
 import { lastAdoptedNightStart } from '../store/nights-repo.js';
 import { countQuerySessions, querySessions, sessionsWithTurns } from '../store/sessions-repo.js';
 import { sessionFeaturesStore } from '../store/session-features-repo.js';
-import {
-  SESSION_FEATURES_VERSION,
-  sessionFeatures,
-  type SessionFeatures,
-} from '../miner/session-features.js';
+import { sessionFeatures, type SessionFeatures } from '../miner/session-features.js';
 import { dreamVariants, recallSimilar } from './dream.js';
 import { selectedSources } from '../harvest/sources.js';
 import { repositoryPartitions } from './partitions.js';
@@ -169,7 +165,7 @@ function minedOnce(db: Db, project: string, sessions: readonly MinerSession[], c
  * in one query) and stored for the next night.
  */
 function storedFeatures(db: Db, sessions: readonly MinerSession[]): Map<string, SessionFeatures> {
-  const store = sessionFeaturesStore<SessionFeatures>(db, `${SESSION_FEATURES_VERSION}:${minerCodeDigest()}`);
+  const store = sessionFeaturesStore<SessionFeatures>(db, minerCodeDigest());
   const found = store.load(sessions.map((s) => s.key));
   const missing = sessions.filter((s) => !found.has(s.key));
   if (missing.length === 0) return found;
