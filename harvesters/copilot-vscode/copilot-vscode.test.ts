@@ -1,5 +1,4 @@
 import {
-  chmodSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -13,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IoError } from '../../src/core/errors.js';
 import { copilot, WORKSPACE_STORAGE_ENV } from './copilot-vscode.js';
 import type { HarvestContext } from '../types.js';
 import type { SourceFile, HarvestedSession, HarvestedTurn, ToolAction } from '../../src/core/session.js';
@@ -425,27 +423,5 @@ describe('copilot.parse: extension transcripts', () => {
       }),
     ]);
     expect(JSON.stringify(session)).not.toMatch(/SECRET|PRIVATE|INJECTED|SUBAGENT|preloaded/);
-  });
-});
-
-describe('copilot.parse: unreadable files', () => {
-  it('rejects with an IoError naming a missing file', async () => {
-    const file = path.join(tmp, 'gone.json');
-    const missing: SourceFile = { source: 'copilot', path: file, size: 1, mtimeMs: 0, inode: 1 };
-    await expect(copilot.parse(missing, 0)).rejects.toThrow(IoError);
-    await expect(copilot.parse(missing, 0)).rejects.toThrow(file);
-  });
-
-  it('rejects with an IoError when the path is a folder', async () => {
-    const dir = path.join(tmp, 'folder.json');
-    mkdirSync(dir);
-    await expect(copilot.parse(sourceFile(dir), 0)).rejects.toThrow(IoError);
-  });
-
-  it.skipIf(process.getuid?.() === 0)('rejects with an IoError when the file cannot be read', async () => {
-    const file = path.join(tmp, 'locked.jsonl');
-    writeFileSync(file, '{"kind":0,"v":{}}\n');
-    chmodSync(file, 0o000);
-    await expect(copilot.parse(sourceFile(file), 0)).rejects.toThrow(IoError);
   });
 });
