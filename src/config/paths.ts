@@ -31,6 +31,8 @@ export const userConfigFile = (home: string): string => path.join(home, 'config.
 export const locksDir = (home: string): string => path.join(home, 'locks');
 /** Nights recorded with `--record` (JSONL exchange logs, private). */
 export const recordingsDir = (home: string): string => path.join(home, 'recordings');
+/** Open batch nights' saved state, one folder per project (`run --batch`; their batches are in the store). */
+export const batchDir = (home: string): string => path.join(home, 'batch');
 /** Open handoff nights, one folder per project (`--backend handoff`). */
 export const handoffDir = (home: string): string => path.join(home, 'handoff');
 /** Projects scheduled with `schedule` (read by `schedule --list` and the daemon). */

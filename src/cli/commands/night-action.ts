@@ -2,7 +2,15 @@
 // The command's action; its definition (options, help text) is `night.ts`, which imports this file
 // only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
-import { createBackend, isOfflineConfig, usesHandoff } from '../../backends/factory.js';
+import {
+  BATCH_BACKENDS,
+  createBackend,
+  isOfflineConfig,
+  unbatchableBackends,
+  usesHandoff,
+} from '../../backends/factory.js';
+import { batchNightDir, batchNightOpen, openBatchNight } from '../../night/batch-night.js';
+import { loadResumableState, type ResumableState } from '../../night/resumable-night.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
 import type { Config } from '../../config/schema.js';
 import { UsageError } from '../../core/errors.js';
@@ -115,6 +123,10 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
     renderWaiting(r);
     return;
   }
+  if (r.stopped === 'waiting_batch' || r.stopped === 'batch_failed') {
+    renderBatch(r);
+    return;
+  }
   const split = splitText(r);
   say(
     `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)}; ${split}`,
@@ -174,6 +186,52 @@ function handoffNight(
     );
   return { queue, state };
 }
+
+/**
+ * Whether this `run` is a batch night: `--batch` (config `batch`), or a batch night of the project is
+ * open (the next `run` goes on with it, flag or not). Null otherwise, and with --replay.
+ */
+function batchNightWanted(
+  name: 'run' | 'dry-run',
+  flags: NightFlags,
+  at: { home: string; project: string; config: Config },
+): { state: ResumableState | null } | null {
+  if (flags.replay) return null;
+  const open = batchNightOpen(at.home, at.project);
+  if (!at.config.batch && !open) return null;
+  if (name === 'dry-run')
+    throw new UsageError(
+      'a --batch night stops to wait for its batches and resumes on the next run, which a dry-run cannot: use `skillopt-sleep run --batch`',
+    );
+  const state = open ? loadResumableState(batchNightDir(at.home, at.project), at.project) : null;
+  const wrong = unbatchableBackends(state?.config ?? at.config);
+  if (wrong.length > 0)
+    throw new UsageError(
+      `--batch runs on the providers' batch engines, which only ${BATCH_BACKENDS.join(', ')} have, not ${wrong.join(', ')}`,
+    );
+  return { state };
+}
+
+function renderBatch(r: NightReport): void {
+  const b = r.batch;
+  if (!b) return;
+  const open = b.batches.filter((x) => x.state === 'in_progress');
+  if (r.stopped === 'batch_failed') {
+    say(`[sleep] batch night ended: ${displayText(b.failed)}; nothing was staged`);
+    return;
+  }
+  say(
+    `[sleep] waiting for batches: ${open.length} running (${b.answered} of ${b.requests} requests answered so far); nothing was staged yet`,
+  );
+  for (const x of open)
+    say(`   ${x.id} (${x.provider}, ${x.requests} requests${x.attempt > 1 ? ', resubmitted' : ''})`);
+  say(
+    `[sleep] go on later (the daemon does it too): skillopt-sleep run --project ${JSON.stringify(r.project)}`,
+  );
+}
+
+/** A night that stopped to wait has nothing to adopt yet. */
+const WAITING = new Set(['waiting_handoff', 'waiting_batch', 'batch_failed']);
 
 const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
 
@@ -248,7 +306,10 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       config: live,
       logger: ctx.logger,
     });
-    const config = handoff?.state?.config ?? live;
+    const batchWanted = handoff
+      ? null
+      : batchNightWanted(name, flags, { home: ctx.home, project, config: live });
+    const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
     // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
     const db = openNightStore(
       ctx,
@@ -259,6 +320,9 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       if (name === 'run') await recoverAndSync(db, project, ctx.logger);
       const planOnly =
         name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
+      const batch = batchWanted ? openBatchNight(ctx.home, db, project, () => ctx.clock.now()) : null;
+      if (batch?.state)
+        ctx.logger.progress(`batch: resuming the night started ${new Date(batch.started).toISOString()}`);
       const recording = recordingDeps(flags, config, {
         home: ctx.home,
         project,
@@ -273,6 +337,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
         planOnly,
         ...recording,
         ...(handoff ? { handoff: handoff.queue } : {}),
+        ...(batch ? { batch: batch.store } : {}),
       };
       const backend = createBackend(config, deps);
       warnUnmeteredBudget(command, backend, ctx.logger);
@@ -283,6 +348,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           mode: name,
           planOnly,
           ...(handoff ? { handoff } : {}),
+          ...(batch ? { batch } : {}),
           ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
           ...(demo
             ? {
@@ -303,7 +369,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
         },
       );
       const adopted =
-        config.auto_adopt && report.stopped !== 'waiting_handoff'
+        config.auto_adopt && !WAITING.has(report.stopped)
           ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
           : null;
       if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);

@@ -4,6 +4,12 @@
  * off (`maxRetries: 0`): our retry loop counts every request against the budget.
  */
 import type OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+} from 'openai/resources/chat/completions';
+import type { BatchApi } from '../../batch/batch-api.js';
+import { OpenAiBatchApi } from '../../batch/openai-batch.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from '../chat.js';
 import { classifySdkError } from './api-errors.js';
 
@@ -46,6 +52,44 @@ function samplingParams(
     : { max_tokens: req.maxTokens, temperature: req.temperature };
 }
 
+/** The Chat Completions body of a request: the same for an interactive request and a batch line. */
+export function chatCompletionBody(model: string, req: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+  return {
+    model,
+    messages: [
+      ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+      ...req.messages.map((m) => ({ role: m.role, content: m.content })),
+    ],
+    ...samplingParams(model, req),
+  };
+}
+
+/** A completion's text and usage (interactive or from a batch's output file). */
+export function completionReply(
+  completion: Pick<ChatCompletion, 'choices' | 'usage'>,
+  provider: string,
+  model: string,
+  /** The output cap the request had (named in the failure), when known. */
+  cap?: number,
+): ChatReply {
+  const choice = completion.choices[0];
+  const text = choice?.message.content ?? '';
+  if (text === '' && choice?.finish_reason === 'length') {
+    // Not an answer to score 0: the cap ran out (while reasoning, on reasoning models).
+    throw new ProviderFailure(
+      `${provider} model ${model} used its whole output cap${cap === undefined ? '' : ` (${cap} tokens)`} without answering`,
+      'fatal',
+    );
+  }
+  return {
+    text,
+    usage: {
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+    },
+  };
+}
+
 export class OpenAiProvider implements ChatProvider {
   readonly name: string;
   readonly model: string;
@@ -84,33 +128,23 @@ export class OpenAiProvider implements ChatProvider {
     return this.client;
   }
 
+  /** The provider's batch engine (the Batch API), through the same client. */
+  batchApi(): BatchApi {
+    return new OpenAiBatchApi(() => this.sdk(), {
+      name: this.name,
+      model: this.model,
+      where: this.where,
+      keyVariable: this.keyVariable,
+      // Azure's batch lines and endpoint have no /v1 (its deployments route by path).
+      endpoint: this.opts.azure ? '/chat/completions' : '/v1/chat/completions',
+    });
+  }
+
   async send(req: ChatRequest): Promise<ChatReply> {
     try {
       const client = await this.sdk();
-      const completion = await client.chat.completions.create({
-        model: this.model,
-        messages: [
-          ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
-          ...req.messages.map((m) => ({ role: m.role, content: m.content })),
-        ],
-        ...samplingParams(this.model, req),
-      });
-      const choice = completion.choices[0];
-      const text = choice?.message.content ?? '';
-      if (text === '' && choice?.finish_reason === 'length') {
-        // Not an answer to score 0: the cap ran out (while reasoning, on reasoning models).
-        throw new ProviderFailure(
-          `${this.name} model ${this.model} used its whole output cap (${outputTokenCap(this.model, req.maxTokens)} tokens) without answering`,
-          'fatal',
-        );
-      }
-      return {
-        text,
-        usage: {
-          inputTokens: completion.usage?.prompt_tokens ?? 0,
-          outputTokens: completion.usage?.completion_tokens ?? 0,
-        },
-      };
+      const completion = await client.chat.completions.create(chatCompletionBody(this.model, req));
+      return completionReply(completion, this.name, this.model, outputTokenCap(this.model, req.maxTokens));
     } catch (err) {
       throw classifySdkError(err, this.name, this.where, this.keyVariable);
     }
