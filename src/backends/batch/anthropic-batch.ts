@@ -7,7 +7,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageBatchIndividualResponse } from '@anthropic-ai/sdk/resources/messages/batches';
 import type { ProviderFailure } from '../llm/chat.js';
 import { classifySdkError } from '../llm/providers/api-errors.js';
-import { messageParams, messageReply } from '../llm/providers/anthropic.js';
+import { messageParams, messageReply } from '../llm/providers/anthropic-body.js';
 import type { CollectedResult } from '../../store/batches-repo.js';
 import {
   failedResult,

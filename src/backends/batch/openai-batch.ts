@@ -8,7 +8,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { ProviderFailure } from '../llm/chat.js';
 import { kindOfStatus } from '../llm/chat.js';
 import { classifySdkError } from '../llm/providers/api-errors.js';
-import { chatCompletionBody, completionReply } from '../llm/providers/openai.js';
+import { chatCompletionBody, completionReply } from '../llm/providers/openai-body.js';
 import type { CollectedResult } from '../../store/batches-repo.js';
 import {
   failedResult,

@@ -1,10 +1,10 @@
 /** Anthropic Messages through the official SDK (`base_url` for proxies); SDK retries off, ours count. */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
 import type { BatchApi } from '../../batch/batch-api.js';
 import { AnthropicBatchApi } from '../../batch/anthropic-batch.js';
 import { classifySdkError } from './api-errors.js';
+import { messageParams, messageReply } from './anthropic-body.js';
 
 export interface AnthropicOptions {
   model: string;
@@ -13,28 +13,6 @@ export interface AnthropicOptions {
   timeoutMs: number;
   /** The environment variable the key came from, named in auth failures. */
   keyVariable: string;
-}
-
-/** The Messages parameters of a request: the same interactively and in a batch. */
-export function messageParams(model: string, req: ChatRequest): MessageCreateParamsNonStreaming {
-  return {
-    model,
-    max_tokens: req.maxTokens,
-    ...(req.system ? { system: req.system } : {}),
-    messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-  };
-}
-
-/** A message's text and usage (interactive or a batch result). */
-export function messageReply(message: Pick<Message, 'content' | 'usage'>): ChatReply {
-  const text = message.content
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join('')
-    .trim();
-  return {
-    text,
-    usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
-  };
 }
 
 export class AnthropicProvider implements ChatProvider {
