@@ -9,10 +9,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BackendError } from '../core/errors.js';
-import { sha256Hex } from '../core/hash.js';
 import { writeFileAtomicSync } from '../core/io/atomic-file.js';
 import type { Logger } from '../core/logger.js';
-import { batchDir } from '../config/paths.js';
+import { batchNightDir } from '../config/paths.js';
 import type { Db } from '../store/db.js';
 import {
   batchJobs,
@@ -43,8 +42,7 @@ export interface BatchNight extends ResumableNight {
   started: number;
 }
 
-export const batchNightDir = (home: string, project: string): string =>
-  path.join(batchDir(home), sha256Hex(project).slice(0, 16));
+export { batchNightDir };
 
 /** True when the project has a batch night open (its folder exists). */
 export function batchNightOpen(home: string, project: string): boolean {
