@@ -55,7 +55,8 @@ export class BatchProvider implements ChatProvider {
           text: row.answer,
           usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens },
         };
-      if (row?.error_kind === 'fatal') throw new ProviderFailure(row.error, 'fatal');
+      // Failed for good (a retryable error was resubmitted once already): the night stops as it would interactively.
+      if (row && row.error_kind !== '') throw new ProviderFailure(row.error, 'fatal');
       if (!row) {
         addPendingRequest(db, {
           project,
