@@ -12,7 +12,7 @@ import { startFakeBatchServer, type FakeBatchServer } from '../fakes/fake-batch-
 import { startFakeServer, type FakeServer } from '../fakes/fake-servers.js';
 import { runCliAsync } from './cli-async.js';
 import { CLI, runCli, sandbox, sandboxEnv, type Sandbox } from './cli-helpers.js';
-import { PLANTED_SECRETS, writeTasksFile } from './real-backend-fixtures.js';
+import { PLANTED_SECRETS, writeClaudeTranscripts, writeTasksFile } from './real-backend-fixtures.js';
 
 type Flavor = 'openai' | 'anthropic';
 const ENV = { OPENAI_API_KEY: 'test-key-not-secret', ANTHROPIC_API_KEY: 'test-key-not-secret' };
@@ -182,6 +182,40 @@ async function killWhilePolling(box: Sandbox, args: string[], fake: FakeBatchSer
   await exited;
   fake.holdRetrieveMs = 0;
 }
+
+describe('a --batch night that mines transcripts', () => {
+  it('sends the LLM miner as its first batch, then trains on what it mined, as the interactive night does', async () => {
+    const fake = batch.anthropic;
+    fake.reset();
+    const args = (url: string) => [
+      'run',
+      '--json',
+      '--backend',
+      'anthropic',
+      '--base-url',
+      url,
+      '--lookback-hours',
+      '0',
+    ];
+    const plain = sandbox();
+    writeClaudeTranscripts(plain.home, plain.project);
+    const r = await runCliAsync(plain, args(interactive.anthropic.url), ENV);
+    expect(r.code, r.stderr).toBe(0);
+    const expected = r.json();
+
+    const box = sandbox();
+    writeClaudeTranscripts(box.home, box.project);
+    const { reports, last } = await runToEnd(box, [...args(fake.url), '--batch']);
+    // The first invocation waits on the miner alone: one request, in the first batch.
+    expect(reports[0]?.batch?.batches).toEqual([expect.objectContaining({ requests: 1 })]);
+    expect(fake.created[0]).toHaveLength(1);
+    const report = last as unknown as Record<string, unknown>;
+    expect(report.n_tasks).toBe(expected.n_tasks);
+    expect(report.llm_miner).toEqual(expected.llm_miner);
+    expect(last).toMatchObject({ stopped: '', accepted: expected.accepted, edits: expected.edits });
+    expect(PLANTED_SECRETS.filter((s) => fake.bodies.some((b) => b.includes(s)))).toEqual([]);
+  });
+});
 
 describe('a --batch night that is interrupted or whose batches fail', () => {
   it('killed between rounds, resumes without resubmitting a finished round', async () => {
