@@ -128,7 +128,16 @@ function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBack
         'bad_config',
       );
     }
-    return new GuardedChat(provider, { meter, cache, limiter, retry, price, logger: deps.logger });
+    const holdPending = answering instanceof BatchProvider;
+    return new GuardedChat(provider, {
+      meter,
+      cache,
+      limiter,
+      retry,
+      price,
+      logger: deps.logger,
+      holdPending,
+    });
   };
   const target = chat(roles.includes('target') ? 'target' : 'optimizer');
   const optimizer = roles.includes('optimizer') ? chat('optimizer') : target;

@@ -39,7 +39,13 @@ interface Report {
   learned_rules: string[];
   staging_dir: string;
   notes: string[];
-  spend: { calls: number; input_tokens: number; output_tokens: number; cost_usd: number } | null;
+  spend: {
+    calls: number;
+    input_tokens: number;
+    output_tokens: number;
+    cost_usd: number;
+    stopped_by: string;
+  } | null;
   batch?: {
     batches: Array<{ id: string; state: string; attempt: number; requests: number }>;
     requests: number;
@@ -279,6 +285,20 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     const next = await runCliAsync(box, args, ENV);
     expect((next.json() as unknown as Report).stopped).toBe('waiting_batch');
     expect(fake.created).toHaveLength(3);
+  });
+
+  it('never submits a round that would cross the budget: the night stops at the limit instead', async () => {
+    const fake = batch.openai;
+    fake.reset();
+    const box = sandbox();
+    const args = [...nightArgs(writeTasksFile(box.root), 'openai', fake.url), '--batch', '--max-calls', '5'];
+    const { reports, last } = await runToEnd(box, args);
+    // Round 1 (3 baseline attempts) fits; round 2 (3 train attempts) would make 6 calls: never batched.
+    expect(reports.map((r) => r.stopped)).toEqual(['waiting_batch', 'budget']);
+    expect(fake.created.map((ids) => ids.length)).toEqual([3]);
+    expect(last.spend).toMatchObject({ calls: 3, stopped_by: 'max_calls' });
+    expect(last.staging_dir).toBe('');
+    expect((await runCli(box, ['status', '--json'])).json().batch).toBeNull();
   });
 
   it('refuses dry-run --batch and backends without a batch engine, with one line and exit 2', async () => {
