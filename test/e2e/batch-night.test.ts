@@ -141,6 +141,17 @@ describe.each(['openai', 'anthropic'] as const)('a --batch night on %s', (flavor
       expect.objectContaining({ id: waiting.batch?.batches[0]?.id, state: 'in_progress', provider: flavor }),
     ]);
     expect((await runCli(box, ['status'])).stdout).toMatch(/batch night waiting .*1 of 1 batches running/);
+    // Told in words too: a batch runs, nothing is staged, and how to go on.
+    const human = await runCliAsync(
+      box,
+      args.filter((a) => a !== '--json'),
+      ENV,
+    );
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(
+      /waiting for batches: 1 running \(\d+ of \d+ requests answered so far\); nothing was staged yet/,
+    );
+    expect(human.stdout).toContain('skillopt-sleep run --project');
 
     const { reports, last } = await runToEnd(box, args);
     expect(reports.length).toBeGreaterThanOrEqual(2);
@@ -169,9 +180,15 @@ describe.each(['openai', 'anthropic'] as const)('a --batch night on %s', (flavor
     // The night is over: status shows no waiting night, and the same night again is all cache hits.
     expect((await runCli(box, ['status', '--json'])).json().batch).toBeNull();
     const before = fake.created.length;
-    const again = await runCliAsync(box, args, ENV);
+    const again = await runCliAsync(
+      box,
+      args.filter((a) => a !== '--json'),
+      ENV,
+    );
     expect(again.code, again.stderr).toBe(0);
-    expect((again.json() as unknown as Report).stopped).toBe('');
+    expect(again.stdout).toMatch(
+      /spend: 0 requests .* at batch prices \(50% of interactive\); \d+ cache hits/,
+    );
     expect(fake.created.length).toBe(before);
   });
 });

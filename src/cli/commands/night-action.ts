@@ -67,7 +67,7 @@ function renderSpend(r: NightReport): void {
   const s = r.spend;
   if (!s) return;
   say(
-    `[sleep] spend: ${s.calls} requests (${s.retries} retries), ${s.input_tokens} in + ${s.output_tokens} out tokens, $${s.cost_usd.toFixed(4)}; ${s.cache_hits} cache hits; ${s.redactions} secrets redacted${s.invalid_replies ? `; ${s.invalid_replies} invalid replies` : ''}`,
+    `[sleep] spend: ${s.calls} requests (${s.retries} retries), ${s.input_tokens} in + ${s.output_tokens} out tokens, $${s.cost_usd.toFixed(4)}${r.batch ? ` at batch prices (${Math.round(r.batch.price_factor * 100)}% of interactive)` : ''}; ${s.cache_hits} cache hits; ${s.redactions} secrets redacted${s.invalid_replies ? `; ${s.invalid_replies} invalid replies` : ''}`,
   );
   if (r.stopped === 'budget') say(`[sleep] stopped by the budget (${s.stopped_by}); nothing was staged.`);
 }
