@@ -74,7 +74,8 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
   if (req.batch && lock) forgetKilledInvocation(deps.db, startedBatchInvocation(req.batch));
   let plan: NightPlan | null = null;
   let nightId: number | null = null;
-  // A batch night that fails while it replays would fail the same way on every later run: it ends.
+  // A batch night that fails while it replays would fail the same way on every later run: it ends
+  // (so does one that failed before it batched anything: nothing of it is lost).
   let replaying = false;
   try {
     if (req.batch) {
@@ -121,7 +122,7 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       );
     }
     if (nightId !== null) failNight(deps.db, nightId, errorMessage(err), deps.clock.now());
-    if (req.batch && replaying) discardBatchNight(req.batch);
+    if (req.batch && (replaying || batchSummary(req.batch).requests === 0)) discardBatchNight(req.batch);
     throw err;
   } finally {
     lock?.release();

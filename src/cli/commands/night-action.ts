@@ -205,6 +205,10 @@ function batchNightWanted(
     );
   const state = open ? loadResumableState(batchNightDir(at.home, at.project), at.project) : null;
   const wrong = unbatchableBackends(state?.config ?? at.config);
+  if (wrong.length > 0 && !at.config.batch)
+    throw new UsageError(
+      `this project has a --batch night open, which runs on ${BATCH_BACKENDS.join(', ')}, not ${wrong.join(', ')}: go on with \`skillopt-sleep run --batch --backend NAME\` (skillopt-sleep status shows it)`,
+    );
   if (wrong.length > 0)
     throw new UsageError(
       `--batch runs on the providers' batch engines, which only ${BATCH_BACKENDS.join(', ')} have, not ${wrong.join(', ')}`,
