@@ -350,4 +350,14 @@ export const MIGRATIONS: ReadonlyArray<{
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 14,
+    name: 'mined projects: answer texts apart',
+    // The correction reports' answer texts are most of a mined result's bytes and only a model pass
+    // reads them: they get a column of their own, read on first use. A cache, so old rows just go.
+    sql: `
+      DELETE FROM mined_projects;
+      ALTER TABLE mined_projects ADD COLUMN texts BLOB NOT NULL DEFAULT x'';
+    `,
+  },
 ];
