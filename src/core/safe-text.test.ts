@@ -39,4 +39,26 @@ describe('storedText and mapStrings', () => {
     const value = { a: 'x\u001b[2Jy', n: 3, ok: true, list: ['\u202ez', { deep: 'p\u0007q' }], none: null };
     expect(mapStrings(value)).toEqual({ a: 'xy', n: 3, ok: true, list: ['z', { deep: 'pq' }], none: null });
   });
+
+  it('mapStrings cleans keys, keeps key order, and returns what did not change as it is', () => {
+    const clean = { list: ['a', { b: 'c' }], n: 1 };
+    expect(mapStrings(clean)).toBe(clean);
+    const mixed = { first: clean, 'k\u001b[1m': 'v', last: ['x', 'y\u0007'] };
+    const out = mapStrings(mixed);
+    expect(Object.keys(out)).toEqual(['first', 'k', 'last']);
+    expect(out.first).toBe(clean);
+    expect(out).toEqual({ first: clean, k: 'v', last: ['x', 'y'] });
+    expect(mixed['k\u001b[1m']).toBe('v'); // the input is never changed
+  });
+
+  it('mapStrings keeps an own __proto__ key a property, never a prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"polluted": "y\\u0007"}, "a": "b\\u0007"}') as Record<
+      string,
+      unknown
+    >;
+    const out = mapStrings(parsed);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect((out as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ polluted: 'y' });
+  });
 });

@@ -48,20 +48,51 @@ export function storedText(s: string): string {
   return redactText(plainText(s));
 }
 
-/** `value` with `clean` applied to every string in it (object keys included), for JSON documents. */
+/**
+ * `value` with `clean` applied to every string in it (object keys included), for JSON documents. Arrays
+ * and objects in which nothing changed are returned as they are, not copied (`--json` of a large
+ * result, a tasks file: almost every string is clean already).
+ */
 export function mapStrings<T>(value: T, clean: (s: string) => string = plainText): T {
   return walk(value, clean) as T;
 }
 
 function walk(value: unknown, clean: (s: string) => string): unknown {
   if (typeof value === 'string') return clean(value);
-  if (Array.isArray(value)) return value.map((v) => walk(v, clean));
+  if (Array.isArray(value)) return walkArray(value, clean);
   if (value !== null && typeof value === 'object') {
     const proto = Object.getPrototypeOf(value) as unknown;
     if (proto !== Object.prototype && proto !== null) return value; // Date, Map…: left as they are
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[clean(k)] = walk(v, clean);
-    return out;
+    return walkObject(value as Record<string, unknown>, clean);
   }
   return value;
+}
+
+function walkArray(value: readonly unknown[], clean: (s: string) => string): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const v: unknown = value[i];
+    const w = walk(v, clean);
+    if (out === undefined && w !== v) out = value.slice(0, i);
+    out?.push(w);
+  }
+  return out ?? (value as unknown[]);
+}
+
+function walkObject(value: Record<string, unknown>, clean: (s: string) => string): Record<string, unknown> {
+  const entries = Object.entries(value);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i] as [string, unknown];
+    const ck = clean(k);
+    const w = walk(v, clean);
+    if (out === undefined && (ck !== k || w !== v)) {
+      out = {};
+      for (const [pk, pv] of entries.slice(0, i)) out[pk] = pv;
+    }
+    // An own `__proto__` (JSON.parse makes one) stays a property; assigning it would set the prototype.
+    if (out !== undefined)
+      Object.defineProperty(out, ck, { value: w, enumerable: true, writable: true, configurable: true });
+  }
+  return out ?? value;
 }

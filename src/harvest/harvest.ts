@@ -271,10 +271,8 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
       }
       stored++;
       const redacted = redactSession(session);
-      const replaced = storedMarkers(
-        `${session.source}:${session.sessionId}`,
-        plan.resume ? plan.from : null,
-      );
+      const key = `${session.source}:${session.sessionId}`;
+      const replaced = writer.isStored(key) ? storedMarkers(key, plan.resume ? plan.from : null) : {};
       const outcome = writer.write(redacted, cwd, plan.resume ? plan.from : null, now);
       addNewRedactions(stats.redactions, sessionMarkers(redacted), replaced);
       stats[outcome]++;
@@ -305,9 +303,12 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     opts.db.exec('BEGIN IMMEDIATE');
     try {
       kept.refresh();
+      writer.beginWrite();
       for (const read of pending) store(read);
+      writer.endWrite(true);
       opts.db.exec('COMMIT');
     } catch (err) {
+      writer.endWrite(false);
       if (opts.db.inTransaction) opts.db.exec('ROLLBACK');
       throw err;
     }

@@ -16,9 +16,15 @@ let known: string | undefined;
 
 /** The digest of the miner's code as installed (computed once per process). */
 export function minerCodeDigest(): string {
-  // The config's correction patterns reach the miner compiled: their compiler is part of its code.
+  // The config's correction patterns reach the miner compiled: their compiler is part of its code;
+  // and a stored result is read back through the module that splits its answer texts off.
   known ??= codeDigest(
-    ['./mine.js', './session-features.js', './correction-user-patterns.js'].map(entryFile),
+    [
+      './mine.js',
+      './session-features.js',
+      './correction-user-patterns.js',
+      '../night/mined-answer-texts.js',
+    ].map(entryFile),
   );
   return known;
 }

@@ -67,10 +67,18 @@ export function laterRequests(
       .map((e) => e.prompt)
       .join('\n'),
   );
+  // The words answers brought in are read only for a prompt that passed every other test: answers
+  // wait in `unread` until then (rendering and splitting every answer was most of this function's cost).
   const brought = new Set<string>();
+  const unread: Episode[] = [];
+  const broughtWords = (): Set<string> => {
+    for (const e of unread) for (const w of words(renderAnswer(e))) if (!asked.has(w)) brought.add(w);
+    unread.length = 0;
+    return brought;
+  };
   const touched = new Set<string>();
   const remember = (e: Episode): void => {
-    for (const w of words(renderAnswer(e))) if (!asked.has(w)) brought.add(w);
+    unread.push(e);
     for (const a of e.actions) touched.add(changeKey(a));
   };
   if (k < episodes.length) remember(episodes[k] as Episode);
@@ -84,7 +92,7 @@ export function laterRequests(
       !corrections.some((s) => s !== '' && prompt.includes(s)) &&
       changes.length > 0 &&
       changes.every((key) => !touched.has(key)) &&
-      ![...words(prompt)].some((w) => brought.has(w));
+      ![...words(prompt)].some((w) => broughtWords().has(w));
     if (fresh) later.push(clip(prompt));
     remember(episode);
   }

@@ -10,6 +10,7 @@ import { assignSplitsWithinGroups } from '../miner/split.js';
 import type { Cluster, MinedNight, MinerSession } from '../miner/types.js';
 import { minerCodeDigest } from '../miner/code-digest.js';
 import { minedProjectsStore } from '../store/mined-projects-repo.js';
+import { type AnswerTexts, withAnswerTexts, withoutAnswerTexts } from './mined-answer-texts.js';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { lastAdoptedNightStart } from '../store/nights-repo.js';
@@ -152,11 +153,17 @@ function minedOnce(db: Db, project: string, sessions: readonly MinerSession[], c
   hash.update(JSON.stringify([project, config.correction_patterns])).update('\0');
   for (const s of sessions) hash.update(JSON.stringify(s)).update('\0');
   const digest = hash.digest('hex');
-  const cache = minedProjectsStore<MinedNight>(db);
+  const cache = minedProjectsStore<MinedNight, AnswerTexts>(db);
+  const mine = (): MinedNight =>
+    mineSessions(sessions, { ...options, features: storedFeatures(db, sessions) });
   const known = cache.load(project, digest);
-  if (Array.isArray(known?.clusters) && Array.isArray(known.tasks)) return known;
-  const mined = mineSessions(sessions, { ...options, features: storedFeatures(db, sessions) });
-  cache.save(project, digest, mined);
+  if (Array.isArray(known?.value.clusters) && Array.isArray(known.value.tasks))
+    // Should the row change before the answers are read (another process stored a newer result),
+    // mining the same sessions again gives the same answers.
+    return withAnswerTexts(known.value, () => known.texts() ?? withoutAnswerTexts(mine()).texts);
+  const mined = mine();
+  const { head, texts } = withoutAnswerTexts(mined);
+  cache.save(project, digest, head, texts);
   return mined;
 }
 

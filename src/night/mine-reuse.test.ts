@@ -113,6 +113,37 @@ describe('mining reuses what it derived before', () => {
     expect(minedNow(db).clusters[0]?.label).toBe('from the store');
   });
 
+  it("the reports' answers are read from the store on first access only, or mined again if gone", () => {
+    const db = corpus();
+    const expected = minedFromTurns(db);
+    const answers = expected.clusters.flatMap((c) => c.correctionReports.map((r) => r.accepted));
+    expect(answers.some((a) => a !== '')).toBe(true);
+    minedNow(db);
+    const stored = db.prepare('SELECT mined, texts FROM mined_projects').get() as {
+      mined: Buffer;
+      texts: Buffer;
+    };
+    const head = deserialize(stored.mined) as MinedNight;
+    expect(head.clusters.flatMap((c) => c.correctionReports.map((r) => r.accepted)).join('')).toBe('');
+    // Read back, then the column changes: what is read is the column at first access.
+    const loaded = minedNow(db);
+    const texts = deserialize(stored.texts) as string[];
+    db.prepare('UPDATE mined_projects SET texts = ?').run(
+      serialize(texts.map((t) => (t ? `later ${t}` : t))),
+    );
+    const accepted = loaded.clusters.flatMap((c) => c.correctionReports.map((r) => r.accepted));
+    expect(accepted.filter((a) => a !== '').every((a) => a.startsWith('later '))).toBe(true);
+    // Gone before the first access: mined again, the same answers.
+    const again = minedNow(db);
+    db.prepare('DELETE FROM mined_projects').run();
+    expect(JSON.stringify(again)).toBe(JSON.stringify(expected));
+    // Damaged: the same (the first mining stores the result, the second reads it back).
+    minedNow(db);
+    const third = minedNow(db);
+    db.prepare('UPDATE mined_projects SET texts = ?').run(Buffer.from('damaged'));
+    expect(JSON.stringify(third)).toBe(JSON.stringify(expected));
+  });
+
   it('a damaged stored result is mined again', () => {
     const db = corpus();
     minedNow(db);

@@ -1,5 +1,5 @@
 /**
- * A `--batch` night's batches and their requests (migration 14). A request is recorded when the night
+ * A `--batch` night's batches and their requests (migration 15). A request is recorded when the night
  * first asks it (already redacted), gets a batch id when it is submitted, and an answer (or an error)
  * when its batch is collected. One batch night per project at a time; `dropBatchNight` removes it.
  */

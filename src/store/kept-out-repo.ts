@@ -36,7 +36,9 @@ export function skippedFiles(db: Db): SkippedFiles {
   );
   const remove = db.prepare('DELETE FROM skipped_files WHERE path_hash = ?');
   return {
+    // Most stores skip no file: then no path is hashed (a harvest sees thousands).
     skipOf(file) {
+      if (byHash.size === 0) return null;
       const row = byHash.get(pathHash(file.path));
       if (row === undefined) return null;
       const unchanged =
@@ -56,6 +58,7 @@ export function skippedFiles(db: Db): SkippedFiles {
       byHash.set(h, row);
     },
     clear(file) {
+      if (byHash.size === 0) return;
       const h = pathHash(file.path);
       if (!byHash.delete(h)) return;
       remove.run(h);

@@ -352,9 +352,19 @@ export const MIGRATIONS: ReadonlyArray<{
   },
   {
     version: 14,
+    name: 'mined projects: answer texts apart',
+    // The correction reports' answer texts are most of a mined result's bytes and only a model pass
+    // reads them: they get a column of their own, read on first use. A cache, so old rows just go.
+    sql: `
+      DELETE FROM mined_projects;
+      ALTER TABLE mined_projects ADD COLUMN texts BLOB NOT NULL DEFAULT x'';
+    `,
+  },
+  {
+    version: 15,
     name: 'batch nights',
-    // A `--batch` night spans invocations: each round's requests go to the provider's batch engine as
-    // one batch, and the next `run` polls it. One batch night per project at a time (like a handoff
+    // A `--batch` night spans invocations: each round's requests go to the provider's batch engine
+    // as one batch, and the next `run` polls it. One batch night per project at a time (like a handoff
     // queue); its rows go when it finishes or fails. `custom_id` is the request's response-cache key,
     // so a collected answer is the cache entry an interactive night would have made. `request` is the
     // redacted request as sent (JSON); `error_kind` is 'retryable' or 'fatal' for an errored request.

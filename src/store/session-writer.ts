@@ -5,6 +5,7 @@
 import type { HarvestedSession, HarvestedTurn } from '../core/session.js';
 import type { Db } from './db.js';
 import { sessionKey } from './sessions-repo.js';
+import { storedSessionsIndex } from './stored-sessions-index.js';
 
 export type WriteOutcome = 'new' | 'updated';
 
@@ -39,6 +40,14 @@ export interface SessionWriter {
   /** Sessions stored from a file, with the offset of their last turn (where a resumed parse starts). */
   sessionsOfFile(sourcePath: string): Array<{ key: string; lastTurnOffset: number | null }>;
   deleteSession(key: string): void;
+  /**
+   * Whether the session is stored: from an index read once per harvest between `beginWrite()` and
+   * `endWrite()` (the harvest's write transactions), else from the store.
+   */
+  isStored(key: string): boolean;
+  /** Bracket a write transaction (after BEGIN; before COMMIT, or at a ROLLBACK): lookups inside use the index. */
+  beginWrite(): void;
+  endWrite(committed: boolean): void;
 }
 
 export function sessionWriter(db: Db): SessionWriter {
@@ -80,6 +89,9 @@ export function sessionWriter(db: Db): SessionWriter {
        AS lastTurnOffset FROM sessions s WHERE s.source_path = ?`,
   );
   const deleteSessionStmt = db.prepare('DELETE FROM sessions WHERE key = ?');
+  const index = storedSessionsIndex(db);
+  const storedMeta = (key: string): StoredMeta | undefined =>
+    index.has(key) === false ? undefined : (selectMeta.get(key) as StoredMeta | undefined);
 
   const insertTurns = (key: string, turns: readonly HarvestedTurn[], firstSeq: number): void => {
     turns.forEach((t, i) => {
@@ -101,7 +113,7 @@ export function sessionWriter(db: Db): SessionWriter {
   return {
     write(s, cwd, resumeOffset, now) {
       const key = sessionKey(s.source, s.sessionId);
-      const stored = selectMeta.get(key) as StoredMeta | undefined;
+      const stored = storedMeta(key);
       const merge = stored !== undefined && resumeOffset !== null;
       const root = merge && stored.cwd !== '' ? stored.cwd : cwd;
       // A whole parse knows its counts; a merge keeps older turns, so it counts them after inserting.
@@ -127,6 +139,7 @@ export function sessionWriter(db: Db): SessionWriter {
         s.sourcePath,
         now,
       );
+      index.added(key, s.sourcePath);
       if (merge) {
         deleteTurnsFrom.run(key, resumeOffset);
         insertTurns(key, s.turns, (nextSeq.get(key) as { n: number }).n);
@@ -138,10 +151,17 @@ export function sessionWriter(db: Db): SessionWriter {
       return stored === undefined ? 'new' : 'updated';
     },
     sessionsOfFile(sourcePath) {
+      if (index.hasFile(sourcePath) === false) return [];
       return ofFile.all(sourcePath) as Array<{ key: string; lastTurnOffset: number | null }>;
     },
     deleteSession(key) {
       deleteSessionStmt.run(key);
+      index.removed(key);
     },
+    isStored(key) {
+      return index.has(key) ?? selectMeta.get(key) !== undefined;
+    },
+    beginWrite: () => index.begin(),
+    endWrite: (committed) => index.end(committed),
   };
 }
