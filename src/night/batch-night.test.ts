@@ -10,6 +10,7 @@ import { ProviderFailure } from '../backends/llm/chat.js';
 import {
   batchSummary,
   discardBatchNight,
+  keepBatchNight,
   openBatchNight,
   pollBatches,
   submitPending,
@@ -71,6 +72,10 @@ function setup(script: Parameters<typeof scriptedApi>[0], requests = 3, maxReque
 describe('batch night', () => {
   it('keeps its start across invocations in a private folder, and forgets everything when discarded', () => {
     const { home, db, night } = setup([]);
+    // Nothing is written before the night has something to keep.
+    expect(existsSync(night.dir)).toBe(false);
+    expect(openBatchNight(home, db, '/p', () => 5000).started).toBe(5000);
+    keepBatchNight(night);
     expect(statSync(night.dir).mode & 0o777).toBe(0o700);
     expect(openBatchNight(home, db, '/p', () => 5000).started).toBe(1000);
     discardBatchNight(night);

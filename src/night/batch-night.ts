@@ -56,16 +56,15 @@ function ensurePrivateDir(dir: string): void {
   }
 }
 
-/** The project's batch night: the one already open, or a new one starting now. */
+/**
+ * The project's batch night: the one already open, or a new one starting now. A new night writes
+ * nothing until it has something to keep (its mined state or a batch), so a `run` that stops before
+ * (a held lock, a bad tasks file) leaves no open night for the next `run` to take up.
+ */
 export function openBatchNight(home: string, db: Db, project: string, now: () => number): BatchNight {
   const dir = batchNightDir(home, project);
-  ensurePrivateDir(dir);
-  const startedFile = path.join(dir, 'started');
-  let started = Number(readOr(startedFile, ''));
-  if (!Number.isSafeInteger(started) || started <= 0) {
-    started = now();
-    writeFileAtomicSync(startedFile, `${started}\n`, 0o600);
-  }
+  const saved = Number(readOr(path.join(dir, 'started'), ''));
+  const started = Number.isSafeInteger(saved) && saved > 0 ? saved : now();
   return {
     dir,
     project,
@@ -73,6 +72,13 @@ export function openBatchNight(home: string, db: Db, project: string, now: () =>
     state: loadResumableState(dir, project),
     store: { db, project, now, apis: new Map<string, BatchApi>() },
   };
+}
+
+/** Make the night's private folder (and its start) before the first thing it keeps. */
+export function keepBatchNight(night: BatchNight): void {
+  ensurePrivateDir(night.dir);
+  const file = path.join(night.dir, 'started');
+  if (!existsSync(file)) writeFileAtomicSync(file, `${night.started}\n`, 0o600);
 }
 
 function readOr(file: string, fallback: string): string {
@@ -85,6 +91,7 @@ function readOr(file: string, fallback: string): string {
 
 /** Note the store's row of the invocation now running, so a later one can drop it if this one dies. */
 export function rememberBatchInvocation(night: BatchNight, nightId: number): void {
+  keepBatchNight(night);
   writeFileAtomicSync(path.join(night.dir, 'night-id'), `${nightId}\n`, 0o600);
 }
 
@@ -119,6 +126,7 @@ export async function submitPending(night: BatchNight, logger: Logger): Promise<
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
   let submitted = 0;
+  if (groups.size > 0) keepBatchNight(night);
   for (const rows of groups.values()) {
     const first = rows[0];
     const api = first ? apiFor(night, first) : undefined;

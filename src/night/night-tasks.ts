@@ -24,6 +24,7 @@ import type { NightReport, RecurringTaskReport } from './night-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
 import { saveHandoffState } from './handoff-night.js';
 import { saveResumableState } from './resumable-night.js';
+import { keepBatchNight } from './batch-night.js';
 import { explainMining } from './explain-mining.js';
 import type { KindSends } from './explain-sends.js';
 import { sqliteSessionLabels } from '../store/session-labels-repo.js';
@@ -65,7 +66,10 @@ export async function nightTasks(req: NightRequest, deps: NightDeps, started: nu
     spend: deps.backend.spendSummary?.() ?? null,
   };
   if (req.handoff) saveHandoffState(req.handoff.queue, state);
-  if (req.batch) saveResumableState(req.batch.dir, state);
+  if (req.batch) {
+    keepBatchNight(req.batch);
+    saveResumableState(req.batch.dir, state);
+  }
   return set;
 }
 
