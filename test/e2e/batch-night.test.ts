@@ -15,7 +15,11 @@ import { CLI, runCli, sandbox, sandboxEnv, type Sandbox } from './cli-helpers.js
 import { PLANTED_SECRETS, writeClaudeTranscripts, writeTasksFile } from './real-backend-fixtures.js';
 
 type Flavor = 'openai' | 'anthropic';
-const ENV = { OPENAI_API_KEY: 'test-key-not-secret', ANTHROPIC_API_KEY: 'test-key-not-secret' };
+const ENV = {
+  OPENAI_API_KEY: 'test-key-not-secret',
+  ANTHROPIC_API_KEY: 'test-key-not-secret',
+  AZURE_OPENAI_API_KEY: 'test-key-not-secret',
+};
 
 let interactive: Record<Flavor, FakeServer>;
 let batch: Record<Flavor, FakeBatchServer>;
@@ -205,6 +209,34 @@ async function killWhilePolling(box: Sandbox, args: string[], fake: FakeBatchSer
   await exited;
   fake.holdRetrieveMs = 0;
 }
+
+describe('a --batch night on azure-openai', () => {
+  it('uses the Batch API through the Azure client (no /v1 in the endpoint), at half price', async () => {
+    const fake = batch.openai;
+    fake.reset();
+    const box = sandbox();
+    const endpoint = fake.url.replace(/\/v1$/, '');
+    const args = [
+      'run',
+      '--json',
+      '--tasks-file',
+      writeTasksFile(box.root),
+      '--backend',
+      'azure-openai',
+      '--base-url',
+      endpoint,
+      '--model',
+      'gpt-4o-mini',
+      '--batch',
+    ];
+    const { last } = await runToEnd(box, args);
+    expect(last).toMatchObject({ stopped: '', accepted: true });
+    expect(last.learned_rules).toContain(RULE);
+    expect(fake.created).toHaveLength(4);
+    expect(new Set(fake.endpoints)).toEqual(new Set(['/chat/completions']));
+    expect(last.batch?.price_factor).toBe(0.5);
+  });
+});
 
 describe('a --batch night that mines transcripts', () => {
   it('sends the LLM miner as its first batch, then trains on what it mined, as the interactive night does', async () => {

@@ -16,6 +16,8 @@ export interface FakeBatchServer {
   created: string[][];
   /** Retrieve calls (polls) received. */
   retrieves: number;
+  /** The `endpoint` of each OpenAI batch create, and the `url` of each line (Azure: no /v1). */
+  endpoints: string[];
   /** Interactive requests (chat completions / messages): a batch night sends none. */
   interactive: number;
   /** Every request body of every batch, as the SDK sent it (to look for secrets). */
@@ -54,6 +56,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
     url: '',
     created: [],
     retrieves: 0,
+    endpoints: [],
     interactive: 0,
     bodies: [],
     pollsInProgress: 0,
@@ -62,6 +65,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
     reset() {
       state.created.length = 0;
       state.retrieves = 0;
+      state.endpoints.length = 0;
       state.interactive = 0;
       state.bodies.length = 0;
       state.pollsInProgress = 0;
@@ -173,7 +177,8 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
     req.setEncoding('latin1');
     req.on('data', (c: string) => (raw += c));
     req.on('end', () => {
-      const url = req.url ?? '';
+      // Azure OpenAI's client calls /openai/<path>?api-version=…: the same routes.
+      const url = (req.url ?? '').replace(/\?.*$/, '').replace(/^\/openai\//, '/v1/');
       const send = (status: number, payload: unknown, type = 'application/json', holdMs = 0): void => {
         setTimeout(() => {
           res.writeHead(status, { 'content-type': type });
@@ -203,9 +208,12 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
           return;
         }
         if (req.method === 'POST' && url === '/v1/batches') {
-          const body = JSON.parse(text) as { input_file_id: string };
+          const body = JSON.parse(text) as { input_file_id: string; endpoint: string };
+          state.endpoints.push(body.endpoint);
           const lines = (files.get(body.input_file_id) ?? '').split('\n').filter((l) => l !== '');
-          const job = create(lines.map((l) => JSON.parse(l) as Job['items'][number]));
+          const parsed = lines.map((l) => JSON.parse(l) as Job['items'][number] & { url: string });
+          state.endpoints.push(...parsed.map((l) => l.url));
+          const job = create(parsed);
           send(200, openaiBatch(job));
           return;
         }

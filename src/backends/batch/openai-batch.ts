@@ -65,7 +65,8 @@ export class OpenAiBatchApi implements BatchApi {
       });
       const batch = await client.batches.create({
         input_file_id: file.id,
-        endpoint: this.opts.endpoint === '/chat/completions' ? '/v1/chat/completions' : this.opts.endpoint,
+        // Azure documents `/chat/completions` (no /v1), which the SDK's type does not list.
+        endpoint: this.opts.endpoint as '/v1/chat/completions',
         completion_window: '24h',
       });
       return batch.id;

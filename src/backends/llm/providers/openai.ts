@@ -46,7 +46,13 @@ export class OpenAiProvider implements ChatProvider {
 
   /** The SDK is loaded on the first request, so commands that never call a model start fast. */
   private sdk(): Promise<OpenAI> {
-    this.client ??= import('openai').then(({ default: OpenAIClient, AzureOpenAI }) => {
+    this.client ??= this.newClient(true);
+    return this.client;
+  }
+
+  /** `deployment`: Azure routes the request by its deployment (chat); its files and batches are not. */
+  private newClient(deployment: boolean): Promise<OpenAI> {
+    return import('openai').then(({ default: OpenAIClient, AzureOpenAI }) => {
       const opts = this.opts;
       const common = { apiKey: opts.apiKey, maxRetries: 0, timeout: opts.timeoutMs };
       return opts.azure
@@ -54,16 +60,18 @@ export class OpenAiProvider implements ChatProvider {
             ...common,
             endpoint: opts.baseUrl,
             apiVersion: opts.azure.apiVersion,
-            deployment: opts.model,
+            ...(deployment ? { deployment: opts.model } : {}),
           })
         : new OpenAIClient({ ...common, ...(opts.baseUrl ? { baseURL: opts.baseUrl } : {}) });
     });
-    return this.client;
   }
 
-  /** The provider's batch engine (the Batch API), through the same client. */
+  /** The provider's batch engine (the Batch API); each line names the model (Azure: the deployment). */
   batchApi(): BatchApi {
-    return new OpenAiBatchApi(() => this.sdk(), {
+    let client: Promise<OpenAI> | null = null;
+    const batchClient = (): Promise<OpenAI> =>
+      (client ??= this.opts.azure ? this.newClient(false) : this.sdk());
+    return new OpenAiBatchApi(batchClient, {
       name: this.name,
       model: this.model,
       where: this.where,
