@@ -1,9 +1,12 @@
-/** What `status` shows of a project's waiting batch night: its batches and how far its requests got. */
-import { readFileSync } from 'node:fs';
+/**
+ * What `status` shows of a project's waiting batch night, and what `forget` does to open ones. Kept
+ * apart from `batch-night.ts` so those commands load no SDK or backend module.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { batchDir, batchNightDir } from '../config/paths.js';
 import type { Db } from '../store/db.js';
-import { batchJobs, requestCounts } from '../store/batches-repo.js';
-import { batchNightDir, batchNightOpen } from './batch-night.js';
+import { batchJobs, dropAllBatchNights, requestCounts } from '../store/batches-repo.js';
 
 export interface WaitingBatchNight {
   started_at: number | null;
@@ -14,8 +17,8 @@ export interface WaitingBatchNight {
 }
 
 export function waitingBatchNight(home: string, db: Db, project: string): WaitingBatchNight | null {
-  if (!batchNightOpen(home, project)) return null;
   const dir = batchNightDir(home, project);
+  if (!existsSync(dir)) return null;
   return {
     started_at: startedAt(dir),
     batches: batchJobs(db, project).map((j) => ({
@@ -37,4 +40,16 @@ function startedAt(dir: string): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A forget ends every open batch night: their saved tasks and recorded requests may quote the
+ * forgotten sessions, and a later `run` would send them again. Returns how many nights ended.
+ */
+export function endBatchNights(db: Db, home: string): number {
+  const dir = batchDir(home);
+  const open = existsSync(dir) ? readdirSync(dir).length : 0;
+  const inStore = dropAllBatchNights(db);
+  rmSync(dir, { recursive: true, force: true });
+  return Math.max(open, inStore);
 }

@@ -210,3 +210,14 @@ export function dropBatchNight(db: Db, project: string): void {
     db.prepare('DELETE FROM batch_jobs WHERE project = ?').run(project);
   })();
 }
+
+/** Every project's batch night (a forget: their requests may quote any session). Returns how many. */
+export function dropAllBatchNights(db: Db): number {
+  return db.transaction(() => {
+    const n = (db.prepare('SELECT COUNT(DISTINCT project) AS n FROM batch_requests').get() as { n: number })
+      .n;
+    db.prepare('DELETE FROM batch_requests').run();
+    db.prepare('DELETE FROM batch_jobs').run();
+    return n;
+  })();
+}

@@ -270,6 +270,31 @@ describe('a --batch night that mines transcripts', () => {
     expect(last).toMatchObject({ stopped: '', accepted: expected.accepted, edits: expected.edits });
     expect(PLANTED_SECRETS.filter((s) => fake.bodies.some((b) => b.includes(s)))).toEqual([]);
   });
+
+  it('forget ends a waiting batch night: its saved requests may quote the forgotten sessions', async () => {
+    const fake = batch.anthropic;
+    fake.reset();
+    const box = sandbox();
+    writeClaudeTranscripts(box.home, box.project);
+    const args = [
+      'run',
+      '--json',
+      '--backend',
+      'anthropic',
+      '--base-url',
+      fake.url,
+      '--lookback-hours',
+      '0',
+      '--batch',
+    ];
+    const first = await runCliAsync(box, args, ENV);
+    expect((first.json() as unknown as Report).stopped).toBe('waiting_batch');
+    expect((await runCli(box, ['status', '--json'])).json().batch).not.toBeNull();
+    const forget = await runCli(box, ['forget', '--all', '--json']);
+    expect(forget.code, forget.stderr).toBe(0);
+    expect(forget.json().batch_nights_ended).toBe(1);
+    expect((await runCli(box, ['status', '--json'])).json().batch).toBeNull();
+  });
 });
 
 describe('a --batch night that is interrupted or whose batches fail', () => {
