@@ -210,6 +210,24 @@ async function killWhilePolling(box: Sandbox, args: string[], fake: FakeBatchSer
   fake.holdRetrieveMs = 0;
 }
 
+describe('a --batch night and the response cache', () => {
+  it('never batches a prompt an interactive night already has in the cache', async () => {
+    const fake = batch.openai;
+    fake.reset();
+    const box = sandbox();
+    const tasks = writeTasksFile(box.root);
+    const plain = await runCliAsync(box, nightArgs(tasks, 'openai', interactive.openai.url), ENV);
+    expect(plain.code, plain.stderr).toBe(0);
+    // Same backend name and model, another server: the cache keys are the interactive night's.
+    const r = await runCliAsync(box, [...nightArgs(tasks, 'openai', fake.url), '--batch'], ENV);
+    expect(r.code, r.stderr).toBe(0);
+    const report = r.json() as unknown as Report & { spend: { cache_hits: number } };
+    expect(report.stopped).toBe('');
+    expect(report.spend.cache_hits).toBe((plain.json().spend as { calls: number }).calls);
+    expect(fake.created).toEqual([]);
+  });
+});
+
 describe('a --batch night on azure-openai', () => {
   it('uses the Batch API through the Azure client (no /v1 in the endpoint), at half price', async () => {
     const fake = batch.openai;
