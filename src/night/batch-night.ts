@@ -20,6 +20,7 @@ import {
   requestCounts,
   requestsOfBatch,
   setBatchState,
+  storeAnswers,
   storeResults,
   unsubmitBatch,
   unsubmittedRequests,
@@ -189,15 +190,21 @@ export async function pollBatches(night: BatchNight, logger: Logger): Promise<Po
       continue;
     }
     setBatchState(db, project, job.batch_id, polled.state, night.store.now());
+    if (polled.results && polled.results.length > 0) storeAnswers(db, project, job.batch_id, polled.results);
+    const open = requestsOfBatch(db, project, job.batch_id).filter((r) => r.answer === null);
+    if (open.length === 0) {
+      setBatchState(db, project, job.batch_id, 'collected', night.store.now());
+      continue;
+    }
     if (job.attempt >= MAX_BATCH_ATTEMPTS)
       return {
         kind: 'failed',
         reason: `the batch ${job.batch_id} (${api.name}) ${polled.state} again after one resubmission: ${polled.reason}`,
       };
     logger.warn(
-      `batch: ${job.batch_id} (${api.name}) ${polled.state} (${polled.reason}); submitting it again`,
+      `batch: ${job.batch_id} (${api.name}) ${polled.state} (${polled.reason}); submitting its ${open.length} unanswered requests again`,
     );
-    const id = await api.submit(rows.map(requestOf)).catch((err: unknown) => {
+    const id = await api.submit(open.map(requestOf)).catch((err: unknown) => {
       submitFailure(err, logger);
       return null;
     });
@@ -214,7 +221,7 @@ export async function pollBatches(night: BatchNight, logger: Logger): Promise<Po
       provider: api.name,
       attempt: job.attempt + 1,
       now: night.store.now(),
-      customIds: rows.map((r) => r.custom_id),
+      customIds: open.map((r) => r.custom_id),
     });
     waiting = true;
   }

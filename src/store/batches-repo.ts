@@ -176,6 +176,18 @@ export function storeResults(
   })();
 }
 
+/** Store the answers a lapsed batch finished (its other requests are resubmitted). */
+export function storeAnswers(db: Db, project: string, batchId: string, results: CollectedResult[]): void {
+  const answer = db.prepare(
+    `UPDATE batch_requests SET answer = ?, input_tokens = ?, output_tokens = ?, error = '', error_kind = ''
+     WHERE project = ? AND custom_id = ? AND batch_id = ?`,
+  );
+  db.transaction(() => {
+    for (const r of results)
+      if (r.text !== null) answer.run(r.text, r.inputTokens, r.outputTokens, project, r.customId, batchId);
+  })();
+}
+
 /** Put a batch's requests back under a new batch id (its resubmission). */
 export function moveRequests(db: Db, project: string, fromBatch: string, toBatch: string): void {
   db.prepare('UPDATE batch_requests SET batch_id = ? WHERE project = ? AND batch_id = ?').run(

@@ -359,6 +359,20 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     ]);
   });
 
+  it('keeps what an expired OpenAI batch finished and resubmits only the rest', async () => {
+    const fake = batch.openai;
+    fake.reset();
+    fake.outcomes.push('expired');
+    fake.answeredBeforeExpiry = 2;
+    const box = sandbox();
+    const args = [...nightArgs(writeTasksFile(box.root), 'openai', fake.url), '--batch'];
+    const { last } = await runToEnd(box, args);
+    expect(last).toMatchObject({ stopped: '', accepted: true });
+    expect(fake.created.map((ids) => ids.length)).toEqual([3, 1, 3, 1, 3]);
+    expect(fake.created[1]).toEqual(fake.created[0]?.slice(2));
+    expect(new Set(allIds(fake)).size).toBe(10);
+  });
+
   it('ends the night with "batch_failed" when a batch fails twice', async () => {
     const fake = batch.openai;
     fake.reset();

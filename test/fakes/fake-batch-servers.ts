@@ -28,6 +28,8 @@ export interface FakeBatchServer {
   outcomes: Array<'expired' | 'failed'>;
   /** Hold every retrieve answer this long (ms): a test kills the CLI while it polls. */
   holdRetrieveMs: number;
+  /** OpenAI: requests an expired batch answered before it lapsed (in its output file). */
+  answeredBeforeExpiry: number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -62,6 +64,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
     pollsInProgress: 0,
     outcomes: [],
     holdRetrieveMs: 0,
+    answeredBeforeExpiry: 0,
     reset() {
       state.created.length = 0;
       state.retrieves = 0;
@@ -71,6 +74,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
       state.pollsInProgress = 0;
       state.outcomes.length = 0;
       state.holdRetrieveMs = 0;
+      state.answeredBeforeExpiry = 0;
       files.clear();
       jobs.clear();
     },
@@ -101,8 +105,15 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
 
   const openaiBatch = (job: Job): Record<string, unknown> => {
     const status = !ended(job) ? 'in_progress' : job.outcome;
-    if (ended(job) && job.outcome === 'completed' && !files.has(`out-${job.id}`)) {
-      const lines = job.items.map((i) =>
+    // A completed batch answers every request; an expired one the first `answeredBeforeExpiry`.
+    const answered =
+      job.outcome === 'completed'
+        ? job.items
+        : job.outcome === 'expired'
+          ? job.items.slice(0, state.answeredBeforeExpiry)
+          : [];
+    if (ended(job) && answered.length > 0 && !files.has(`out-${job.id}`)) {
+      const lines = answered.map((i) =>
         JSON.stringify({
           id: `req-${i.custom_id.slice(0, 8)}`,
           custom_id: i.custom_id,
@@ -120,7 +131,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
       completion_window: '24h',
       status,
       created_at: Math.floor(job.createdAt / 1000),
-      ...(status === 'completed' ? { output_file_id: `out-${job.id}` } : {}),
+      ...(files.has(`out-${job.id}`) ? { output_file_id: `out-${job.id}` } : {}),
       ...(status === 'failed'
         ? { errors: { object: 'list', data: [{ code: 'scripted', message: 'scripted failure' }] } }
         : {}),

@@ -14,7 +14,13 @@ export interface BatchItem {
 
 export type BatchPoll =
   | { state: 'in_progress'; status: string }
-  | { state: 'expired' | 'failed'; status: string; reason: string }
+  | {
+      state: 'expired' | 'failed';
+      status: string;
+      reason: string;
+      /** Answers the batch finished before it lapsed (OpenAI keeps them in its output file). */
+      results?: CollectedResult[];
+    }
   | { state: 'completed'; status: string; results: CollectedResult[] };
 
 export interface BatchApi {

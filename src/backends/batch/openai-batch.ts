@@ -80,19 +80,26 @@ export class OpenAiBatchApi implements BatchApi {
       const client = await this.client();
       const batch = await client.batches.retrieve(batchId);
       const status = batch.status;
-      if (status === 'expired') return { state: 'expired', status, reason: 'the 24 h window passed' };
+      const read = async (ids: Array<string | undefined>): Promise<CollectedResult[]> => {
+        const lines: OutputLine[] = [];
+        for (const fileId of ids) {
+          if (!fileId) continue;
+          const text = await (await client.files.content(fileId)).text();
+          lines.push(...parseLines(text));
+        }
+        return lines.flatMap((l) => this.result(l));
+      };
+      if (status === 'expired') {
+        // What finished before the window closed is in the output file: only the rest goes again.
+        const done = (await read([batch.output_file_id])).filter((r) => r.text !== null);
+        return { state: 'expired', status, reason: 'the 24 h window passed', results: done };
+      }
       if (status === 'failed' || status === 'cancelled') {
         const why = batch.errors?.data?.map((e) => e.message ?? e.code ?? '').join('; ') || status;
         return { state: 'failed', status, reason: why };
       }
       if (status !== 'completed') return { state: 'in_progress', status };
-      const lines: OutputLine[] = [];
-      for (const fileId of [batch.output_file_id, batch.error_file_id]) {
-        if (!fileId) continue;
-        const text = await (await client.files.content(fileId)).text();
-        lines.push(...parseLines(text));
-      }
-      return { state: 'completed', status, results: lines.flatMap((l) => this.result(l)) };
+      return { state: 'completed', status, results: await read([batch.output_file_id, batch.error_file_id]) };
     } catch (err) {
       throw this.fail(err);
     }
