@@ -75,14 +75,17 @@ export async function planProposalBranch(
 }
 
 async function headCommit(g: SimpleGit): Promise<string> {
-  try {
-    return (await g.revparse(['--verify', '--quiet', 'HEAD^{commit}'])).trim();
-  } catch {
+  // `--quiet` fails with nothing on stderr, which simple-git does not report as an error: '' is "none".
+  const head = await g.revparse(['--verify', '--quiet', 'HEAD^{commit}']).then(
+    (out) => out.trim(),
+    () => '',
+  );
+  if (head === '')
     throw new InputError(
       '--branch: the repository has no commit yet for a branch to start from',
       'no_commit',
     );
-  }
+  return head;
 }
 
 async function assertBranchFree(g: SimpleGit, name: string): Promise<void> {
