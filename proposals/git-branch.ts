@@ -9,7 +9,6 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { IoError, InputError, errorMessage } from '../src/core/errors.js';
-import { systemTempDir, type Env } from '../src/config/paths.js';
 import { sha256Hex } from '../src/core/hash.js';
 import { proposalScores } from './git.js';
 import { loadManifest } from './list.js';
@@ -17,10 +16,15 @@ import { branchNameProblem } from './ref-name.js';
 import { isInsideDir, resolveRealPath } from './stage.js';
 
 /** Where the branch will go, checked before the night spends anything. */
+/** The command's environment (proposals/ takes it from its caller rather than the process). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 export interface BranchPlan {
   root: string;
   /** The command's environment, handed to every git call (the user's git identity comes from it). */
   env: Env;
+  /** Where the temporary index goes (the system's temporary folder). */
+  tempDir: string;
   /** The name the user gave; null: `skillopt-sleep/<proposal id>`, known once the night staged. */
   name: string | null;
 }
@@ -60,8 +64,9 @@ function guardFreeEnv(env: Env): Record<string, string> {
 export async function planProposalBranch(
   project: string,
   requested: string | null,
-  env: Env,
+  at: { env: Env; tempDir: string },
 ): Promise<BranchPlan> {
+  const { env } = at;
   let root: string;
   try {
     root = await realpath((await (await git(project, env)).revparse(['--show-toplevel'])).trim());
@@ -71,7 +76,7 @@ export async function planProposalBranch(
   const g = await git(root, env);
   await headCommit(g);
   if (requested !== null) await assertBranchFree(g, requested);
-  return { root, env, name: requested };
+  return { root, ...at, name: requested };
 }
 
 async function headCommit(g: SimpleGit): Promise<string> {
@@ -120,7 +125,7 @@ export async function commitProposalBranch(
       leftOut: files.leftOut,
     };
   }
-  const temp = await mkdtemp(path.join(systemTempDir(), 'skillopt-sleep-branch-'));
+  const temp = await mkdtemp(path.join(plan.tempDir, 'skillopt-sleep-branch-'));
   try {
     const g = await git(plan.root, plan.env, path.join(temp, 'index'));
     const base = await headCommit(plain);

@@ -5,7 +5,7 @@ import {
   type BranchOutcome,
   type BranchPlan,
 } from '../../proposals/git-branch.js';
-import type { Env } from '../config/paths.js';
+import { systemTempDir, type Env } from '../config/paths.js';
 import type { NightReport } from '../night/night-report.js';
 import { say } from './output.js';
 
@@ -13,7 +13,7 @@ export type NightBranch = BranchOutcome | { status: 'not_staged'; message: strin
 
 /** `true` is the flag without a name: the default name comes from the proposal's id. */
 export const planNightBranch = (project: string, flag: string | true, env: Env): Promise<BranchPlan> =>
-  planProposalBranch(project, flag === true ? null : flag, env);
+  planProposalBranch(project, flag === true ? null : flag, { env, tempDir: systemTempDir() });
 
 export async function nightBranch(plan: BranchPlan, report: NightReport): Promise<NightBranch> {
   if (report.staging_dir === '' || report.proposal_id === '') {

@@ -56,7 +56,7 @@ export interface NightFlags extends CommonFlags, RecordingFlags {
 
 /** The command that lists a planned night's texts (the plan points to it). */
 const explainCommand = (r: NightReport): string =>
-  `skillopt-sleep run --explain-sends --project ${JSON.stringify(r.project)}${r.tasks_file ? ` --tasks-file ${JSON.stringify(r.tasks_file)}` : ''}`;
+  `skillopt-sleep run --explain-sends --project ${JSON.stringify(r.project)}${r.tasks_file ? ` --tasks-file ${JSON.stringify(r.tasks_file)}` : ''}${(r.tasks_from ?? []).map((d) => ` --tasks-from ${JSON.stringify(d)}`).join('')}`;
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const limit = (x: number | null, unit = ''): string => (x === null ? 'no limit' : `${unit}${x}`);
