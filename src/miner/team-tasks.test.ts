@@ -17,11 +17,31 @@ describe('teamExportTasks', () => {
       }),
       task('b', 'one-off question', { derived_from: 'k2', project: '/home/alice/web' }),
     ];
-    const out = teamExportTasks(tasks, new Set(['k1']));
+    const out = teamExportTasks(tasks, new Set(['k1']), { project: '/home/alice/web', home: '/home/alice' });
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ id: 'a', project: '', source_sessions: [], reference: 'pnpm add zod' });
     expect(out[0]).not.toHaveProperty('trace_sessions');
     expect(JSON.stringify(out)).not.toContain('alice');
+  });
+
+  it('writes the project and home paths in every text relatively, and redacts again', () => {
+    const key = `sk-ant-api03-${'a1B2c3D4e5'.repeat(9)}`;
+    const [out] = teamExportTasks(
+      [
+        task('a', 'fix /home/alice/web/src/app.ts, not /home/alice/webapp', {
+          derived_from: 'k1',
+          attempted_solution: `$ cat /home/alice/web/package.json /home/alice/.npmrc ${key}`,
+          reference_kind: 'rule',
+          judge: { kind: 'rule', checks: [{ op: 'contains', arg: '/home/alice/web/src' }] },
+        }),
+      ],
+      new Set(['k1']),
+      { project: '/home/alice/web', home: '/home/alice' },
+    );
+    expect(out?.intent).toBe('fix ./src/app.ts, not ~/webapp');
+    expect(out?.attempted_solution).toContain('$ cat ./package.json ~/.npmrc ');
+    expect(out?.attempted_solution).not.toContain(key);
+    expect(out?.judge).toEqual({ kind: 'rule', checks: [{ op: 'contains', arg: './src' }] });
   });
 });
 

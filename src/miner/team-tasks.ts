@@ -3,21 +3,49 @@
  * and the union of several people's exports that `run --tasks-from` trains on.
  */
 import { sha256Hex } from '../core/hash.js';
+import { mapStrings, storedText } from '../core/safe-text.js';
 import type { TaskRecord } from '../core/task.js';
+
+/** The folders an export writes relatively: the project (as `.`) and the user's home (as `~`). */
+export interface LocalPaths {
+  project: string;
+  home: string;
+}
 
 /**
  * The tasks of the recurring kinds, without what only names this machine: the project's absolute
- * path (it holds the user's name) and the agents' session ids (links to local transcripts, of no use
- * to a teammate). Everything else is what a tasks file holds, already redacted by the store.
+ * path (it holds the user's name; in texts it becomes `.`, the home `~`) and the agents' session ids
+ * (links to local transcripts, of no use to a teammate). Every text goes through `storedText` again
+ * (idempotent), so the user's redact_patterns of today apply too.
  */
 export function teamExportTasks(
   tasks: readonly TaskRecord[],
   recurringKinds: ReadonlySet<string>,
+  local: LocalPaths,
 ): TaskRecord[] {
+  const clean = (text: string): string => storedText(relativeToMachine(text, local));
   return tasks
     .filter((task) => recurringKinds.has(task.derived_from))
-    .map(({ trace_sessions: _traces, ...task }) => ({ ...task, project: '', source_sessions: [] }));
+    .map(({ trace_sessions: _traces, ...task }) =>
+      mapStrings({ ...task, project: '', source_sessions: [] }, clean),
+    );
 }
+
+/** The text with the project's and the home's absolute paths written relatively. */
+function relativeToMachine(text: string, { project, home }: LocalPaths): string {
+  // The project first: it is usually inside the home. A root folder is too short to replace safely.
+  return [
+    [project, '.'],
+    [home, '~'],
+  ].reduce(
+    (out, [folder = '', short = '']) => (folder.length > 1 ? out.replace(wholeFolder(folder), short) : out),
+    text,
+  );
+}
+
+/** The folder as a whole path: `/home/al` is not replaced inside `/home/alice`. */
+const wholeFolder = (folder: string): RegExp =>
+  new RegExp(`${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g');
 
 /** One person's tasks file as read. */
 export interface TeamTasksFile {

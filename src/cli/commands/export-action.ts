@@ -90,7 +90,10 @@ export async function doExport(flags: ExportFlags, command: Command): Promise<vo
     if (excludedNote) ctx.logger.warn(excludedNote);
     const mined = mineProjectTasks(db, project, config, ctx.clock);
     const recurring = mined.clusters.filter(isRecurring);
-    const tasks = teamExportTasks(mined.tasks, new Set(recurring.map((c) => c.id)));
+    const tasks = teamExportTasks(mined.tasks, new Set(recurring.map((c) => c.id)), {
+      project,
+      home: ctx.userHome,
+    });
     if (tasks.length === 0) {
       throw new UsageError(
         `nothing to export: no task recurs (asked in two or more sessions) among the ${mined.nSessions} sessions mined for ${project}; nothing was written (--lookback-hours 0 mines all history)`,
