@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PERSONAS, runCli, sandbox, sandboxEnv, type Sandbox } from './cli-helpers.js';
+import { PERSONAS, runCli, sandbox, sandboxEnv, spawnCli, type Sandbox } from './cli-helpers.js';
 
 const TASKS = path.join(PERSONAS, 'programmer.tasks.json');
 const SKILL = '.claude/skills/skillopt-sleep-learned/SKILL.md';
@@ -59,7 +59,8 @@ describe('run --branch', () => {
     const box = busyRepo();
     const before = userState(box);
     const indexBytes = readFileSync(path.join(box.project, '.git', 'index'));
-    const r = await runCli(box, ['run', '--json', '--tasks-file', TASKS, '--branch']);
+    // The built bin in its own process: git gets the command's real environment.
+    const r = spawnCli(box, ['run', '--json', '--tasks-file', TASKS, '--branch']);
     expect(r.code, r.stderr).toBe(0);
     // Compared before any other git command runs here, since one may refresh the index.
     expect(readFileSync(path.join(box.project, '.git', 'index')).equals(indexBytes)).toBe(true);

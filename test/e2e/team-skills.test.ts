@@ -84,7 +84,14 @@ describe('team skills from exported tasks', () => {
     expect(night.accepted).toBe(true);
     expect(night.tasks_from).toEqual([team.shared]);
     expect(night.n_sessions).toBe(0); // nothing of Alice's own transcripts was harvested
-    const skill = readFileSync(path.join(String(night.staging_dir), 'proposal.diff'), 'utf8');
+    const manifest = JSON.parse(
+      readFileSync(path.join(String(night.staging_dir), 'manifest.json'), 'utf8'),
+    ) as { targets: Array<{ kind: string; proposedFile: string }> };
+    expect(manifest.targets.map((t) => t.kind)).toEqual(['skill']);
+    const skill = readFileSync(
+      path.join(String(night.staging_dir), manifest.targets[0]?.proposedFile ?? ''),
+      'utf8',
+    );
     expect(skill).toMatch(PNPM);
     expect(skill).toMatch(RUFF);
     // The same two files through two folders: each task counted once.
