@@ -143,6 +143,21 @@ describe('run --branch', () => {
     expect(explain.code).toBe(2);
   });
 
+  it('a commit git refuses (no identity) leaves the proposal staged and exits 1, with no branch', async () => {
+    const box = busyRepo();
+    git(box, 'config', '--unset', 'user.name');
+    git(box, 'config', '--unset', 'user.email');
+    git(box, 'config', 'user.useConfigOnly', 'true');
+    const before = userState(box);
+    const r = await runCli(box, ['run', '--tasks-file', TASKS, '--branch']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is staged, but branch skillopt-sleep\/\S+ was not created: .*identity/i);
+    expect(git(box, 'branch', '--list')).not.toContain('skillopt-sleep/');
+    expect(userState(box)).toEqual(before);
+    const status = await runCli(box, ['status', '--json']);
+    expect((status.json().latest_proposal as { status: string }).status).toBe('staged');
+  });
+
   it('leaves out a file git ignores, as adopt --commit does: then no branch', async () => {
     const box = busyRepo();
     writeFileSync(path.join(box.project, '.git', 'info', 'exclude'), '.claude/\n');
