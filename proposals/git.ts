@@ -125,6 +125,15 @@ async function existingPaths(root: string, paths: readonly string[]): Promise<st
 
 /** Names the proposal and the held-out score change from its report.json. */
 async function commitMessage(proposalDir: string, id: string, verb: 'adopt' | 'revert'): Promise<string> {
+  const scores = await proposalScores(proposalDir);
+  if (verb === 'revert') {
+    return `skillopt-sleep: revert proposal ${id}${scores}\n\nRestored by \`skillopt-sleep revert --commit\`.`;
+  }
+  return `skillopt-sleep: adopt proposal ${id}${scores}\n\nApplied by \`skillopt-sleep adopt --commit\`; undo with \`skillopt-sleep revert ${id}\`.`;
+}
+
+/** `, night N, held-out score a -> b` from the proposal's report.json ('' when unreadable). */
+export async function proposalScores(proposalDir: string): Promise<string> {
   let scores = '';
   try {
     const report: unknown = JSON.parse(await readFile(path.join(proposalDir, 'report.json'), 'utf8'));
@@ -139,10 +148,7 @@ async function commitMessage(proposalDir: string, id: string, verb: 'adopt' | 'r
   } catch {
     // The message still names the proposal.
   }
-  if (verb === 'revert') {
-    return `skillopt-sleep: revert proposal ${id}${scores}\n\nRestored by \`skillopt-sleep revert --commit\`.`;
-  }
-  return `skillopt-sleep: adopt proposal ${id}${scores}\n\nApplied by \`skillopt-sleep adopt --commit\`; undo with \`skillopt-sleep revert ${id}\`.`;
+  return scores;
 }
 
 function toPosix(p: string): string {

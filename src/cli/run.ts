@@ -9,6 +9,7 @@ import { withRedactionScope } from '../core/redact-user.js';
 import { adoptCommand } from './commands/adopt.js';
 import { daemonCommand } from './commands/daemon.js';
 import { handoffCommand } from './commands/handoff.js';
+import { exportCommand } from './commands/export.js';
 import { forgetCommand } from './commands/forget.js';
 import { harvestCommand } from './commands/harvest.js';
 import { installCommand, uninstallCommand } from './commands/install.js';
@@ -43,6 +44,7 @@ function buildProgram(io: CliIo): Command {
     proposalsCommand,
     reportCommand,
     harvestCommand,
+    exportCommand,
     forgetCommand,
     handoffCommand,
     mcpCommand,

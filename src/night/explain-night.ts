@@ -58,7 +58,11 @@ export async function explainPlan(plan: NightPlan, userHome: string): Promise<Se
   const skills = config.multi_skill_fanout ? fanoutSkills(plan, userHome) : [];
   if (plan.tasksFile !== null && plan.tasks.reviewed !== true)
     notes.push(`${plan.tasksFile} is not marked "reviewed": true, so a real backend would refuse to send it`);
-  if (plan.tasksFile === null && config.llm_mine)
+  if (plan.tasksFrom !== null && plan.tasks.reviewed !== true)
+    notes.push(
+      `a tasks file in ${plan.tasksFrom.join(', ')} is not marked "reviewed": true, so a real backend would refuse to send them`,
+    );
+  if (plan.tasksFile === null && plan.tasksFrom === null && config.llm_mine)
     notes.push(
       "llm_mine: the mining prompts listed are built from tonight's offline kinds; a real night adds the tasks the model miner proposes (their requests are written by the model) and, with llm_refine, labels may merge kinds first",
     );

@@ -31,6 +31,8 @@ export interface NightPlan {
   mode: NightRequest['mode'];
   config: Config;
   tasksFile: string | null;
+  /** The folders of `--tasks-from`; null when the tasks come from elsewhere. */
+  tasksFrom: string[] | null;
   /** A recording night (`run`) stores its result and stages a proposal; a dry-run writes nothing. */
   records: boolean;
   /** This night's number for the project (nights recorded so far + 1). */
@@ -96,6 +98,7 @@ function planBasics(req: NightRequest, deps: NightDeps, started: number, skill: 
     mode: req.mode,
     config: req.config,
     tasksFile: req.tasksFile ?? null,
+    tasksFrom: req.tasksFrom ? [...req.tasksFrom] : null,
     records: req.mode === 'run',
     night: countNights(deps.db, req.project) + 1,
     started,

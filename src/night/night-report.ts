@@ -216,6 +216,8 @@ export const nightReportSchema = z.object({
   notes: z.array(z.string()).default([]),
   harvest: harvestReportSchema.nullable().default(null),
   tasks_file: z.string().optional(),
+  /** `run --tasks-from`: the folders whose tasks files the night trained on. */
+  tasks_from: z.array(z.string()).optional(),
   tasks_reviewed: z.boolean().optional(),
   /** The memory pass (`evolve_memory`); null when it did not run. Its edits are in `edits` with target "memory". */
   memory: memoryPassReportSchema.nullable().optional(),

@@ -1,13 +1,12 @@
 /**
  * What a night trains on: the project's recurring tasks, harvested and mined (with the LLM miner on a
- * real backend), or a reviewed tasks file.
+ * real backend), a reviewed tasks file, or the union of a team's exported tasks files.
  */
 import type { NightDeps, NightRequest } from './run-night.js';
-import { BudgetExhaustedError, InputError } from '../core/errors.js';
+import { BudgetExhaustedError } from '../core/errors.js';
 import type { TaskRecord } from '../core/task.js';
 import { selectedSources } from '../harvest/sources.js';
 import { privacyOptions } from '../harvest/harvest-rules.js';
-import { loadTasksFile } from '../miner/tasks-file.js';
 import type { upsertTasks } from '../store/learning-repo.js';
 import { excludedStoredNote, harvest, harvestProgressLine, type HarvestSummary } from '../harvest/harvest.js';
 import {
@@ -28,6 +27,7 @@ import { keepBatchNight } from './batch-night.js';
 import { explainMining } from './explain-mining.js';
 import type { KindSends } from './explain-sends.js';
 import { sqliteSessionLabels } from '../store/session-labels-repo.js';
+import { loadFromTasksFile, loadFromTeamDirs } from './file-tasks.js';
 
 export interface TaskSet {
   tasks: TaskRecord[];
@@ -57,7 +57,11 @@ export async function nightTasks(req: NightRequest, deps: NightDeps, started: nu
     if (saved.spend) deps.backend.restoreSpend?.(saved.spend);
     return saved.tasks;
   }
-  const set = req.tasksFile ? loadFromTasksFile(req, deps, req.tasksFile) : await harvestAndMine(req, deps);
+  const set = req.tasksFile
+    ? loadFromTasksFile(req, deps, req.tasksFile)
+    : req.tasksFrom
+      ? loadFromTeamDirs(req, deps, req.tasksFrom)
+      : await harvestAndMine(req, deps);
   const state = {
     project: req.project,
     started_at: started,
@@ -195,33 +199,4 @@ export function llmRefineReport(stats: RefineStats): Pick<NightReport, 'llm_labe
 /** The report leaves usage out: the miner's calls and tokens are counted in the night's totals. */
 export function llmMinerReport({ usage: _usage, ...rest }: LlmMinerStats): NightReport['llm_miner'] {
   return rest;
-}
-
-export function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): TaskSet {
-  const loaded = loadTasksFile(file, {
-    seed: req.config.seed,
-    valFraction: req.config.val_fraction,
-    testFraction: req.config.test_fraction,
-    warn: (m) => deps.logger.warn(m),
-  });
-  if (!deps.backend.offline && !loaded.reviewed) {
-    throw new InputError(
-      `refusing to send tasks from ${file} to the ${deps.backend.name} backend: the file is not marked "reviewed": true. Inspect and redact it, then set "reviewed": true`,
-      'unreviewed_tasks_file',
-    );
-  }
-  return {
-    tasks: loaded.tasks,
-    nSessions: 0,
-    sessionsLeftOut: 0,
-    nClusters: 0,
-    nRecurring: 0,
-    harvest: null,
-    reviewed: loaded.reviewed,
-    notes: [],
-    clusters: [],
-    taskSummaries: [],
-    llmMiner: null,
-    llmRefine: null,
-  };
 }

@@ -52,6 +52,8 @@ export interface NightRequest {
   config: Config;
   mode: 'run' | 'dry-run';
   tasksFile?: string;
+  /** Folders of a team's exported tasks files, trained on together (`run --tasks-from`). */
+  tasksFrom?: readonly string[];
   /** Ignore the lookback window (the bundled demo's transcripts are old). */
   ignoreLookback?: boolean;
   /** Where to harvest instead of the user's agents' folders (the demo harvests only its bundled transcripts). */

@@ -70,6 +70,7 @@ describe('what start-up loads', () => {
     'proposals show',
     'report',
     'harvest',
+    'export',
     'forget',
     'handoff',
     'handoff answer',

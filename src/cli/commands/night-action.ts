@@ -31,16 +31,40 @@ import { recordingDeps } from '../recording-flags.js';
 import type { RecordingFlags } from '../recording-options.js';
 import { explainNight, sendlessBackend } from '../../night/explain-night.js';
 import { renderExplanation, renderSendsSummary } from '../sends-text.js';
+import { nightBranch, planNightBranch, renderNightBranch } from '../night-branch.js';
+
+/** Where the night's tasks come from, besides harvesting: at most one of the three. */
+function checkTaskSources(flags: NightFlags): void {
+  const given = [
+    flags.tasksFile !== undefined ? '--tasks-file' : '',
+    flags.tasksFrom !== undefined ? '--tasks-from' : '',
+    flags.demo === true ? '--demo' : '',
+  ].filter((f) => f !== '');
+  if (given.length > 1)
+    throw new UsageError(
+      `${given.join(' and ')} cannot be combined: each names where the night's tasks come from`,
+    );
+  if (flags.branch !== undefined && flags.explainSends === true)
+    throw new UsageError('--branch has nothing to commit with --explain-sends, which stages nothing');
+}
+
+/** The request's tasks from files, when the flags name them (paths as typed, from the working folder). */
+const fileTasks = (flags: NightFlags) => ({
+  ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
+  ...(flags.tasksFrom ? { tasksFrom: flags.tasksFrom.map((d) => cliPath(d)) } : {}),
+});
 
 export interface NightFlags extends CommonFlags, RecordingFlags {
   tasksFile?: string;
+  tasksFrom?: string[];
+  branch?: string | true;
   yes?: boolean;
   explainSends?: boolean;
 }
 
 /** The command that lists a planned night's texts (the plan points to it). */
 const explainCommand = (r: NightReport): string =>
-  `skillopt-sleep run --explain-sends --project ${JSON.stringify(r.project)}${r.tasks_file ? ` --tasks-file ${JSON.stringify(r.tasks_file)}` : ''}`;
+  `skillopt-sleep run --explain-sends --project ${JSON.stringify(r.project)}${r.tasks_file ? ` --tasks-file ${JSON.stringify(r.tasks_file)}` : ''}${(r.tasks_from ?? []).map((d) => ` --tasks-from ${JSON.stringify(d)}`).join('')}`;
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 const limit = (x: number | null, unit = ''): string => (x === null ? 'no limit' : `${unit}${x}`);
@@ -270,7 +294,7 @@ async function explainSendsAction(flags: NightFlags, command: Command): Promise<
           config,
           mode: 'run',
           planOnly: true,
-          ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
+          ...fileTasks(flags),
           ...(demo ? { ignoreLookback: true, harvestCtx: demo.harvestCtx, mapCwd: demo.mapCwd } : {}),
         },
         {
@@ -294,6 +318,7 @@ async function explainSendsAction(flags: NightFlags, command: Command): Promise<
 }
 
 export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, command: Command): Promise<void> {
+  checkTaskSources(flags);
   if (name === 'run' && flags.explainSends) {
     await explainSendsAction(flags, command);
     return;
@@ -314,6 +339,9 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       ? null
       : batchNightWanted(name, flags, { home: ctx.home, project, config: live });
     const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
+    // Refused before the night spends: not a repository, no commit, a bad or taken branch name.
+    const branchPlan =
+      flags.branch !== undefined ? await planNightBranch(project, flags.branch, ctx.env) : null;
     // The demo keeps its own store (a throwaway one for dry-run): nothing is shared with real nights.
     const db = openNightStore(
       ctx,
@@ -353,7 +381,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           planOnly,
           ...(handoff ? { handoff } : {}),
           ...(batch ? { batch } : {}),
-          ...(flags.tasksFile ? { tasksFile: cliPath(flags.tasksFile) } : {}),
+          ...fileTasks(flags),
           ...(demo
             ? {
                 ignoreLookback: true,
@@ -377,10 +405,13 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
           : null;
       if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
-      if (ctx.json) printJson(adopted ? { ...report, auto_adopt: adopted } : report);
+      const branch = branchPlan ? await nightBranch(branchPlan, report) : null;
+      if (ctx.json)
+        printJson({ ...report, ...(adopted ? { auto_adopt: adopted } : {}), ...(branch ? { branch } : {}) });
       else {
         renderHuman(report, adopted?.adopted === true, demo !== null);
         if (adopted) renderAutoAdopt(adopted);
+        if (branch) renderNightBranch(branch);
       }
     } finally {
       db.close();

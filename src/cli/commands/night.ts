@@ -11,6 +11,11 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   addRecordingOptions(cmd);
   cmd
     .option('--tasks-file <file>', 'replay tasks from a JSON tasks file instead of harvesting transcripts')
+    .option(
+      '--tasks-from <dir>',
+      "train on every tasks file (*.json) in the folder, e.g. teammates' `export --tasks` files (repeatable; only these tasks: your own transcripts are not harvested)",
+      (dir: string, previous: string[] = []) => [...previous, dir],
+    )
     .option('--demo', 'use the bundled demo project and transcripts (offline with --backend mock)');
   if (name === 'dry-run')
     cmd.option('--yes', 'spend on a real backend without asking (otherwise only the plan is printed)');
@@ -19,6 +24,10 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
       .option(
         '--auto-adopt',
         "adopt the night's proposal at once when the gate accepts it (config auto_adopt)",
+      )
+      .option(
+        '--branch [name]',
+        'also commit the staged proposal on a new git branch (default skillopt-sleep/<proposal id>) to push for review; your working tree, index and current branch stay as they are',
       )
       .option(
         '--explain-sends',

@@ -18,6 +18,7 @@ function plan(): TrainingPlan {
     mode: 'dry-run',
     config,
     tasksFile: null,
+    tasksFrom: null,
     records: false,
     night: 1,
     started: 0,

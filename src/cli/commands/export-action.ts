@@ -1,0 +1,138 @@
+/** `export --tasks OUT`: a project's recurring tasks as a tasks file a team commits and trains on. */
+// The command's action; its definition (options, help text) is `export.ts`, which imports this file
+// only when the command runs, so `--help` and the other commands do not load what it needs.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { IoError, UsageError, errorMessage, errnoCode } from '../../core/errors.js';
+import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
+import { dbFile } from '../../config/paths.js';
+import { excludedStoredNote, harvest, harvestProgressLine } from '../../harvest/harvest.js';
+import { privacyOptions } from '../../harvest/harvest-rules.js';
+import { TASKS_FORMAT_V1, tasksFileObject, tasksFileText } from '../../miner/tasks-file.js';
+import { teamExportTasks } from '../../miner/team-tasks.js';
+import { mineProjectTasks } from '../../night/mine-project.js';
+import { isRecurring, selectedSources } from '../../night/night-tasks.js';
+import { openStore } from '../../store/db.js';
+import { cliContext, resolveProject, type CommonFlags } from '../context.js';
+import { cliPath } from '../io.js';
+import { printJson, say } from '../output.js';
+import { projectConfig } from '../project-config.js';
+
+export interface ExportFlags extends CommonFlags {
+  tasks: string;
+}
+
+/**
+ * Where the export goes, checked before any harvest: its folder exists, and the path is new or holds
+ * an earlier tasks file (a teammate's review is in git's history; any other file is refused).
+ */
+function checkExportTarget(out: string): { replaces: boolean } {
+  const dir = path.dirname(out);
+  if (!isDirectory(dir)) throw new UsageError(`--tasks ${out}: the folder ${dir} does not exist`);
+  let text: string;
+  try {
+    text = readFileSync(out, 'utf8');
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT') return { replaces: false };
+    if (code === 'EISDIR') throw new UsageError(`--tasks ${out} is a folder; give a file path`);
+    throw new IoError(`cannot read ${out}: ${errorMessage(err)}`);
+  }
+  if (!isTasksFile(text)) {
+    throw new UsageError(
+      `--tasks ${out} exists and is not a ${TASKS_FORMAT_V1} file; refusing to overwrite it`,
+    );
+  }
+  return { replaces: true };
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isTasksFile(text: string): boolean {
+  try {
+    const data: unknown = JSON.parse(text);
+    return (
+      typeof data === 'object' && data !== null && (data as { format?: unknown }).format === TASKS_FORMAT_V1
+    );
+  } catch {
+    return false;
+  }
+}
+
+export async function doExport(flags: ExportFlags, command: Command): Promise<void> {
+  const ctx = cliContext(flags);
+  const out = cliPath(flags.tasks);
+  const project = resolveProject(flags.project);
+  const { replaces } = checkExportTarget(out);
+  const config = projectConfig(ctx, project, command).config;
+  const db = openStore(dbFile(ctx.home));
+  try {
+    const sources = selectedSources(config);
+    const summary = await harvest({
+      db,
+      ctx: { home: ctx.userHome, env: ctx.env },
+      clock: ctx.clock,
+      logger: ctx.logger,
+      ...(sources ? { sources } : {}),
+      stateHome: ctx.home,
+      retentionDays: config.retention_days,
+      ...privacyOptions(config, ctx.userHome),
+    });
+    ctx.logger.progress(harvestProgressLine(summary));
+    const excludedNote = excludedStoredNote(summary);
+    if (excludedNote) ctx.logger.warn(excludedNote);
+    const mined = mineProjectTasks(db, project, config, ctx.clock);
+    const recurring = mined.clusters.filter(isRecurring);
+    const tasks = teamExportTasks(mined.tasks, new Set(recurring.map((c) => c.id)), {
+      project,
+      home: ctx.userHome,
+    });
+    if (tasks.length === 0) {
+      throw new UsageError(
+        `nothing to export: no task recurs (asked in two or more sessions) among the ${mined.nSessions} sessions mined for ${project}; nothing was written (--lookback-hours 0 mines all history)`,
+      );
+    }
+    const file = tasksFileObject({
+      // The folder's name, not its path: the path names this machine's user.
+      project: path.basename(project),
+      transcriptSource: config.transcript_source,
+      nSessions: mined.nSessions,
+      targetSkillPath: '',
+      reviewed: false,
+      tasks,
+    });
+    // 0644, not private: the file is meant to be reviewed and committed for the team to read.
+    try {
+      writeFileAtomicSync(out, tasksFileText(file), DEFAULT_FILE_MODE);
+    } catch (err) {
+      throw new IoError(`cannot write ${out}: ${errorMessage(err)}`);
+    }
+    const result = {
+      output: out,
+      replaced: replaces,
+      reviewed: false,
+      n_sessions: mined.nSessions,
+      n_recurring: recurring.length,
+      n_tasks: tasks.length,
+    };
+    if (ctx.json) {
+      printJson(result);
+      return;
+    }
+    say(
+      `[sleep] export: ${tasks.length} task instances of ${recurring.length} recurring tasks from ${mined.nSessions} sessions -> ${out}${replaces ? ' (replaced the earlier export)' : ''}`,
+    );
+    say(
+      '[sleep] it is marked "reviewed": false: read it (every text is redacted, but it quotes your requests and the answers you accepted), then commit it',
+    );
+  } finally {
+    db.close();
+  }
+}

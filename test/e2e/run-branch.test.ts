@@ -1,0 +1,171 @@
+/**
+ * `run --branch`: the staged proposal also becomes one commit on a new branch, while the user's
+ * working tree, index, HEAD and current branch stay exactly as they were (a dirty tree, a staged
+ * change and a non-default branch included).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PERSONAS, runCli, sandbox, sandboxEnv, spawnCli, type Sandbox } from './cli-helpers.js';
+
+const TASKS = path.join(PERSONAS, 'programmer.tasks.json');
+const SKILL = '.claude/skills/skillopt-sleep-learned/SKILL.md';
+
+function git(box: Sandbox, ...args: string[]): string {
+  const r = spawnSync('git', args, { cwd: box.project, encoding: 'utf8', env: sandboxEnv(box) });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** A repository on branch `feature` with an edited tracked file, a staged change and an untracked file. */
+function busyRepo(): Sandbox {
+  const box = sandbox();
+  git(box, 'init', '-q', '-b', 'main');
+  git(box, 'config', 'user.name', 'Test User');
+  git(box, 'config', 'user.email', 'test@example.com');
+  writeFileSync(path.join(box.project, 'README.md'), '# web\n');
+  writeFileSync(path.join(box.project, 'notes.txt'), 'one\n');
+  git(box, 'add', '.');
+  git(box, 'commit', '-q', '-m', 'init');
+  git(box, 'checkout', '-q', '-b', 'feature');
+  writeFileSync(path.join(box.project, 'notes.txt'), 'one\ntwo\n');
+  git(box, 'commit', '-q', '-am', 'feature work');
+  writeFileSync(path.join(box.project, 'README.md'), '# web\n\nunsaved edit\n');
+  writeFileSync(path.join(box.project, 'notes.txt'), 'one\ntwo\nstaged\n');
+  git(box, 'add', 'notes.txt');
+  writeFileSync(path.join(box.project, 'scratch.txt'), 'untracked\n');
+  return box;
+}
+
+/** Everything of the user's a branch must not touch. */
+function userState(box: Sandbox) {
+  return {
+    status: git(box, 'status', '--porcelain=v1', '--untracked-files=all'),
+    staged: git(box, 'diff', '--cached'),
+    unstaged: git(box, 'diff'),
+    index: git(box, 'ls-files', '--stage'),
+    head: git(box, 'rev-parse', 'HEAD'),
+    branch: git(box, 'symbolic-ref', 'HEAD'),
+    files: ['README.md', 'notes.txt', 'scratch.txt'].map((f) =>
+      readFileSync(path.join(box.project, f), 'utf8'),
+    ),
+    skillExists: existsSync(path.join(box.project, SKILL)),
+  };
+}
+
+describe('run --branch', () => {
+  it('commits the proposal on a new branch and leaves the working tree, index and branch untouched', async () => {
+    const box = busyRepo();
+    const before = userState(box);
+    const indexBytes = readFileSync(path.join(box.project, '.git', 'index'));
+    // The built bin in its own process: git gets the command's real environment.
+    const r = spawnCli(box, ['run', '--json', '--tasks-file', TASKS, '--branch']);
+    expect(r.code, r.stderr).toBe(0);
+    // Compared before any other git command runs here, since one may refresh the index.
+    expect(readFileSync(path.join(box.project, '.git', 'index')).equals(indexBytes)).toBe(true);
+    const night = r.json();
+    const branch = night.branch as { status: string; branch: string; commit: string; paths: string[] };
+    expect(branch.status).toBe('created');
+    expect(branch.branch).toBe(`skillopt-sleep/${String(night.proposal_id)}`);
+    expect(branch.paths).toEqual([SKILL]);
+    expect(userState(box)).toEqual(before);
+    expect(git(box, 'branch', '--list', '--format=%(refname:short)').trim().split('\n').sort()).toEqual(
+      ['feature', 'main', branch.branch].sort(),
+    );
+
+    expect(git(box, 'rev-list', '--count', `HEAD..${branch.branch}`).trim()).toBe('1');
+    expect(git(box, 'rev-parse', `${branch.branch}^`)).toBe(before.head);
+    expect(git(box, 'diff', '--name-only', 'HEAD', branch.branch).trim().split('\n')).toEqual([SKILL]);
+    const committed = git(box, 'show', `${branch.branch}:${SKILL}`);
+    const manifest = JSON.parse(
+      readFileSync(path.join(String(night.staging_dir), 'manifest.json'), 'utf8'),
+    ) as { targets: Array<{ proposedFile: string }> };
+    const staged = readFileSync(
+      path.join(String(night.staging_dir), manifest.targets[0]?.proposedFile ?? ''),
+      'utf8',
+    );
+    expect(committed).toBe(staged);
+    expect(committed).toContain(String((night.learned_rules as string[])[0]));
+    expect(git(box, 'log', '-1', '--format=%s', branch.branch)).toContain(String(night.proposal_id));
+    // The proposal stays staged as usual.
+    const status = await runCli(box, ['status', '--json']);
+    expect((status.json().latest_proposal as { status: string }).status).toBe('staged');
+
+    const human = await runCli(box, ['run', '--tasks-file', TASKS, '--branch', 'team/skill']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain('git push -u origin team/skill');
+    expect(git(box, 'rev-parse', 'team/skill^')).toBe(before.head);
+  });
+
+  it('a night that stages nothing creates no branch and says so', async () => {
+    const box = busyRepo();
+    const first = await runCli(box, ['run', '--json', '--tasks-file', TASKS]);
+    expect(first.code, first.stderr).toBe(0);
+    expect((await runCli(box, ['adopt', '--json'])).code).toBe(0);
+    const branches = git(box, 'branch', '--list');
+    const r = await runCli(box, ['run', '--tasks-file', TASKS, '--branch', 'nothing']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('no branch was created');
+    expect(git(box, 'branch', '--list')).toBe(branches);
+  });
+
+  it('refuses before the night: not a repository, no commit, a taken or invalid name', async () => {
+    const plain = sandbox();
+    const notRepo = await runCli(plain, ['run', '--tasks-file', TASKS, '--branch']);
+    expect(notRepo.code).toBe(2);
+    expect(notRepo.stderr).toContain('is not inside a git repository');
+    expect(existsSync(path.join(plain.project, '.skillopt-sleep', 'proposals'))).toBe(false);
+
+    const fresh = sandbox();
+    git(fresh, 'init', '-q');
+    const noCommit = await runCli(fresh, ['run', '--tasks-file', TASKS, '--branch']);
+    expect(noCommit.code).toBe(2);
+    expect(noCommit.stderr).toContain('no commit yet');
+
+    const box = busyRepo();
+    const before = userState(box);
+    for (const [name, why] of [
+      ['feature', 'already exists'],
+      ['main', 'already exists'],
+      ['a..b', 'not a valid branch name'],
+      ['-x', 'not a valid branch name'],
+      ['', 'not a valid branch name'],
+    ] as const) {
+      const r = await runCli(box, ['run', '--tasks-file', TASKS, `--branch=${name}`]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toContain(why);
+      expect(r.stderr.trim().split('\n'), name).toHaveLength(1);
+    }
+    expect(existsSync(path.join(box.project, '.skillopt-sleep', 'proposals'))).toBe(false);
+    expect(userState(box)).toEqual(before);
+    const explain = await runCli(box, ['run', '--explain-sends', '--branch']);
+    expect(explain.code).toBe(2);
+  });
+
+  it('a commit git refuses (no identity) leaves the proposal staged and exits 1, with no branch', async () => {
+    const box = busyRepo();
+    git(box, 'config', '--unset', 'user.name');
+    git(box, 'config', '--unset', 'user.email');
+    git(box, 'config', 'user.useConfigOnly', 'true');
+    const before = userState(box);
+    const r = await runCli(box, ['run', '--tasks-file', TASKS, '--branch']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is staged, but branch skillopt-sleep\/\S+ was not created: .*identity/i);
+    expect(git(box, 'branch', '--list')).not.toContain('skillopt-sleep/');
+    expect(userState(box)).toEqual(before);
+    const status = await runCli(box, ['status', '--json']);
+    expect((status.json().latest_proposal as { status: string }).status).toBe('staged');
+  });
+
+  it('leaves out a file git ignores, as adopt --commit does: then no branch', async () => {
+    const box = busyRepo();
+    writeFileSync(path.join(box.project, '.git', 'info', 'exclude'), '.claude/\n');
+    const r = await runCli(box, ['run', '--json', '--tasks-file', TASKS, '--branch']);
+    expect(r.code, r.stderr).toBe(0);
+    const branch = r.json().branch as { status: string; message: string };
+    expect(branch.status).toBe('nothing_to_commit');
+    expect(branch.message).toContain(`${SKILL} (ignored by git)`);
+    expect(git(box, 'branch', '--list')).not.toContain('skillopt-sleep/');
+  });
+});
