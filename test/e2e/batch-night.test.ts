@@ -4,7 +4,7 @@
  * proposal as the same night run interactively against the same scripted answers, at half its cost.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE } from '../fakes/brain.mjs';
@@ -413,6 +413,17 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     const dry = await runCli(box, ['dry-run', '--tasks-file', tasks, '--backend', 'openai', '--batch'], ENV);
     expect(dry.code).toBe(2);
     expect(dry.stderr).toMatch(/a dry-run cannot: use `skillopt-sleep run --batch`/);
+    expect(dry.stderr.trim().split('\n')).toHaveLength(1);
+    // `"batch": true` in the config does not stop a dry-run: it plans as any dry-run does.
+    mkdirSync(box.stateHome, { recursive: true });
+    writeFileSync(path.join(box.stateHome, 'config.json'), JSON.stringify({ batch: true }));
+    const planned = await runCli(
+      box,
+      ['dry-run', '--json', '--tasks-file', tasks, '--backend', 'openai'],
+      ENV,
+    );
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.json().stopped).toBe('plan');
     const cli = await runCli(box, ['run', '--tasks-file', tasks, '--backend', 'claude-code', '--batch']);
     expect(cli.code).toBe(2);
     expect(cli.stderr.trim().split('\n')).toHaveLength(1);

@@ -213,14 +213,17 @@ function handoffNight(
 
 /**
  * Whether this `run` is a batch night: `--batch` (config `batch`), or a batch night of the project is
- * open (the next `run` goes on with it, flag or not). Null otherwise, and with --replay.
+ * open (the next `run` goes on with it, flag or not). Null otherwise, with --replay, and for a
+ * dry-run unless `--batch` was typed (then refused).
  */
 function batchNightWanted(
   name: 'run' | 'dry-run',
   flags: NightFlags,
-  at: { home: string; project: string; config: Config },
+  at: { home: string; project: string; config: Config; typed: boolean },
 ): { state: ResumableState | null } | null {
   if (flags.replay) return null;
+  // A dry-run writes nothing, so it plans (or runs, with --yes) interactively whatever the config says.
+  if (name === 'dry-run' && !at.typed) return null;
   const open = batchNightOpen(at.home, at.project);
   if (!at.config.batch && !open) return null;
   if (name === 'dry-run')
@@ -337,7 +340,12 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
     });
     const batchWanted = handoff
       ? null
-      : batchNightWanted(name, flags, { home: ctx.home, project, config: live });
+      : batchNightWanted(name, flags, {
+          home: ctx.home,
+          project,
+          config: live,
+          typed: command.getOptionValueSource('batch') === 'cli',
+        });
     const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
     // Refused before the night spends: not a repository, no commit, a bad or taken branch name.
     const branchPlan =
