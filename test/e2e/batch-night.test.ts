@@ -428,6 +428,9 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr.trim().split('\n')).toHaveLength(1);
     expect(cli.stderr).toMatch(/only openai, azure-openai, anthropic have, not claude-code/);
+    const handoff = await runCli(box, ['run', '--tasks-file', tasks, '--backend', 'handoff', '--batch']);
+    expect(handoff.code).toBe(2);
+    expect(handoff.stderr).toMatch(/not handoff/);
     // A night that fails before it batched anything leaves no open batch night behind.
     const missing = path.join(box.root, 'missing.json');
     const bad = await runCli(box, ['run', '--tasks-file', missing, '--backend', 'openai', '--batch'], ENV);

@@ -338,14 +338,12 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       config: live,
       logger: ctx.logger,
     });
-    const batchWanted = handoff
-      ? null
-      : batchNightWanted(name, flags, {
-          home: ctx.home,
-          project,
-          config: live,
-          typed: command.getOptionValueSource('batch') === 'cli',
-        });
+    const typedBatch = command.getOptionValueSource('batch') === 'cli';
+    // A handoff night has no batch engine: a typed --batch is refused there too.
+    const batchWanted =
+      handoff && !typedBatch
+        ? null
+        : batchNightWanted(name, flags, { home: ctx.home, project, config: live, typed: typedBatch });
     const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
     // Refused before the night spends: not a repository, no commit, a bad or taken branch name.
     const branchPlan =
