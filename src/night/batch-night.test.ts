@@ -19,7 +19,12 @@ import {
 /** A batch engine that answers polls from a script (one entry a poll; then "completed" with echoes). */
 function scriptedApi(script: Array<BatchPoll['state'] | 'network'>, maxRequests = 10) {
   const submitted: BatchItem[][] = [];
+  const discarded: string[] = [];
   const api: BatchApi = {
+    discard: (id) => {
+      discarded.push(id);
+      return id === 'B2' ? Promise.reject(new Error('gone already')) : Promise.resolve();
+    },
     name: 'openai',
     model: 'm',
     maxRequests,
@@ -48,14 +53,14 @@ function scriptedApi(script: Array<BatchPoll['state'] | 'network'>, maxRequests 
       });
     },
   };
-  return { api, submitted };
+  return { api, submitted, discarded };
 }
 
 function setup(script: Parameters<typeof scriptedApi>[0], requests = 3, maxRequests = 10) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'sos-batch-'));
   const db = openStore(':memory:');
   const night = openBatchNight(home, db, '/p', () => 1000);
-  const { api, submitted } = scriptedApi(script, maxRequests);
+  const { api, submitted, discarded } = scriptedApi(script, maxRequests);
   night.store.apis.set('openai/m', api);
   for (let i = 0; i < requests; i++)
     addPendingRequest(db, {
@@ -66,7 +71,7 @@ function setup(script: Parameters<typeof scriptedApi>[0], requests = 3, maxReque
       request: JSON.stringify({ role: 'target', system: '', messages: [], maxTokens: 1, temperature: 0 }),
       now: i,
     });
-  return { home, db, night, submitted, logger: memoryLogger() };
+  return { home, db, night, submitted, discarded, logger: memoryLogger() };
 }
 
 describe('batch night', () => {
@@ -84,7 +89,7 @@ describe('batch night', () => {
   });
 
   it('submits one batch per round within the provider limit, waits while it runs, then collects it', async () => {
-    const { db, night, submitted, logger } = setup(['in_progress', 'network'], 3, 2);
+    const { db, night, submitted, discarded, logger } = setup(['in_progress', 'network'], 3, 2);
     expect(await submitPending(night, logger)).toBe(2);
     expect(submitted.map((s) => s.length)).toEqual([2, 1]);
     expect(unsubmittedRequests(db, '/p')).toEqual([]);
@@ -93,6 +98,9 @@ describe('batch night', () => {
     expect(await pollBatches(night, logger)).toEqual({ kind: 'ready' });
     expect(batchRequest(db, '/p', 'r2')?.answer).toBe('answer r2');
     expect(batchSummary(night)).toMatchObject({ requests: 3, answered: 3, price_factor: 0.5 });
+    // Collected batches are removed from the provider; a failure to remove one is only a warning.
+    expect(discarded).toEqual(['B1', 'B2']);
+    expect(logger.lines.join('\n')).toMatch(/could not remove B2 from openai: gone already/);
   });
 
   it('resubmits an expired batch once; a second failure ends the night', async () => {

@@ -8,7 +8,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { BackendError } from '../core/errors.js';
+import { BackendError, errorMessage } from '../core/errors.js';
 import { writeFileAtomicSync } from '../core/io/atomic-file.js';
 import type { Logger } from '../core/logger.js';
 import { batchNightDir } from '../config/paths.js';
@@ -156,6 +156,15 @@ export async function submitPending(night: BatchNight, logger: Logger): Promise<
   return submitted;
 }
 
+/** Stored results need the provider's copy no more; failing to remove it only costs a warning. */
+async function discardRemote(api: BatchApi, batchId: string, logger: Logger): Promise<void> {
+  try {
+    await api.discard(batchId);
+  } catch (err) {
+    logger.warn(`batch: could not remove ${batchId} from ${api.name}: ${errorMessage(err)}`);
+  }
+}
+
 export type PollOutcome = { kind: 'ready' } | { kind: 'waiting' } | { kind: 'failed'; reason: string };
 
 /** Poll every open batch: collect the finished, resubmit a failed one once, say whether to replay. */
@@ -187,6 +196,7 @@ export async function pollBatches(night: BatchNight, logger: Logger): Promise<Po
     if (polled.state === 'completed') {
       storeResults(db, project, job.batch_id, polled.results, night.store.now());
       logger.progress(`batch: collected ${job.batch_id} (${polled.results.length} results)`);
+      await discardRemote(api, job.batch_id, logger);
       continue;
     }
     setBatchState(db, project, job.batch_id, polled.state, night.store.now());
@@ -214,6 +224,7 @@ export async function pollBatches(night: BatchNight, logger: Logger): Promise<Po
       continue;
     }
     setBatchState(db, project, job.batch_id, 'retried', night.store.now());
+    await discardRemote(api, job.batch_id, logger);
     recordBatch(db, {
       project,
       batchId: id,

@@ -180,6 +180,8 @@ describe.each(['openai', 'anthropic'] as const)('a --batch night on %s', (flavor
     expect(last.batch?.price_factor).toBe(0.5);
     expect(last.spend?.cost_usd).toBeCloseTo((expected.report.spend?.cost_usd ?? 0) / 2, 6);
     expect(PLANTED_SECRETS.filter((s) => fake.bodies.some((b) => b.includes(s)))).toEqual([]);
+    // Collected batches are removed from the provider (OpenAI: their files; Anthropic: the batches).
+    expect(fake.kept()).toBe(0);
 
     // The night is over: status shows no waiting night, and the same night again is all cache hits.
     expect((await runCli(box, ['status', '--json'])).json().batch).toBeNull();

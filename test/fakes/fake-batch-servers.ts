@@ -30,12 +30,15 @@ export interface FakeBatchServer {
   holdRetrieveMs: number;
   /** OpenAI: requests an expired batch answered before it lapsed (in its output file). */
   answeredBeforeExpiry: number;
+  /** What the provider still keeps: OpenAI files, or Anthropic batches (a collected one is removed). */
+  kept(): number;
   reset(): void;
   close(): Promise<void>;
 }
 
 interface Job {
   id: string;
+  inputFileId: string;
   items: Array<{ custom_id: string; body: Record<string, unknown> }>;
   polls: number;
   outcome: 'expired' | 'failed' | 'completed';
@@ -65,6 +68,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
     outcomes: [],
     holdRetrieveMs: 0,
     answeredBeforeExpiry: 0,
+    kept: () => (flavor === 'openai' ? files.size : jobs.size),
     reset() {
       state.created.length = 0;
       state.retrieves = 0;
@@ -81,11 +85,12 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 
-  const create = (items: Job['items']): Job => {
+  const create = (items: Job['items'], inputFileId = ''): Job => {
     seq += 1;
     const id = flavor === 'openai' ? `batch_fake${seq}` : `msgbatch_fake${seq}`;
     const job: Job = {
       id,
+      inputFileId,
       items,
       polls: 0,
       outcome: state.outcomes.shift() ?? 'completed',
@@ -127,7 +132,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
       id: job.id,
       object: 'batch',
       endpoint: '/v1/chat/completions',
-      input_file_id: 'file',
+      input_file_id: job.inputFileId,
       completion_window: '24h',
       status,
       created_at: Math.floor(job.createdAt / 1000),
@@ -203,6 +208,12 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
         return;
       }
       if (flavor === 'openai') {
+        const file = /^\/v1\/files\/([\w-]+)$/.exec(url);
+        if (req.method === 'DELETE' && file) {
+          files.delete(file[1] ?? '');
+          send(200, { id: file[1], object: 'file', deleted: true });
+          return;
+        }
         if (req.method === 'POST' && url === '/v1/files') {
           seq += 1;
           const id = `file-${seq}`;
@@ -224,7 +235,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
           const lines = (files.get(body.input_file_id) ?? '').split('\n').filter((l) => l !== '');
           const parsed = lines.map((l) => JSON.parse(l) as Job['items'][number] & { url: string });
           state.endpoints.push(...parsed.map((l) => l.url));
-          const job = create(parsed);
+          const job = create(parsed, body.input_file_id);
           send(200, openaiBatch(job));
           return;
         }
@@ -258,6 +269,11 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
           return;
         }
         const retrieve = /^\/v1\/messages\/batches\/([\w-]+)$/.exec(url);
+        if (req.method === 'DELETE' && retrieve) {
+          jobs.delete(retrieve[1] ?? '');
+          send(200, { id: retrieve[1], type: 'message_batch_deleted' });
+          return;
+        }
         if (req.method === 'GET' && retrieve) {
           const job = jobs.get(retrieve[1] ?? '');
           if (!job)

@@ -70,6 +70,15 @@ export class AnthropicBatchApi implements BatchApi {
       throw this.fail(err);
     }
   }
+
+  async discard(batchId: string): Promise<void> {
+    try {
+      const client = await this.client();
+      await client.messages.batches.delete(batchId);
+    } catch (err) {
+      throw this.fail(err);
+    }
+  }
 }
 
 function resultOf(line: MessageBatchIndividualResponse): { result: CollectedResult; lapsed: boolean } {

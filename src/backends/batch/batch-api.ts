@@ -32,6 +32,11 @@ export interface BatchApi {
   /** Submit the requests as one batch; returns its id. Throws `ProviderFailure` when refused. */
   submit(items: readonly BatchItem[]): Promise<string>;
   poll(batchId: string): Promise<BatchPoll>;
+  /**
+   * Remove what the provider keeps of a batch whose results are stored (OpenAI: its input, output and
+   * error files; Anthropic: the batch and its results), so the night's prompts do not stay there.
+   */
+  discard(batchId: string): Promise<void>;
 }
 
 export interface BatchApiOptions {

@@ -14,6 +14,7 @@ const api: BatchApi = {
   maxRequests: 10,
   submit: () => Promise.resolve('B'),
   poll: () => Promise.resolve({ state: 'in_progress', status: 'in_progress' }),
+  discard: () => Promise.resolve(),
 };
 const real: ChatProvider = {
   name: 'openai',

@@ -105,6 +105,17 @@ export class OpenAiBatchApi implements BatchApi {
     }
   }
 
+  async discard(batchId: string): Promise<void> {
+    try {
+      const client = await this.client();
+      const batch = await client.batches.retrieve(batchId);
+      for (const id of [batch.input_file_id, batch.output_file_id, batch.error_file_id])
+        if (id) await client.files.delete(id);
+    } catch (err) {
+      throw this.fail(err);
+    }
+  }
+
   private result(line: OutputLine): CollectedResult[] {
     if (typeof line.custom_id !== 'string') return [];
     const id = line.custom_id;
