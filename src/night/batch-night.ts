@@ -206,11 +206,13 @@ export async function pollBatches(night: BatchNight, logger: Logger): Promise<Po
       setBatchState(db, project, job.batch_id, 'collected', night.store.now());
       continue;
     }
-    if (job.attempt >= MAX_BATCH_ATTEMPTS)
+    if (job.attempt >= MAX_BATCH_ATTEMPTS) {
+      await discardRemote(api, job.batch_id, logger);
       return {
         kind: 'failed',
         reason: `the batch ${job.batch_id} (${api.name}) ${polled.state} again after one resubmission: ${polled.reason}`,
       };
+    }
     logger.warn(
       `batch: ${job.batch_id} (${api.name}) ${polled.state} (${polled.reason}); submitting its ${open.length} unanswered requests again`,
     );

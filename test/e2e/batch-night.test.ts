@@ -387,6 +387,7 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     expect(last.batch?.failed).toMatch(/failed again after one resubmission: scripted failure/);
     expect(last.notes.join(' ')).toMatch(/the night ended: the batch batch_fake\d+ \(openai\) failed again/);
     expect(fake.created).toHaveLength(2);
+    expect(fake.kept()).toBe(0);
     const status = (await runCli(box, ['status', '--json'])).json();
     expect(status.batch).toBeNull();
     // The next run is a new night: it batches its first round again.
