@@ -37,8 +37,8 @@ module.exports = {
     layer(
       'backends',
       '^src/backends/',
-      [CORE, CONFIG, '^src/replay/judges/', '^src/store/(db|response-cache-repo)\\.ts$'],
-      "backends: core, config, replay judges, the store's response cache",
+      [CORE, CONFIG, '^src/replay/judges/', '^src/store/(db|response-cache-repo|batches-repo)\\.ts$'],
+      "backends: core, config, replay judges, the store's response cache and batch requests",
     ),
     layer(
       'trainer',

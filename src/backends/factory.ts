@@ -11,12 +11,13 @@ import type { Config } from '../config/schema.js';
 import type { Db } from '../store/db.js';
 import { memoryResponseCache, sqliteResponseCache } from '../store/response-cache-repo.js';
 import { MockBackend } from './mock/mock-backend.js';
-import type { ChatRole } from './llm/chat.js';
+import type { ChatProvider, ChatRole } from './llm/chat.js';
 import { GuardedChat } from './llm/guarded-chat.js';
 import { Limiter } from '../core/limiter.js';
 import { LlmBackend } from './llm/llm-backend.js';
 import { FREE_PRICE, isFreeLocal } from './llm/local-server.js';
-import { priceFor } from './llm/prices.js';
+import { BATCH_PRICE_FACTOR, batchPrice, priceFor } from './llm/prices.js';
+import { BatchProvider, batchNightCache, type BatchNightStore } from './batch/batch-provider.js';
 import { createProvider, roleSetup } from './llm/providers/index.js';
 import { defaultRetryPolicy, type RetryPolicy } from './llm/retry.js';
 import { SpendMeter, type SpendSummary } from './llm/spend-meter.js';
@@ -43,6 +44,19 @@ export interface BackendDeps {
   replay?: ReplaySource;
   /** The queue of this project's handoff night (`run --backend handoff`). */
   handoff?: HandoffQueue;
+  /** This project's batch night (`run --batch`): real roles answer through their batch engines. */
+  batch?: BatchNightStore;
+}
+
+/** The backends whose providers run batches (`--batch`), with their batch price share. */
+export const BATCH_BACKENDS = Object.keys(BATCH_PRICE_FACTOR) as Array<keyof typeof BATCH_PRICE_FACTOR>;
+
+/** The roles' backends that cannot run a batch night (the mock runs as it always does). */
+export function unbatchableBackends(config: Config): string[] {
+  const names = (['target', 'optimizer'] as const).map((r) => roleSetup(config, r).backend);
+  return [...new Set(names)].filter(
+    (n) => n !== 'mock' && !(BATCH_BACKENDS as readonly string[]).includes(n),
+  );
 }
 
 /** True when some role is answered through the handoff queue (a person or an agent is the model). */
@@ -87,8 +101,14 @@ function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBack
   });
   // A handoff night is re-run by each invocation with its queue answering: a cache kept across them
   // would hide its earlier requests from the budget, so it counts the night as one uninterrupted run.
+  // A batch night counts its batched answers the same way, and still reads earlier nights' cache.
+  const stored = deps.db ? sqliteResponseCache(deps.db, () => deps.clock.now()) : null;
   const cache =
-    deps.db && !deps.handoff ? sqliteResponseCache(deps.db, () => deps.clock.now()) : memoryResponseCache();
+    stored && deps.batch
+      ? batchNightCache(memoryResponseCache(), stored, deps.batch)
+      : stored && !deps.handoff
+        ? stored
+        : memoryResponseCache();
   const limiter = new Limiter(config.workers);
   const retry = defaultRetryPolicy(config.max_retries, deps.retry);
   const chat = (role: ChatRole): GuardedChat => {
@@ -97,21 +117,40 @@ function buildLlm(config: Config, deps: BackendDeps, roles: ChatRole[]): LlmBack
       ? new ReplayProvider(deps.replay, role, { name: setup.backend, model: setup.model })
       : setup.backend === 'handoff' && deps.handoff
         ? new HandoffProvider(deps.handoff, deps.clock, setup.model)
-        : createProvider(setup, config, deps.env, { deferMissingKey: deps.planOnly === true });
+        : batched(createProvider(setup, config, deps.env, { deferMissingKey: deps.planOnly === true }), deps);
     const provider = deps.record ? new RecordingProvider(answering, deps.record) : answering;
-    const price = isFreeLocal(setup, config) ? FREE_PRICE : priceFor(provider.model, config.prices);
+    const listed = isFreeLocal(setup, config) ? FREE_PRICE : priceFor(provider.model, config.prices);
+    const factor = answering instanceof BatchProvider ? batchFactor(setup.backend) : 1;
+    const price = factor === 1 ? listed : batchPrice(listed, factor);
     if (provider.kind === 'api' && price === null && config.max_cost_usd !== null) {
       throw new InputError(
         `no price is known for the model "${provider.model}", so max_cost_usd cannot be enforced: add it to the config key prices ({"${provider.model}": {"input_per_mtok": ..., "output_per_mtok": ...}}) or set max_cost_usd to null (a server on this machine, base_url on 127.0.0.1 or localhost, is free)`,
         'bad_config',
       );
     }
-    return new GuardedChat(provider, { meter, cache, limiter, retry, price, logger: deps.logger });
+    const holdPending = answering instanceof BatchProvider;
+    return new GuardedChat(provider, {
+      meter,
+      cache,
+      limiter,
+      retry,
+      price,
+      logger: deps.logger,
+      holdPending,
+    });
   };
   const target = chat(roles.includes('target') ? 'target' : 'optimizer');
   const optimizer = roles.includes('optimizer') ? chat('optimizer') : target;
   return new LlmBackend({ target, optimizer }, meter);
 }
+
+/** On a batch night, a provider with a batch engine answers through it. */
+function batched(provider: ChatProvider, deps: BackendDeps): ChatProvider {
+  return deps.batch && provider.batchApi ? new BatchProvider(provider, deps.batch) : provider;
+}
+
+const batchFactor = (backend: string): number =>
+  BATCH_PRICE_FACTOR[backend as keyof typeof BATCH_PRICE_FACTOR] ?? 1;
 
 export function createBackend(config: Config, deps: BackendDeps): Backend {
   const targetReal = roleSetup(config, 'target').backend !== 'mock';

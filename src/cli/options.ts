@@ -183,6 +183,11 @@ const NIGHT_OPTIONS: Array<{
     },
   },
   {
+    flags: '--batch',
+    key: 'batch',
+    help: 'openai/azure-openai/anthropic: each round as one batch at half price; `run` again until it finishes',
+  },
+  {
     flags: '--workers <n>',
     key: 'workers',
     help: 'most model requests in flight at once (default 4)',

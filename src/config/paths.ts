@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sha256Hex } from '../core/hash.js';
 import { fileURLToPath } from 'node:url';
 import { projectStateDir } from '../core/io/project-state-dir.js';
 
@@ -31,6 +32,11 @@ export const userConfigFile = (home: string): string => path.join(home, 'config.
 export const locksDir = (home: string): string => path.join(home, 'locks');
 /** Nights recorded with `--record` (JSONL exchange logs, private). */
 export const recordingsDir = (home: string): string => path.join(home, 'recordings');
+/** Open batch nights' saved state, one folder per project (`run --batch`; their batches are in the store). */
+export const batchDir = (home: string): string => path.join(home, 'batch');
+/** One project's batch night folder (it exists while the night is open). */
+export const batchNightDir = (home: string, project: string): string =>
+  path.join(batchDir(home), sha256Hex(project).slice(0, 16));
 /** Open handoff nights, one folder per project (`--backend handoff`). */
 export const handoffDir = (home: string): string => path.join(home, 'handoff');
 /** Projects scheduled with `schedule` (read by `schedule --list` and the daemon). */

@@ -56,6 +56,9 @@ export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
   cli_timeout_s: LOWER,
   confirm_spend: { kind: 'tighten', safe: true, why: 'spends without asking' },
   auto_adopt: { kind: 'tighten', safe: false, why: 'changes live files without your review' },
+  // A batch night uploads its requests to the provider's batch storage and keeps the night open for
+  // up to a day: how the user's data is sent and when nights finish is the user's choice.
+  batch: { kind: 'tighten', safe: false, why: "stores the night's requests with your provider for a day" },
   adopt_commit: { kind: 'tighten', safe: false, why: 'makes adopt commit with git' },
   multi_skill_fanout: {
     kind: 'tighten',

@@ -187,6 +187,12 @@ export const configSchema = z
     recall_k: count
       .default(0)
       .describe("Older tasks of the project most similar to tonight's, added to train (0 = off)."),
+    batch: z
+      .boolean()
+      .default(false)
+      .describe(
+        "openai, azure-openai and anthropic: send each round of a night as one batch to the provider's batch engine (half price, answers within hours); the night spans several `run`s.",
+      ),
     auto_adopt: z
       .boolean()
       .default(false)

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { batchNightDir } from '../config/paths.js';
 import { systemClock } from '../core/clock.js';
 import { memoryLogger } from '../core/logger.js';
 import { writeRegistry, type ScheduleEntry } from '../scheduler/registry.js';
@@ -110,6 +111,36 @@ describe('daemon scheduling', () => {
     void scheduler.tick();
     await settle(() => started.length === 2);
     for (const n of started) n.finish(0);
+  });
+
+  it("runs a scheduled project's waiting batch night between its schedules, not others", async () => {
+    const { home, userHome, logger } = setup([{}, {}]);
+    mkdirSync(batchNightDir(home, '/p/1'), { recursive: true });
+    const started: string[] = [];
+    handle = startDaemon({
+      home,
+      userHome,
+      env: {},
+      clock: systemClock,
+      logger,
+      db: db as Db,
+      startNight: (entry) => {
+        started.push(entry.project);
+        const n = controllableNight();
+        n.finish(0);
+        return n;
+      },
+      debounceMs: 50,
+      pollMs: 20,
+      batchPollMs: 60_000,
+      nightGraceMs: 100,
+      scheduler: manualScheduler(),
+    });
+    await settle(() => started.length === 1);
+    expect(started).toEqual(['/p/1']);
+    // Polled again only after batchPollMs: a few more poll intervals start nothing.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(started).toEqual(['/p/1']);
   });
 
   it('only runs entries scheduled for the daemon, and lists their next run', () => {

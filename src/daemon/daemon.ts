@@ -8,12 +8,13 @@
  * grace period (then SIGTERM: their open transaction rolls back, their stale lock is taken over later),
  * and returns.
  */
+import { existsSync } from 'node:fs';
 import cron from 'node-cron';
 import type { Clock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { withRedactPatterns } from '../core/redact-user.js';
-import type { Env } from '../config/paths.js';
+import { batchNightDir, type Env } from '../config/paths.js';
 import { harvest, SETTLE_MS } from '../harvest/harvest.js';
 import { privacyOptions } from '../harvest/harvest-rules.js';
 import { selectedSources } from '../harvest/sources.js';
@@ -58,7 +59,12 @@ export interface DaemonDeps {
   cronOverride?: string;
   /** When the nights fire (default node-cron); tests inject one they tick by hand. */
   scheduler?: Scheduler;
+  /** How often a scheduled project's waiting `--batch` night is run again (default 10 minutes). */
+  batchPollMs?: number;
 }
+
+/** A batch usually ends within the hour: polling every 10 minutes costs nothing and loses little. */
+const BATCH_POLL_MS = 10 * 60_000;
 
 export interface DaemonHandle {
   stop(): Promise<void>;
@@ -184,8 +190,8 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
   const scheduler = deps.scheduler ?? cronScheduler;
   let tasks: Array<{ stop(): Promise<void> }> = [];
   let registryText = '';
+  let entries: ScheduleEntry[] = [];
   const loadSchedules = (): void => {
-    let entries: ScheduleEntry[];
     try {
       entries = readRegistry(deps.home).filter((e) => e.via === 'daemon');
     } catch (err) {
@@ -220,8 +226,20 @@ export function startDaemon(deps: DaemonDeps): DaemonHandle {
   status.watching = watcher.watching();
   loadSchedules();
   runHarvest(); // start from an up-to-date store
+  // A waiting batch night goes on between its schedules: its `run` polls the batches and exits.
+  const batchRuns = new Map<string, number>();
+  const runWaitingBatchNights = (): void => {
+    for (const entry of entries) {
+      if (nights.has(entry.project) || !existsSync(batchNightDir(deps.home, entry.project))) continue;
+      const last = batchRuns.get(entry.project);
+      if (last !== undefined && deps.clock.now() - last < (deps.batchPollMs ?? BATCH_POLL_MS)) continue;
+      batchRuns.set(entry.project, deps.clock.now());
+      void runNight(entry);
+    }
+  };
   const poll = setInterval(() => {
     loadSchedules();
+    runWaitingBatchNights();
     watcher.refresh();
     status.watching = watcher.watching();
   }, deps.pollMs);

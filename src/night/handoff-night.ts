@@ -1,57 +1,28 @@
 /**
- * A handoff night across invocations. The first `run` mines as usual and saves what the rest of the
- * night depends on (its config, its tasks, the spend of its mining) beside the queue; each later `run`
- * starts from that state, so sessions harvested in between (the answering agent's own among them)
- * cannot change the night, and the budget bounds the whole night. Requests the night already asked
- * are answered from the queue, so the trainer replays to the point where it stopped and goes on.
+ * A handoff night across invocations: a resumable night (`resumable-night.ts`) whose state is saved
+ * beside its queue, so sessions harvested in between (the answering agent's own among them) cannot
+ * change the night. Requests the night already asked are answered from the queue, so the trainer
+ * replays to the point where it stopped and goes on.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../core/io/atomic-file.js';
-import type { Config } from '../config/schema.js';
-import type { SpendSummary } from '../backends/llm/spend-meter.js';
 import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
 import { handoffUsage } from '../backends/handoff/handoff-provider.js';
 import { ExchangeWriter, toExchange } from '../backends/recording/exchange-log.js';
 import type { TaskSet } from './night-tasks.js';
 import type { HandoffReport } from './night-report.js';
 import { recordingsDir } from '../config/paths.js';
+import { loadResumableState, saveResumableState, type ResumableState } from './resumable-night.js';
 
-const NIGHT_FORMAT = 'skillopt_sleep.handoff_night.v1';
-
-export interface HandoffState {
-  format: typeof NIGHT_FORMAT;
-  project: string;
-  started_at: number;
-  config: Config;
-  tasks: TaskSet;
-  /** What mining spent (null on a backend without a meter). */
-  spend: SpendSummary | null;
-}
-
-const stateFile = (queue: HandoffQueue): string => path.join(queue.dir, 'night.json');
+/** A handoff night's saved state: a resumable night's (`resumable-night.ts`), beside its queue. */
+export type HandoffState = ResumableState;
 
 /** The saved state of this project's handoff night, or null before its mining finished. */
 export function loadHandoffState(queue: HandoffQueue): HandoffState | null {
-  let raw: string;
-  try {
-    raw = readFileSync(stateFile(queue), 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const value = JSON.parse(raw) as Partial<HandoffState>;
-    // Written whole by this program only (private folder): a wrong format or project means start over.
-    if (value.format !== NIGHT_FORMAT || value.project !== queue.project || !value.config || !value.tasks)
-      return null;
-    return value as HandoffState;
-  } catch {
-    return null;
-  }
+  return loadResumableState(queue.dir, queue.project);
 }
 
 export function saveHandoffState(queue: HandoffQueue, state: Omit<HandoffState, 'format'>): void {
-  writeFileAtomicSync(stateFile(queue), `${JSON.stringify({ format: NIGHT_FORMAT, ...state })}\n`, 0o600);
+  saveResumableState(queue.dir, state);
 }
 
 /**

@@ -52,6 +52,28 @@ export const handoffReportSchema = z.object({
 });
 export type HandoffReport = z.infer<typeof handoffReportSchema>;
 
+export const batchReportSchema = z.object({
+  /** The night's batches so far: provider batch id, backend, state, attempt (2 = resubmitted), requests. */
+  batches: z.array(
+    z.object({
+      id: z.string(),
+      provider: z.string(),
+      state: z.string(),
+      attempt: z.number(),
+      requests: z.number(),
+    }),
+  ),
+  /** Requests the night batched, and how many have their answer. */
+  requests: z.number(),
+  answered: z.number(),
+  /** The share of the interactive price the spend was counted at (0.5: half). */
+  price_factor: z.number(),
+  /** Why the night ended without finishing ('' unless `stopped` is 'batch_failed'). */
+  failed: z.string().default(''),
+  state_dir: z.string(),
+});
+export type BatchReport = z.infer<typeof batchReportSchema>;
+
 export const recurringTaskReportSchema = z.object({
   id: z.string(),
   label: z.string(),
@@ -184,9 +206,11 @@ export const nightReportSchema = z.object({
   /**
    * '' when the night ran to its end; 'budget' when a spend limit stopped it; 'plan' when a dry-run on a
    * real backend only printed its plan (see `plan`) because spending was not confirmed;
-   * 'waiting_handoff' when a handoff night queued requests and waits for their answers (see `handoff`).
+   * 'waiting_handoff' when a handoff night queued requests and waits for their answers (see `handoff`);
+   * 'waiting_batch' when a `--batch` night waits for its batches, 'batch_failed' when a batch failed
+   * twice and the night ended (see `batch`).
    */
-  stopped: z.enum(['', 'budget', 'plan', 'waiting_handoff']).default(''),
+  stopped: z.enum(['', 'budget', 'plan', 'waiting_handoff', 'waiting_batch', 'batch_failed']).default(''),
   staging_dir: z.string().default(''),
   proposal_id: z.string().default(''),
   notes: z.array(z.string()).default([]),
@@ -201,6 +225,8 @@ export const nightReportSchema = z.object({
   skill_groups: z.array(skillGroupReportSchema).optional(),
   /** A handoff night: what waits in its queue, or (when it finished) where its recording went. */
   handoff: handoffReportSchema.optional(),
+  /** A `--batch` night: its batches and the price share its spend was counted at. */
+  batch: batchReportSchema.optional(),
   plan: record<SpendPlan>().optional(),
   /** With `plan`: what the night would send, per role (`run --explain-sends` lists the texts). */
   sends: record<SendsSummary>().optional(),

@@ -22,6 +22,8 @@ import { canMineWithModel, mineWithModel, worthAsking, type LlmMinerStats } from
 import type { NightReport, RecurringTaskReport } from './night-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
 import { saveHandoffState } from './handoff-night.js';
+import { saveResumableState } from './resumable-night.js';
+import { keepBatchNight } from './batch-night.js';
 import { explainMining } from './explain-mining.js';
 import type { KindSends } from './explain-sends.js';
 import { sqliteSessionLabels } from '../store/session-labels-repo.js';
@@ -48,9 +50,9 @@ export interface TaskSet {
 
 export { selectedSources };
 
-/** The night's tasks: saved by an earlier invocation of a handoff night, from a tasks file, or mined. */
+/** The night's tasks: saved by an earlier invocation of a handoff or batch night, from a tasks file, or mined. */
 export async function nightTasks(req: NightRequest, deps: NightDeps, started: number): Promise<TaskSet> {
-  const saved = req.handoff?.state;
+  const saved = req.handoff?.state ?? req.batch?.state;
   if (saved) {
     if (saved.spend) deps.backend.restoreSpend?.(saved.spend);
     return saved.tasks;
@@ -60,14 +62,17 @@ export async function nightTasks(req: NightRequest, deps: NightDeps, started: nu
     : req.tasksFrom
       ? loadFromTeamDirs(req, deps, req.tasksFrom)
       : await harvestAndMine(req, deps);
-  if (req.handoff) {
-    saveHandoffState(req.handoff.queue, {
-      project: req.project,
-      started_at: started,
-      config: req.config,
-      tasks: set,
-      spend: deps.backend.spendSummary?.() ?? null,
-    });
+  const state = {
+    project: req.project,
+    started_at: started,
+    config: req.config,
+    tasks: set,
+    spend: deps.backend.spendSummary?.() ?? null,
+  };
+  if (req.handoff) saveHandoffState(req.handoff.queue, state);
+  if (req.batch) {
+    keepBatchNight(req.batch);
+    saveResumableState(req.batch.dir, state);
   }
   return set;
 }

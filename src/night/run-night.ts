@@ -13,10 +13,19 @@ import type { Env } from '../config/paths.js';
 import type { Db } from '../store/db.js';
 import { failNight, forgetNight, nightStatus, startNight } from '../store/nights-repo.js';
 import type { Checkpoint } from '../../proposals/index.js';
-import type { NightReport } from './night-report.js';
 import { lockProject } from './lock.js';
 import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
 import { finishHandoff, waitingSummary, type HandoffState } from './handoff-night.js';
+import {
+  batchSummary,
+  discardBatchNight,
+  pollBatches,
+  rememberBatchInvocation,
+  startedBatchInvocation,
+  submitPending,
+  type BatchNight,
+} from './batch-night.js';
+import type { BatchReport, NightReport } from './night-report.js';
 import { planNight, waitingPlan, type NightPlan } from './night-plan.js';
 import { runPasses } from './passes/index.js';
 import type { TrainingPlan } from './passes/types.js';
@@ -56,15 +65,26 @@ export interface NightRequest {
   stageCheckpoint?: Checkpoint;
   /** A handoff night: its queue, and its saved state once its mining finished (`handoff-night.ts`). */
   handoff?: { queue: HandoffQueue; state: HandoffState | null };
+  /** A `--batch` night: its folder, saved state and batches (`batch-night.ts`). */
+  batch?: BatchNight;
 }
 
 export async function runNight(req: NightRequest, deps: NightDeps): Promise<NightReport> {
-  const started = req.handoff?.state?.started_at ?? deps.clock.now();
+  const started = req.batch?.started ?? req.handoff?.state?.started_at ?? deps.clock.now();
   const lock = req.mode === 'run' ? lockProject(deps.home, req.project, deps.clock.now()) : null;
-  if (req.handoff && lock) forgetKilledInvocation(deps.db, req.handoff.queue);
+  if (req.handoff && lock) forgetKilledInvocation(deps.db, req.handoff.queue.startedNight());
+  if (req.batch && lock) forgetKilledInvocation(deps.db, startedBatchInvocation(req.batch));
   let plan: NightPlan | null = null;
   let nightId: number | null = null;
+  // A batch night that fails while it replays would fail the same way on every later run: it ends
+  // (so does one that failed before it batched anything: nothing of it is lost).
+  let replaying = false;
   try {
+    if (req.batch) {
+      const polled = await pollBatches(req.batch, deps.logger);
+      if (polled.kind !== 'ready') return batchStop(req, req.batch, deps, started, polled);
+      replaying = true;
+    }
     plan = await planNight(req, deps, started);
     if (req.planOnly) {
       const report = toReport(idleOutcome(plan, 'plan', outcomeAt(deps, null)));
@@ -82,7 +102,9 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     logGate(deps.logger, outcome);
     const settled: NightOutcome = req.handoff
       ? { ...outcome, handoff: finishHandoff(req.handoff.queue, deps) }
-      : outcome;
+      : req.batch
+        ? { ...outcome, batch: finishBatch(req.batch) }
+        : outcome;
     return nightId === null ? toReport(settled) : await recordAndStage(req, deps, settled, nightId);
   } catch (err) {
     if (err instanceof AnswerPendingError && req.handoff) {
@@ -93,7 +115,16 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
         idleOutcome(waiting, 'waiting_handoff', outcomeAt(deps, waitingSummary(req.handoff.queue))),
       );
     }
+    if (err instanceof AnswerPendingError && req.batch) {
+      if (nightId !== null) forgetNight(deps.db, nightId);
+      await submitPending(req.batch, deps.logger);
+      const waiting = plan ?? waitingPlan(req, deps, started);
+      return toReport(
+        idleOutcome(waiting, 'waiting_batch', { ...outcomeAt(deps, null), batch: batchSummary(req.batch) }),
+      );
+    }
     if (nightId !== null) failNight(deps.db, nightId, errorMessage(err), deps.clock.now());
+    if (req.batch && (replaying || batchSummary(req.batch).requests === 0)) discardBatchNight(req.batch);
     throw err;
   } finally {
     lock?.release();
@@ -103,7 +134,38 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
 function startNightRow(req: NightRequest, deps: NightDeps, plan: NightPlan): number {
   const id = startNight(deps.db, req.project, deps.backend.name, plan.started);
   req.handoff?.queue.rememberNight(id);
+  if (req.batch) rememberBatchInvocation(req.batch, id);
   return id;
+}
+
+/**
+ * A batch night that did not replay: its batches still run (it waits again), or one failed twice
+ * (the night ends: its batches and state are forgotten, the answers collected stay in the cache).
+ */
+function batchStop(
+  req: NightRequest,
+  night: BatchNight,
+  deps: NightDeps,
+  started: number,
+  polled: { kind: 'waiting' } | { kind: 'failed'; reason: string },
+): NightReport {
+  const plan = waitingPlan(req, deps, started);
+  if (polled.kind === 'waiting')
+    return toReport(
+      idleOutcome(plan, 'waiting_batch', { ...outcomeAt(deps, null), batch: batchSummary(night) }),
+    );
+  deps.logger.warn(`batch: ${polled.reason}; the night ends here`);
+  const batch = batchSummary(night, polled.reason);
+  discardBatchNight(night);
+  const report = toReport(idleOutcome(plan, 'batch_failed', { ...outcomeAt(deps, null), batch }));
+  return { ...report, notes: [...report.notes, `the night ended: ${polled.reason}`] };
+}
+
+/** The night finished: what its batches were, then they and its saved state are forgotten. */
+function finishBatch(night: BatchNight): BatchReport {
+  const summary = batchSummary(night);
+  discardBatchNight(night);
+  return summary;
 }
 
 /** Record what the night learned, stage its proposal, then complete its row with the final report. */
@@ -144,11 +206,10 @@ function logGate(logger: Logger, { budgetStop, result }: NightOutcome): void {
 }
 
 /**
- * An earlier invocation of this handoff night that was killed left its row running; under the
+ * An earlier invocation of this handoff or batch night that was killed left its row running; under the
  * project's lock nothing else runs it, so it never happened (the night is recorded when it finishes).
  */
-function forgetKilledInvocation(db: Db, queue: HandoffQueue): void {
-  const id = queue.startedNight();
+function forgetKilledInvocation(db: Db, id: number | null): void {
   const status = id === null ? null : nightStatus(db, id);
   if (id !== null && (status === 'running' || status === 'interrupted')) forgetNight(db, id);
 }

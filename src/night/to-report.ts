@@ -16,7 +16,12 @@ export interface ReportClosing {
   proposalId?: string;
 }
 
-const STOPPED = { plan: 'plan', waiting_handoff: 'waiting_handoff' } as const;
+const STOPPED = {
+  plan: 'plan',
+  waiting_handoff: 'waiting_handoff',
+  waiting_batch: 'waiting_batch',
+  batch_failed: 'batch_failed',
+} as const;
 
 export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): NightReport {
   const { plan, result: step, spend } = outcome;
@@ -85,6 +90,7 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     ...(plan.tasksFrom !== null ? { tasks_from: plan.tasksFrom, tasks_reviewed: set.reviewed ?? false } : {}),
     ...outcome.sections,
     ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
+    ...(outcome.batch ? { batch: outcome.batch } : {}),
     ...(outcome.state === 'plan' ? { plan: plan.spend } : {}),
   };
 }

@@ -360,4 +360,44 @@ export const MIGRATIONS: ReadonlyArray<{
       ALTER TABLE mined_projects ADD COLUMN texts BLOB NOT NULL DEFAULT x'';
     `,
   },
+  {
+    version: 15,
+    name: 'batch nights',
+    // A `--batch` night spans invocations: each round's requests go to the provider's batch engine
+    // as one batch, and the next `run` polls it. One batch night per project at a time (like a handoff
+    // queue); its rows go when it finishes or fails. `custom_id` is the request's response-cache key,
+    // so a collected answer is the cache entry an interactive night would have made. `request` is the
+    // redacted request as sent (JSON); `error_kind` is 'retryable' or 'fatal' for an errored request.
+    sql: `
+      CREATE TABLE batch_jobs (
+        project TEXT NOT NULL,
+        batch_id TEXT NOT NULL,
+        night_started INTEGER NOT NULL,
+        provider TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        request_count INTEGER NOT NULL,
+        PRIMARY KEY (project, batch_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE batch_requests (
+        project TEXT NOT NULL,
+        custom_id TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        request TEXT NOT NULL,
+        batch_id TEXT,
+        attempt INTEGER NOT NULL DEFAULT 0,
+        answer TEXT,
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        error TEXT NOT NULL DEFAULT '',
+        error_kind TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (project, custom_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX batch_requests_batch ON batch_requests (project, batch_id);
+    `,
+  },
 ];

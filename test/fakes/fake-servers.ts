@@ -31,16 +31,16 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-type Flavor = 'openai' | 'anthropic';
+export type Flavor = 'openai' | 'anthropic';
 
-function promptText(flavor: Flavor, body: Record<string, unknown>): string {
+export function promptText(flavor: Flavor, body: Record<string, unknown>): string {
   const messages = (body.messages ?? []) as Array<{ role: string; content: unknown }>;
   const parts = flavor === 'anthropic' && typeof body.system === 'string' ? [body.system] : [];
   for (const m of messages) parts.push(typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
   return parts.join('\n\n');
 }
 
-function answer(flavor: Flavor, body: Record<string, unknown>, text: string): unknown {
+export function answer(flavor: Flavor, body: Record<string, unknown>, text: string): unknown {
   const usage = { input: Math.ceil(JSON.stringify(body).length / 4), output: Math.ceil(text.length / 4) };
   if (flavor === 'openai') {
     return {

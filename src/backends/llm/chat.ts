@@ -4,6 +4,7 @@
  * guarded pipeline (`guarded-chat.ts`) wraps them with redaction, cache, budget, retries and a
  * concurrency limit.
  */
+import type { BatchApi } from '../batch/batch-api.js';
 
 /** Who is asking: the target attempts tasks, the optimizer reflects and judges. */
 export type ChatRole = 'target' | 'optimizer';
@@ -53,6 +54,8 @@ export interface ChatProvider {
    * their hidden reasoning too); the budget reserves it.
    */
   outputTokenCap?(maxTokens: number): number;
+  /** The provider's batch engine at half price (`--batch`), where it has one (OpenAI, Azure, Anthropic). */
+  batchApi?(): BatchApi;
 }
 
 export type FailureKind = 'auth' | 'retryable' | 'fatal';

@@ -28,6 +28,8 @@ export interface GuardDeps {
   retry: RetryPolicy;
   /** Price of this provider's model (null: unknown, cost counted as 0 unless the provider reports it). */
   price: Price | null;
+  /** A batch night: a request left waiting keeps its reservation (`SpendMeter.hold`) instead of a refund. */
+  holdPending?: boolean;
   logger: Logger;
 }
 
@@ -160,7 +162,8 @@ export class GuardedChat {
       this.deps.meter.settle(reservation, { ...reply.usage, costUsd: cost });
       return reply;
     } catch (err) {
-      if (err instanceof AnswerPendingError) this.deps.meter.refund(reservation);
+      if (err instanceof AnswerPendingError && this.deps.holdPending) this.deps.meter.hold(reservation);
+      else if (err instanceof AnswerPendingError) this.deps.meter.refund(reservation);
       else this.deps.meter.settle(reservation, { inputTokens: 0, outputTokens: 0, costUsd: 0 });
       throw err;
     }

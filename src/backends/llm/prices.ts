@@ -39,3 +39,20 @@ export function costUsd(price: Price | null, inputTokens: number, outputTokens: 
   if (!price) return 0;
   return (inputTokens * price.input_per_mtok + outputTokens * price.output_per_mtok) / 1_000_000;
 }
+
+/**
+ * What the providers' batch engines charge, as a share of the interactive price: the OpenAI Batch API
+ * (Azure's global batch too) and Anthropic Message Batches both bill half. A `--batch` night's budget
+ * and spend use these prices.
+ */
+export const BATCH_PRICE_FACTOR: Readonly<Record<'openai' | 'azure-openai' | 'anthropic', number>> = {
+  openai: 0.5,
+  'azure-openai': 0.5,
+  anthropic: 0.5,
+};
+
+export function batchPrice(price: Price | null, factor: number): Price | null {
+  return price
+    ? { input_per_mtok: price.input_per_mtok * factor, output_per_mtok: price.output_per_mtok * factor }
+    : null;
+}

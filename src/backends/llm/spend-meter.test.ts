@@ -25,6 +25,17 @@ describe('SpendMeter', () => {
     expect(await meter.whenIdle(1)).toBe(true);
   });
 
+  it('holds the reservations of requests waiting for their batch: the round is checked whole, the spend leaves them out', async () => {
+    const bound = tokenBound(['hello'], 10);
+    const meter = new SpendMeter({ maxCalls: null, maxTokens: 2 * bound, maxCostUsd: null });
+    meter.settle(meter.reserve(req()), used(3, 2));
+    meter.hold(meter.reserve(req()));
+    // Answered tokens + the held bound + this bound would cross max_tokens: refused before it is batched.
+    expect(() => meter.reserve(req())).toThrow(/max_tokens/);
+    expect(await meter.whenIdle(1)).toBe(true);
+    expect(meter.summary()).toMatchObject({ calls: 1, input_tokens: 3, output_tokens: 2 });
+  });
+
   it('allows exactly max_calls requests, then refuses every later one', () => {
     const meter = new SpendMeter({ maxCalls: 3, maxTokens: null, maxCostUsd: null });
     for (let i = 0; i < 3; i++) meter.settle(meter.reserve(req()), used(1, 1));

@@ -62,6 +62,8 @@ export class SpendMeter {
   /** Set after an auth or fatal failure: nothing more is sent this night. */
   haltedBy: Error | null = null;
   private reservedTokens = 0;
+  /** Reservations of requests waiting for their batch (`hold`). */
+  private held = 0;
   private reservedCost = 0;
   /** Requests reserved and not yet settled (in flight), and who waits for there to be none. */
   private inFlight = 0;
@@ -119,6 +121,18 @@ export class SpendMeter {
     return idle;
   }
 
+  /**
+   * Keep the reservation of a request that waits for its batch: the rest of its round is checked with
+   * it, so a round that would cross a limit is never submitted. It is not in flight (nothing to wait
+   * for) and not a call of the spend (`summary` leaves it out): the invocation stops without its answer.
+   */
+  hold(r: Reservation): void {
+    if (r.settled) return;
+    this.held += 1;
+    this.inFlight -= 1;
+    if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
   /** Undo a reservation whose request got no answer (it waits in the handoff queue): it was no call. */
   refund(r: Reservation): void {
     if (r.settled) return;
@@ -149,7 +163,7 @@ export class SpendMeter {
 
   summary(): SpendSummary {
     return {
-      calls: this.calls,
+      calls: this.calls - this.held,
       input_tokens: this.inputTokens,
       output_tokens: this.outputTokens,
       cost_usd: Math.round(this.cost * 1e6) / 1e6,

@@ -12,6 +12,7 @@ import { userConfig } from '../../config/load.js';
 import { privacyOptions } from '../../harvest/harvest-rules.js';
 import { excludedSessionKeys } from '../../harvest/kept-out.js';
 import type { Db } from '../../store/db.js';
+import { endBatchNights } from '../../night/batch-status.js';
 import { runningNights } from '../../night/lock.js';
 import {
   forgetSessions,
@@ -133,11 +134,14 @@ export function doForget(flags: ForgetFlags): void {
       ...(flags.reharvest === true ? { reharvest: true } : {}),
       ...(flags.dryRun === true ? { dryRun: true } : {}),
     });
+    const batchNightsEnded =
+      flags.dryRun === true || counts.sessions === 0 ? 0 : endBatchNights(db, ctx.home);
     // Always, not only when rows went: a run after one that found the store busy finishes its job.
     const vacuum = flags.dryRun === true ? null : vacuumStore(db);
     if (ctx.json) {
       printJson({
         dry_run: flags.dryRun === true,
+        batch_nights_ended: batchNightsEnded,
         sessions: stored,
         removed: counts,
         vacuumed: vacuum?.vacuumed ?? false,
@@ -153,6 +157,10 @@ export function doForget(flags: ForgetFlags): void {
       return;
     }
     say(`[sleep] forgot ${countsText(counts)}`);
+    if (batchNightsEnded > 0)
+      say(
+        `[sleep] ended ${batchNightsEnded} waiting batch night${batchNightsEnded === 1 ? '' : 's'}: ${batchNightsEnded === 1 ? 'its' : 'their'} saved tasks may quote what was forgotten`,
+      );
     if (flags.reharvest === true)
       say(
         `[sleep] the next harvest reads them again (${plural(counts.cursors, 'transcript file')}, ${plural(counts.tombstones_lifted, 'tombstone')} lifted)`,

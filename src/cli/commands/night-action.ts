@@ -3,6 +3,8 @@
 // only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { createBackend, isOfflineConfig, usesHandoff } from '../../backends/factory.js';
+import { openBatchNight } from '../../night/batch-night.js';
+import { batchNightWanted, renderBatch } from '../night-batch.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
 import type { Config } from '../../config/schema.js';
 import { UsageError } from '../../core/errors.js';
@@ -83,7 +85,7 @@ function renderSpend(r: NightReport): void {
   const s = r.spend;
   if (!s) return;
   say(
-    `[sleep] spend: ${s.calls} requests (${s.retries} retries), ${s.input_tokens} in + ${s.output_tokens} out tokens, $${s.cost_usd.toFixed(4)}; ${s.cache_hits} cache hits; ${s.redactions} secrets redacted${s.invalid_replies ? `; ${s.invalid_replies} invalid replies` : ''}`,
+    `[sleep] spend: ${s.calls} requests (${s.retries} retries), ${s.input_tokens} in + ${s.output_tokens} out tokens, $${s.cost_usd.toFixed(4)}${r.batch ? ` at batch prices (${Math.round(r.batch.price_factor * 100)}% of interactive)` : ''}; ${s.cache_hits} cache hits; ${s.redactions} secrets redacted${s.invalid_replies ? `; ${s.invalid_replies} invalid replies` : ''}`,
   );
   if (r.stopped === 'budget') say(`[sleep] stopped by the budget (${s.stopped_by}); nothing was staged.`);
 }
@@ -137,6 +139,10 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
   }
   if (r.stopped === 'waiting_handoff') {
     renderWaiting(r);
+    return;
+  }
+  if (r.stopped === 'waiting_batch' || r.stopped === 'batch_failed') {
+    renderBatch(r);
     return;
   }
   const split = splitText(r);
@@ -198,6 +204,9 @@ function handoffNight(
     );
   return { queue, state };
 }
+
+/** A night that stopped to wait has nothing to adopt yet. */
+const WAITING = new Set(['waiting_handoff', 'waiting_batch', 'batch_failed']);
 
 const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
 
@@ -273,7 +282,13 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       config: live,
       logger: ctx.logger,
     });
-    const config = handoff?.state?.config ?? live;
+    const typedBatch = command.getOptionValueSource('batch') === 'cli';
+    // A handoff night has no batch engine: a typed --batch is refused there too.
+    const batchWanted =
+      handoff && !typedBatch
+        ? null
+        : batchNightWanted(name, flags, { home: ctx.home, project, config: live, typed: typedBatch });
+    const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
     // Refused before the night spends: not a repository, no commit, a bad or taken branch name.
     const branchPlan =
       flags.branch !== undefined ? await planNightBranch(project, flags.branch, ctx.env) : null;
@@ -287,6 +302,9 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       if (name === 'run') await recoverAndSync(db, project, ctx.logger);
       const planOnly =
         name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
+      const batch = batchWanted ? openBatchNight(ctx.home, db, project, () => ctx.clock.now()) : null;
+      if (batch?.state)
+        ctx.logger.progress(`batch: resuming the night started ${new Date(batch.started).toISOString()}`);
       const recording = recordingDeps(flags, config, {
         home: ctx.home,
         project,
@@ -301,6 +319,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
         planOnly,
         ...recording,
         ...(handoff ? { handoff: handoff.queue } : {}),
+        ...(batch ? { batch: batch.store } : {}),
       };
       const backend = createBackend(config, deps);
       warnUnmeteredBudget(command, backend, ctx.logger);
@@ -311,6 +330,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           mode: name,
           planOnly,
           ...(handoff ? { handoff } : {}),
+          ...(batch ? { batch } : {}),
           ...fileTasks(flags),
           ...(demo
             ? {
@@ -331,7 +351,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
         },
       );
       const adopted =
-        config.auto_adopt && report.stopped !== 'waiting_handoff'
+        config.auto_adopt && !WAITING.has(report.stopped)
           ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
           : null;
       if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);

@@ -8,6 +8,7 @@ import { cliContext, openDb, commandProject, type CommonFlags } from '../context
 import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
+import { waitingBatchNight } from '../../night/batch-status.js';
 import { recoverAndSync } from '../proposal-session.js';
 import { redactionTotals } from '../../store/harvest-runs-repo.js';
 import { redactionTotalsText } from '../redaction-text.js';
@@ -29,6 +30,7 @@ export async function doStatus(flags: CommonFlags & { limit: number }): Promise<
     // Every harvest's counts (all projects: a harvest reads every transcript), never the values.
     const redactions = redactionTotals(db);
     const handoff = queue.exists() ? { open: queue.open().length, requests: queue.requests().length } : null;
+    const batch = waitingBatchNight(ctx.home, db, project);
     if (ctx.json) {
       printJson({
         project,
@@ -38,6 +40,7 @@ export async function doStatus(flags: CommonFlags & { limit: number }): Promise<
         nights: nights.map(nightJson),
         daemon,
         handoff,
+        batch,
         redactions,
       });
       return;
@@ -50,6 +53,16 @@ export async function doStatus(flags: CommonFlags & { limit: number }): Promise<
       say(
         `[sleep] handoff night waiting: ${handoff.open} of ${handoff.requests} requests open (skillopt-sleep handoff next)`,
       );
+    if (batch) {
+      const running = batch.batches.filter((b) => b.state === 'in_progress').length;
+      say(
+        `[sleep] batch night waiting (started ${iso(batch.started_at)}): ${running} of ${batch.batches.length} batches running, ${batch.answered} of ${batch.requests} requests answered (skillopt-sleep run goes on)`,
+      );
+      for (const b of batch.batches)
+        say(
+          `   ${b.id}  ${b.provider}  ${b.state}  ${b.requests} requests${b.attempt > 1 ? ' (resubmitted)' : ''}`,
+        );
+    }
     if (latest) {
       say(`[sleep] latest proposal: ${latest.id} (${latest.status}) ${latest.dir}`);
       if (latest.status === 'staged')

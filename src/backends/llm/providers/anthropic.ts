@@ -1,7 +1,10 @@
 /** Anthropic Messages through the official SDK (`base_url` for proxies); SDK retries off, ours count. */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatProvider, ChatReply, ChatRequest } from '../chat.js';
+import type { BatchApi } from '../../batch/batch-api.js';
+import { AnthropicBatchApi } from '../../batch/anthropic-batch.js';
 import { classifySdkError } from './api-errors.js';
+import { messageParams, messageReply } from './anthropic-body.js';
 
 export interface AnthropicOptions {
   model: string;
@@ -42,23 +45,21 @@ export class AnthropicProvider implements ChatProvider {
     return this.client;
   }
 
+  /** The provider's batch engine (Message Batches), through the same client. */
+  batchApi(): BatchApi {
+    return new AnthropicBatchApi(() => this.sdk(), {
+      name: this.name,
+      model: this.model,
+      where: this.where,
+      keyVariable: this.keyVariable,
+    });
+  }
+
   async send(req: ChatRequest): Promise<ChatReply> {
     try {
       const client = await this.sdk();
-      const message = await client.messages.create({
-        model: this.model,
-        max_tokens: req.maxTokens,
-        ...(req.system ? { system: req.system } : {}),
-        messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-      });
-      const text = message.content
-        .map((block) => (block.type === 'text' ? block.text : ''))
-        .join('')
-        .trim();
-      return {
-        text,
-        usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
-      };
+      const message = await client.messages.create(messageParams(this.model, req));
+      return messageReply(message);
     } catch (err) {
       throw classifySdkError(err, this.name, this.where, this.keyVariable);
     }

@@ -1,0 +1,72 @@
+/** What an OpenAI Chat Completions request and reply look like: shared by interactive requests and batch lines. */
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+} from 'openai/resources/chat/completions';
+import { ProviderFailure, type ChatReply, type ChatRequest } from '../chat.js';
+
+/**
+ * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5…) refuse `max_tokens` (the SDK documents it as
+ * "not compatible with o-series models") and any `temperature` but the default; they take
+ * `max_completion_tokens`. Other models, including OpenAI-compatible servers, keep the classic pair.
+ */
+export function isReasoningModel(model: string): boolean {
+  const name = model.toLowerCase().split('/').at(-1) ?? '';
+  return /^(o\d+|gpt-5)(\b|[-._])/.test(name);
+}
+
+/**
+ * The most output tokens a request may bill. A reasoning model's `max_completion_tokens` also bounds
+ * its hidden reasoning, so it gets room to think on top of the answer's cap (else a hard task can spend
+ * it all thinking and answer nothing); the budget reserves the same bound.
+ */
+export function outputTokenCap(model: string, maxTokens: number): number {
+  return isReasoningModel(model) ? maxTokens + Math.max(4096, 4 * maxTokens) : maxTokens;
+}
+
+function samplingParams(
+  model: string,
+  req: ChatRequest,
+): { max_completion_tokens: number } | { max_tokens: number; temperature: number } {
+  return isReasoningModel(model)
+    ? { max_completion_tokens: outputTokenCap(model, req.maxTokens) }
+    : { max_tokens: req.maxTokens, temperature: req.temperature };
+}
+
+/** The Chat Completions body of a request: the same for an interactive request and a batch line. */
+export function chatCompletionBody(model: string, req: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+  return {
+    model,
+    messages: [
+      ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+      ...req.messages.map((m) => ({ role: m.role, content: m.content })),
+    ],
+    ...samplingParams(model, req),
+  };
+}
+
+/** A completion's text and usage (interactive or from a batch's output file). */
+export function completionReply(
+  completion: Pick<ChatCompletion, 'choices' | 'usage'>,
+  provider: string,
+  model: string,
+  /** The output cap the request had (named in the failure), when known. */
+  cap?: number,
+): ChatReply {
+  const choice = completion.choices[0];
+  const text = choice?.message.content ?? '';
+  if (text === '' && choice?.finish_reason === 'length') {
+    // Not an answer to score 0: the cap ran out (while reasoning, on reasoning models).
+    throw new ProviderFailure(
+      `${provider} model ${model} used its whole output cap${cap === undefined ? '' : ` (${cap} tokens)`} without answering`,
+      'fatal',
+    );
+  }
+  return {
+    text,
+    usage: {
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+    },
+  };
+}
