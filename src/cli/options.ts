@@ -195,6 +195,18 @@ const NIGHT_OPTIONS: Array<{
   },
 ];
 
+/** The night options of the commands that mine as a night would without training (`harvest`, `export`). */
+export const MINING_KEYS = [
+  'transcript_source',
+  'scope',
+  'seed',
+  'val_fraction',
+  'test_fraction',
+  'max_tasks_per_night',
+  'max_sessions_per_night',
+  'lookback_hours',
+] as const satisfies ReadonlyArray<keyof Config>;
+
 /** Add the night options (all of them, or just `only`) to a command. */
 export function addNightOptions(cmd: Command, only?: ReadonlyArray<keyof Config>): Command {
   for (const o of NIGHT_OPTIONS) {

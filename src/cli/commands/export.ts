@@ -1,21 +1,10 @@
 /** `export --tasks OUT`: a project's recurring tasks as a tasks file a team commits and trains on. */
 import { Command } from 'commander';
-import { addCommonOptions, addNightOptions } from '../options.js';
+import { addCommonOptions, addNightOptions, MINING_KEYS } from '../options.js';
 import type { ExportFlags } from './export-action.js';
 
-const EXPORT_KEYS = [
-  'transcript_source',
-  'scope',
-  'seed',
-  'val_fraction',
-  'test_fraction',
-  'max_tasks_per_night',
-  'max_sessions_per_night',
-  'lookback_hours',
-] as const;
-
 export const exportCommand = (): Command =>
-  addNightOptions(addCommonOptions(new Command('export'), 'progress'), EXPORT_KEYS)
+  addNightOptions(addCommonOptions(new Command('export'), 'progress'), MINING_KEYS)
     .description(
       'Harvest and mine the project as a night would, then write its recurring tasks (redacted, without this machine\'s paths and session ids, marked "reviewed": false) as a tasks file to commit for your team: teammates train on everyone\'s files with `run --tasks-from DIR`.',
     )

@@ -1,21 +1,10 @@
 /** `harvest`: read transcripts into the store and show (or write) the tasks a night would mine. */
 import { Command } from 'commander';
-import { addCommonOptions, addNightOptions } from '../options.js';
+import { addCommonOptions, addNightOptions, MINING_KEYS } from '../options.js';
 import type { CommonFlags } from '../context.js';
 
-const HARVEST_KEYS = [
-  'transcript_source',
-  'scope',
-  'seed',
-  'val_fraction',
-  'test_fraction',
-  'max_tasks_per_night',
-  'max_sessions_per_night',
-  'lookback_hours',
-] as const;
-
 export const harvestCommand = (): Command =>
-  addNightOptions(addCommonOptions(new Command('harvest'), 'progress'), HARVEST_KEYS)
+  addNightOptions(addCommonOptions(new Command('harvest'), 'progress'), MINING_KEYS)
     .description(
       'Read new agent transcripts into the local store (secrets redacted) and list the tasks a night would mine for this project. With --output, write them as a tasks file to review (marked "reviewed": false).',
     )
