@@ -434,6 +434,11 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     const handoff = await runCli(box, ['run', '--tasks-file', tasks, '--backend', 'handoff', '--batch']);
     expect(handoff.code).toBe(2);
     expect(handoff.stderr).toMatch(/not handoff/);
+    // The mock has nothing to batch: the night runs as usual, and says so.
+    const mock = await runCli(box, ['run', '--json', '--tasks-file', tasks, '--backend', 'mock', '--batch']);
+    expect(mock.code, mock.stderr).toBe(0);
+    expect(mock.stderr).toMatch(/warning: --batch: the mock backend answers at once/);
+    expect(mock.json().stopped).toBe('');
     // A night that fails before it batched anything leaves no open batch night behind.
     const missing = path.join(box.root, 'missing.json');
     const bad = await runCli(box, ['run', '--tasks-file', missing, '--backend', 'openai', '--batch'], ENV);

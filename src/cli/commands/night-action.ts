@@ -289,6 +289,10 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
         ? null
         : batchNightWanted(name, flags, { home: ctx.home, project, config: live, typed: typedBatch });
     const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
+    if (typedBatch && isOfflineConfig(config))
+      ctx.logger.warn(
+        '--batch: the mock backend answers at once and bills nothing, so this night runs as usual',
+      );
     // Refused before the night spends: not a repository, no commit, a bad or taken branch name.
     const branchPlan =
       flags.branch !== undefined ? await planNightBranch(project, flags.branch, ctx.env) : null;
