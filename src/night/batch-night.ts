@@ -6,10 +6,11 @@
  * without replaying; completed → the results go into the store and the night replays further;
  * expired or failed → resubmitted once, and a second failure ends the night (`batch_failed`).
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BackendError, errorMessage } from '../core/errors.js';
 import { writeFileAtomicSync } from '../core/io/atomic-file.js';
+import { makePrivateDir } from '../core/io/private-mode.js';
 import type { Logger } from '../core/logger.js';
 import { batchNightDir } from '../config/paths.js';
 import type { Db } from '../store/db.js';
@@ -33,6 +34,7 @@ import { ProviderFailure } from '../backends/llm/chat.js';
 import { BATCH_PRICE_FACTOR } from '../backends/llm/prices.js';
 import type { BatchReport } from './night-report.js';
 import { loadResumableState, type ResumableNight } from './resumable-night.js';
+import { batchNightStarted, batchRows } from './batch-status.js';
 
 /** A batch is resubmitted once after it expired or failed; the second failure ends the night. */
 const MAX_BATCH_ATTEMPTS = 2;
@@ -50,13 +52,6 @@ export function batchNightOpen(home: string, project: string): boolean {
   return existsSync(batchNightDir(home, project));
 }
 
-function ensurePrivateDir(dir: string): void {
-  for (const d of [path.dirname(dir), dir]) {
-    mkdirSync(d, { recursive: true, mode: 0o700 });
-    chmodSync(d, 0o700);
-  }
-}
-
 /**
  * The project's batch night: the one already open, or a new one starting now. A new night writes
  * nothing until it has something to keep (its mined state or a batch), so a `run` that stops before
@@ -64,12 +59,10 @@ function ensurePrivateDir(dir: string): void {
  */
 export function openBatchNight(home: string, db: Db, project: string, now: () => number): BatchNight {
   const dir = batchNightDir(home, project);
-  const saved = Number(readOr(path.join(dir, 'started'), ''));
-  const started = Number.isSafeInteger(saved) && saved > 0 ? saved : now();
   return {
     dir,
     project,
-    started,
+    started: batchNightStarted(dir) ?? now(),
     state: loadResumableState(dir, project),
     store: { db, project, now, apis: new Map<string, BatchApi>() },
   };
@@ -77,7 +70,8 @@ export function openBatchNight(home: string, db: Db, project: string, now: () =>
 
 /** Make the night's private folder (and its start) before the first thing it keeps. */
 export function keepBatchNight(night: BatchNight): void {
-  ensurePrivateDir(night.dir);
+  makePrivateDir(path.dirname(night.dir));
+  makePrivateDir(night.dir);
   const file = path.join(night.dir, 'started');
   if (!existsSync(file)) writeFileAtomicSync(file, `${night.started}\n`, 0o600);
 }
@@ -124,7 +118,9 @@ export async function submitPending(night: BatchNight, logger: Logger): Promise<
   const groups = new Map<string, BatchRequestRow[]>();
   for (const row of unsubmittedRequests(night.store.db, night.project)) {
     const key = apiKey(row.provider, row.model);
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
   }
   let submitted = 0;
   if (groups.size > 0) keepBatchNight(night);
@@ -244,17 +240,10 @@ export async function pollBatches(night: BatchNight, logger: Logger): Promise<Po
 /** What a report says about the night's batches (waiting, finished or failed). */
 export function batchSummary(night: BatchNight, failed = ''): BatchReport {
   const { db, project } = night.store;
-  const jobs = batchJobs(db, project);
   const counts = requestCounts(db, project);
   const providers = [...new Set([...night.store.apis.values()].map((a) => a.name))];
   return {
-    batches: jobs.map((j) => ({
-      id: j.batch_id,
-      provider: j.provider,
-      state: j.state,
-      attempt: j.attempt,
-      requests: j.request_count,
-    })),
+    batches: batchRows(db, project),
     requests: counts.requests,
     answered: counts.answered,
     price_factor: Math.max(

@@ -20,20 +20,26 @@ export function waitingBatchNight(home: string, db: Db, project: string): Waitin
   const dir = batchNightDir(home, project);
   if (!existsSync(dir)) return null;
   return {
-    started_at: startedAt(dir),
-    batches: batchJobs(db, project).map((j) => ({
-      id: j.batch_id,
-      provider: j.provider,
-      state: j.state,
-      attempt: j.attempt,
-      requests: j.request_count,
-    })),
+    started_at: batchNightStarted(dir),
+    batches: batchRows(db, project),
     ...requestCounts(db, project),
     state_dir: dir,
   };
 }
 
-function startedAt(dir: string): number | null {
+/** The project's batches as reports and `status` show them. */
+export function batchRows(db: Db, project: string): WaitingBatchNight['batches'] {
+  return batchJobs(db, project).map((j) => ({
+    id: j.batch_id,
+    provider: j.provider,
+    state: j.state,
+    attempt: j.attempt,
+    requests: j.request_count,
+  }));
+}
+
+/** When the night in `dir` started (its `started` file), or null before it kept anything. */
+export function batchNightStarted(dir: string): number | null {
   try {
     const n = Number(readFileSync(path.join(dir, 'started'), 'utf8').trim());
     return Number.isSafeInteger(n) && n > 0 ? n : null;
