@@ -15,10 +15,10 @@ import { loadManifest } from './list.js';
 import { branchNameProblem } from './ref-name.js';
 import { isInsideDir, resolveRealPath } from './stage.js';
 
-/** Where the branch will go, checked before the night spends anything. */
 /** The command's environment (proposals/ takes it from its caller rather than the process). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** Where the branch will go, checked before the night spends anything. */
 export interface BranchPlan {
   root: string;
   /** The command's environment, handed to every git call (the user's git identity comes from it). */
