@@ -1,11 +1,11 @@
 /** Writing to the terminal: JSON for machines, sanitised single lines for people. */
 import { oneLine } from '../core/one-line.js';
-import { mapStrings, plainText } from '../core/safe-text.js';
+import { plainJson, plainText } from '../core/safe-text.js';
 import { cliIo } from './io.js';
 
 /** `--json` output: strings without escape sequences (`jq -r` would print them raw). */
 export function printJson(value: unknown): void {
-  cliIo().stdout.write(`${JSON.stringify(mapStrings(value), null, 2)}\n`);
+  cliIo().stdout.write(`${plainJson(value, 2)}\n`);
 }
 
 /** Untrusted text (transcript wording, rules) must not carry escape sequences or span lines. */

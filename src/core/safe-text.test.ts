@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_SEQUENCES, UNSAFE_RE } from '../../test/helpers/hostile-text.js';
-import { mapStrings, plainText, storedText } from './safe-text.js';
+import { mapStrings, plainJson, plainText, storedText } from './safe-text.js';
 
 describe('plainText', () => {
   for (const [name, seq] of Object.entries(HOSTILE_SEQUENCES)) {
@@ -60,5 +60,57 @@ describe('storedText and mapStrings', () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect((out as { polluted?: unknown }).polluted).toBeUndefined();
     expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ polluted: 'y' });
+  });
+});
+
+describe('plainJson', () => {
+  const slow = (v: unknown, indent?: number) => JSON.stringify(mapStrings(v), null, indent);
+
+  it('gives the bytes of stringify(mapStrings(value)) for every UTF-16 code unit, in values and keys', () => {
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      const value = { [`k${ch}`]: [`a${ch}b`, { deep: `\\${ch}` }], n: c };
+      if (plainJson(value, 2) !== slow(value, 2)) differ.push(c);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it('tells an escaped backslash before b, f, r or u00 from an escape, however many backslashes', () => {
+    for (let k = 0; k <= 5; k++) {
+      for (const tail of ['b', 'f', 'r', 'u0001', '\b', '\f', '\r', '\u0001', '\u001f', '\t', '\n']) {
+        const value = { check: `(?i)${'\\'.repeat(k)}${tail}npm`, [`${'\\'.repeat(k)}${tail}`]: 1 };
+        expect(plainJson(value, 2)).toBe(slow(value, 2));
+      }
+    }
+  });
+
+  it('reads a clean value once: a regex word boundary (an escaped backslash and a b) is not an escape', () => {
+    let reads = 0;
+    const value = {
+      get check() {
+        reads++;
+        return '(?i)\\bnpm\\b C:\\\\rules';
+      },
+    };
+    expect(plainJson(value)).toBe(JSON.stringify({ check: '(?i)\\bnpm\\b C:\\\\rules' }));
+    expect(reads).toBe(1);
+  });
+
+  it('removes escapes, C1 controls and bidi marks, and keeps a clean value as plain JSON', () => {
+    const dirty = { a: 'x\u001b[2Jy', b: 'p\u009b1mq', c: '\u202eevil', d: 'tab\tand\r\nline' };
+    expect(JSON.parse(plainJson(dirty))).toEqual({ a: 'xy', b: 'pq', c: 'evil', d: 'tab\tand\nline' });
+    const clean = {
+      path: 'C:\\bin\\run',
+      text: 'é 漢字 👨\u200d👩',
+      list: [1, null, true],
+      when: new Date(0),
+    };
+    expect(plainJson(clean, 2)).toBe(JSON.stringify(clean, null, 2));
+  });
+
+  it('passes what JSON.stringify gives for a value without JSON', () => {
+    expect(plainJson(undefined)).toBeUndefined();
+    expect(plainJson('\u0007')).toBe('""');
   });
 });

@@ -96,3 +96,23 @@ function walkObject(value: Record<string, unknown>, clean: (s: string) => string
   }
   return out ?? value;
 }
+
+/* eslint-disable no-control-regex */
+/**
+ * What `JSON.stringify` leaves of a character `CONTROL_RE` matches: C0 controls become `\b`, `\f`, `\r`
+ * or `\u00XX` (tab and newline, `\t` and `\n`, are kept by `plainText` anyway); the rest stay raw. Only
+ * an odd run of backslashes starts an escape: `\\b` is a backslash and a `b` (a regex's word boundary).
+ */
+const JSON_CONTROL_RE =
+  /[\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]|(?<!\\)(?:\\\\)*\\(?:[bfr]|u00[01])/;
+/* eslint-enable no-control-regex */
+
+/**
+ * `JSON.stringify(mapStrings(value), null, indent)`, byte for byte, without walking `value` when its
+ * JSON shows nothing `plainText` would remove (a large `--json` result is almost always clean).
+ */
+export function plainJson(value: unknown, indent?: number): string {
+  const fast = JSON.stringify(value, null, indent);
+  if (fast === undefined || !JSON_CONTROL_RE.test(fast)) return fast;
+  return JSON.stringify(mapStrings(value), null, indent);
+}
