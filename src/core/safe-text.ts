@@ -97,7 +97,6 @@ function walkObject(value: Record<string, unknown>, clean: (s: string) => string
   return out ?? value;
 }
 
-/* eslint-disable no-control-regex */
 /**
  * What `JSON.stringify` leaves of a character `CONTROL_RE` matches: C0 controls become `\b`, `\f`, `\r`
  * or `\u00XX` (tab and newline, `\t` and `\n`, are kept by `plainText` anyway); the rest stay raw. Only
@@ -105,7 +104,6 @@ function walkObject(value: Record<string, unknown>, clean: (s: string) => string
  */
 const JSON_CONTROL_RE =
   /[\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]|(?<!\\)(?:\\\\)*\\(?:[bfr]|u00[01])/;
-/* eslint-enable no-control-regex */
 
 /**
  * `JSON.stringify(mapStrings(value), null, indent)`, byte for byte, without walking `value` when its
