@@ -5,7 +5,9 @@
  *   bench/run.sh gen-corpus --out /tmp/speed-b --sessions 2000 --output-scale 1
  *   bench/run.sh gen-corpus --out /tmp/speed-night --sessions 8000 --max-turns 3 --max-steps 1 --output-scale 0.05 --end now
  *   npm run build && node bench/out/js/bench/speed.js --corpus /tmp/speed-a --corpus /tmp/speed-b \
- *     --night-corpus /tmp/speed-night [--rounds 5] [--only harvest,reharvest,night,startup,calls]
+ *     --corpus /tmp/speed-night --night-corpus /tmp/speed-night [--rounds 5] [--only harvest,reharvest,night,startup,calls]
+ * The cost model (ms per session + ms per MiB) needs corpora whose bytes per session differ widely: the
+ * night corpus (17 KB a session) beside 200 KB sessions separates the two; corpora of like sessions do not.
  * The anchor of the harvest rows is a bare loop that JSON.parses every line of the same files
  * (speed-child.ts `bare`): the Python reference reads at that limit and stores nothing. CPU time is the
  * measure (user + system); MB are 10^6 bytes.
@@ -173,8 +175,11 @@ function printHarvest(rows: CorpusRow[]): void {
     if (Math.abs(det) > 1e-9) {
       const a = (sc * mm - mc * sm) / det;
       const b = (ss * mc - sm * sc) / det;
+      // The fit only separates the two costs when the corpora's bytes per session differ widely.
+      const perSession = rows.map((row) => (row.all.harvest[0]?.bytes ?? 0) / 1048576 / row.sessions);
       console.log(
-        `\ncost model, all sources: ${fmt(a, 3)} ms fixed per session + ${fmt(b, 2)} ms per MiB of input`,
+        `\ncost model, all sources: ${fmt(a, 3)} ms fixed per session + ${fmt(b, 2)} ms per MiB of input` +
+          ` (MiB per session ${fmt(Math.min(...perSession), 3)}–${fmt(Math.max(...perSession), 3)})`,
       );
     }
   }
