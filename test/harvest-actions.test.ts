@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ToolAction } from '../src/core/session.js';
 import { fixedClock } from '../src/core/clock.js';
@@ -9,6 +8,7 @@ import { silentLogger } from '../src/core/logger.js';
 import { harvest } from '../src/harvest/harvest.js';
 import { openStore, schemaVersion, type Db } from '../src/store/db.js';
 import { MIGRATIONS } from '../src/store/migrations.js';
+import { rawStoreAt } from './helpers/store-at-version.js';
 import { parseActions, querySessions } from '../src/store/sessions-repo.js';
 
 const PROJECT = '/work/shop';
@@ -131,9 +131,7 @@ describe('harvested actions in the store', () => {
 
 /** What a store at schema 4 holds after harvesting the transcript: turns without actions, a cursor. */
 function writeVersion4Store(storeFile: string, transcriptFile: string): void {
-  const raw = new Database(storeFile);
-  for (const m of MIGRATIONS.filter((m) => m.version <= 4)) raw.exec(m.sql);
-  raw.pragma('user_version = 4');
+  const raw = rawStoreAt(storeFile, 4);
   const key = `claude:${SESSION}`;
   raw
     .prepare(

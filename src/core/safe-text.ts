@@ -14,13 +14,14 @@ const STRING_SEQ_RE =
   /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[\s\S]*?(?:\u0007|\u001b\\|\u009c|$)/g;
 /** Any other escape: ESC, intermediates, one final character (`ESC c` reset, `ESC ( B` charset); or a bare ESC. */
 const OTHER_ESC_RE = /\u001b(?:[!-/]*[0-~])?/g;
+/** What `CONTROL_RE` removes beyond the C0 controls (a class body, shared with `JSON_CONTROL_RE`). */
+const BEYOND_C0 = '\\u007f-\\u009f\\u200b\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069\\ufeff';
 /**
  * C0 controls but tab and newline, DEL, C1 controls, the zero-width space and BOM, line/paragraph
  * separators, and bidi marks, embeddings, overrides and isolates (they reorder what a reader sees). The
  * zero-width (non-)joiners stay: scripts and emoji need them.
  */
-const CONTROL_RE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+const CONTROL_RE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${BEYOND_C0}]`, 'g');
 /* eslint-enable no-control-regex */
 
 /**
@@ -102,8 +103,7 @@ function walkObject(value: Record<string, unknown>, clean: (s: string) => string
  * or `\u00XX` (tab and newline, `\t` and `\n`, are kept by `plainText` anyway); the rest stay raw. Only
  * an odd run of backslashes starts an escape: `\\b` is a backslash and a `b` (a regex's word boundary).
  */
-const JSON_CONTROL_RE =
-  /[\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]|(?<!\\)(?:\\\\)*\\(?:[bfr]|u00[01])/;
+const JSON_CONTROL_RE = new RegExp(`[${BEYOND_C0}]|(?<!\\\\)(?:\\\\\\\\)*\\\\(?:[bfr]|u00[01])`);
 
 /**
  * `JSON.stringify(mapStrings(value), null, indent)`, byte for byte, without walking `value` when its

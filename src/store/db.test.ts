@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { IoError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { openStore, schemaVersion } from './db.js';
+import { rawStoreAt } from '../../test/helpers/store-at-version.js';
 import {
   finishNight,
   insertReplays,
@@ -112,9 +113,7 @@ describe('store', () => {
 
   it('migration 9 keeps every night, its replays, proposals and the id counter', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-db-')), 'store.sqlite');
-    const raw = new Database(file);
-    for (const m of MIGRATIONS.filter((x) => x.version <= 8)) raw.exec(m.sql);
-    raw.pragma('user_version = 8');
+    const raw = rawStoreAt(file, 8);
     raw.pragma('foreign_keys = ON');
     const insert = raw.prepare(
       "INSERT INTO nights (project, started_at, status, backend, calls) VALUES ('/p', ?, ?, 'mock', ?)",

@@ -1,9 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from './migrations.js';
+import { rawStoreAt } from '../../test/helpers/store-at-version.js';
 import { openStore } from './db.js';
 
 const DEMO = '/opt/skillopt-sleep/templates/demo/claude/projects/-home-dev-acme-web/s1.jsonl';
@@ -11,9 +10,7 @@ const REAL = '/home/me/.claude/projects/-home-me-web/s2.jsonl';
 
 /** A store as version 6 left it, holding one session harvested by an old `run --demo` and one real. */
 function storeAtVersion6(file: string): void {
-  const raw = new Database(file);
-  for (const m of MIGRATIONS.filter((x) => x.version <= 6)) raw.exec(m.sql);
-  raw.pragma('user_version = 6');
+  const raw = rawStoreAt(file, 6);
   const session = raw.prepare(
     `INSERT INTO sessions (key, source, session_id, project_root, cwd, branch, model, source_version,
        n_user_turns, n_assistant_turns, tools_used, skills_used, files_touched, source_path, harvested_at)

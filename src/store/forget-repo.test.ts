@@ -18,7 +18,7 @@ import { sqliteResponseCache } from './response-cache-repo.js';
 import { sqliteSessionLabels } from './session-labels-repo.js';
 import { sessionFeaturesStore } from './session-features-repo.js';
 import { sessionWriter } from './session-writer.js';
-import { MIGRATIONS } from './migrations.js';
+import { rawStoreAt } from '../../test/helpers/store-at-version.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 11, 1);
@@ -319,9 +319,7 @@ describe('applyRetention', () => {
 describe('rows derived before provenance was recorded', () => {
   it('are traced to no session by migration 11, so the first forget removes them and nothing newer', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-forget-')), 'store.sqlite');
-    const raw = new Database(file);
-    for (const m of MIGRATIONS.filter((x) => x.version <= 10)) raw.exec(m.sql);
-    raw.pragma('user_version = 10');
+    const raw = rawStoreAt(file, 10);
     raw.exec(`
       INSERT INTO tasks (id, project, intent, occurrences, checks, outcomes, updated_at)
         VALUES ('task_old', '/p', 'old intent', 1, '[]', '{}', 0);

@@ -2,17 +2,14 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from './migrations.js';
 import { openStore, schemaVersion } from './db.js';
+import { rawStoreAt } from '../../test/helpers/store-at-version.js';
 
 function versionFifteenStore(at: string): void {
-  const db = new Database(at);
+  const db = rawStoreAt(at, 15);
   try {
-    db.pragma('foreign_keys = ON');
-    for (const m of MIGRATIONS.filter((x) => x.version <= 15)) db.exec(m.sql);
-    db.pragma('user_version = 15');
     db.exec(`
       INSERT INTO sessions (key, source, session_id, project_root, cwd, branch, model, source_version,
         started_at, ended_at, n_user_turns, n_assistant_turns, tools_used, skills_used, files_touched,
