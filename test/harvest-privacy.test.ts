@@ -11,6 +11,7 @@ import { memoryLogger } from '../src/core/logger.js';
 import { harvest } from '../src/harvest/harvest.js';
 import { harvestRules, IGNORE_FILE } from '../src/harvest/harvest-rules.js';
 import { excludedSessionKeys } from '../src/harvest/kept-out.js';
+import { REPLAY_MARKER } from '../src/core/machine-sessions.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions } from '../src/store/sessions-repo.js';
 import { claudeProjectDir, claudeSessionLines } from './e2e/claude-transcript.js';
@@ -151,5 +152,33 @@ describe('harvest privacy rules', () => {
     });
     expect(summary.bySource.claude?.forgotten).toBe(1);
     expect(h.stored()).toEqual([]);
+  });
+
+  it('a tombstone lifted while the harvest reads lets its session in, redacted, and still no machine session', async () => {
+    // Sessions are redacted when read, outside the write transaction; one kept out then is redacted when stored.
+    const h = setup();
+    const token = `ghp_${'a1B2c3D4e5F6'.repeat(3)}`;
+    h.session('internal', 'sess-back', token);
+    h.session('internal', 'sess-replay', REPLAY_MARKER);
+    const tombstone = h.db.prepare(
+      "INSERT OR IGNORE INTO forgotten_sessions (key, forgotten_at, source_path) VALUES (?, 0, '')",
+    );
+    tombstone.run('claude:sess-back');
+    tombstone.run('claude:sess-replay');
+    const summary = await harvest({
+      db: h.db,
+      ctx: { home: h.home, env: {} },
+      clock: fixedClock(Date.now() + 120_000),
+      logger: memoryLogger(),
+      sources: ['claude'],
+      // Between reading the files and storing them, another process runs `forget --reharvest`.
+      onFile: () => void h.db.prepare('DELETE FROM forgotten_sessions').run(),
+    });
+    expect(h.stored()).toEqual(['sess-back']);
+    expect(summary.bySource.claude?.machine_sessions).toBe(1);
+    expect(summary.bySource.claude?.forgotten).toBe(0);
+    expect(h.bytes()).not.toContain(token);
+    const texts = h.db.prepare('SELECT text FROM turns').all() as Array<{ text: string }>;
+    expect(texts.map((t) => t.text).join('\n')).toMatch(/please fix the build \S*REDACTED/);
   });
 });

@@ -201,13 +201,26 @@ function firstUserText(s: HarvestedSession): string {
   return s.turns.find((t) => t.role === 'user')?.text ?? '';
 }
 
+/**
+ * A parsed session made ready before the write transaction: redacted (unless the rules or a tombstone kept
+ * it out when it was read), and whether its first prompt is a machine's. The raw parse is then garbage
+ * while it is young, and the store's write lock is not held while its text is redacted.
+ */
+interface ReadySession {
+  session: HarvestedSession;
+  redacted: boolean;
+  /** Undefined: not asked (the session was kept out when it was read). */
+  machine: boolean | undefined;
+}
+
 /** A file read and waiting to be stored: reading happens outside any store transaction. */
 interface ReadFile {
   file: SourceFile;
   stats: SourceStats;
   plan: NonNullable<ReadPlan>;
   cursor: FileCursor | null;
-  parsed: FileParse;
+  parsed: Omit<FileParse, 'sessions'>;
+  sessions: ReadySession[];
   /** Its last line has no "\n" and was left for a later harvest (the file was not quiet yet). */
   openLastLine: boolean;
 }
@@ -243,6 +256,17 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   const total = discovered.reduce((n, d) => n + d.files.length, 0);
   let done = 0;
 
+  const isMachine = (s: HarvestedSession, resume: boolean): boolean =>
+    !resume && isMachineSessionPrompt(firstUserText(s), extraMarkers);
+
+  const ready = (s: HarvestedSession, resume: boolean): ReadySession => {
+    if (isKeptOut(s)) return { session: s, redacted: false, machine: undefined };
+    const machine = isMachine(s, resume);
+    return machine
+      ? { session: s, redacted: false, machine }
+      : { session: redactSession(s), redacted: true, machine };
+  };
+
   const store = (read: ReadFile): void => {
     const { file, stats, plan, cursor, parsed } = read;
     const now = opts.clock.now();
@@ -251,8 +275,8 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     const keep = new Set<string>();
     let rulesSkipped = false;
     let stored = 0;
-    for (const parsedSession of parsed.sessions) {
-      const session = boundSessionTimes(parsedSession, latest);
+    for (const readied of read.sessions) {
+      const session = boundSessionTimes(readied.session, latest);
       keep.add(`${session.source}:${session.sessionId}`);
       const cwd = cwdOf(session);
       // Checked before anything else reads the session: nothing of it (not its cwd) reaches the store.
@@ -265,12 +289,13 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         }
         continue;
       }
-      if (!plan.resume && isMachineSessionPrompt(firstUserText(session), extraMarkers)) {
+      if (readied.machine ?? isMachine(session, plan.resume)) {
         stats.machine_sessions++;
         continue;
       }
       stored++;
-      const redacted = redactSession(session);
+      // Kept out when it was read, let in now (a tombstone lifted meanwhile): redacted here.
+      const redacted = readied.redacted ? session : redactSession(session);
       const key = `${session.source}:${session.sessionId}`;
       const replaced = writer.isStored(key) ? storedMarkers(key, plan.resume ? plan.from : null) : {};
       const outcome = writer.write(redacted, cwd, plan.resume ? plan.from : null, now);
@@ -345,7 +370,17 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         }
         const openLastLine = !settled && parsed.readWhole !== true && parsed.endOffset < file.size;
         if (openLastLine) summary.openLastLines++;
-        pending.push({ file, stats, plan, cursor, parsed, openLastLine });
+        const { sessions, ...rest } = parsed;
+        const resume = plan.resume;
+        pending.push({
+          file,
+          stats,
+          plan,
+          cursor,
+          parsed: rest,
+          sessions: sessions.map((s) => ready(s, resume)),
+          openLastLine,
+        });
         stats.parsed++;
         stats.skipped_lines += parsed.badLines;
         summary.filesParsed++;
