@@ -273,6 +273,9 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     // No time later than the file was written, nor than now (a file's mtime can be set to the future too).
     const latest = Math.min(file.mtimeMs, now);
     const keep = new Set<string>();
+    // Asked before this file's sessions are written: for a file the store never held (a cold harvest's
+    // every file) the index answers without a query.
+    const heldBefore = plan.resume ? [] : writer.sessionsOfFile(file.path);
     let rulesSkipped = false;
     let stored = 0;
     for (const readied of read.sessions) {
@@ -303,11 +306,8 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
       stats[outcome]++;
       summary.sessionsStored++;
     }
-    if (!plan.resume) {
-      // A file read whole is the truth: sessions it no longer holds are gone.
-      for (const old of writer.sessionsOfFile(file.path))
-        if (!keep.has(old.key)) writer.deleteSession(old.key);
-    }
+    // A file read whole is the truth: sessions it no longer holds are gone.
+    for (const old of heldBefore) if (!keep.has(old.key)) writer.deleteSession(old.key);
     const badLines = (plan.resume ? (cursor?.badLines ?? 0) : 0) + parsed.badLines;
     // A last line left for later: record the size up to it, so the next harvest sees a change and reads it.
     const seen = read.openLastLine ? { ...file, size: parsed.endOffset } : file;
