@@ -161,7 +161,7 @@ function planRead(
  * Every text that reaches the store loses its control characters and goes through the redaction: turn texts and each action's command
  * or path and file text (cut again to the caps, since a redaction marker can be longer than the secret).
  */
-function redactSession(s: HarvestedSession): HarvestedSession {
+export function redactSession(s: HarvestedSession): HarvestedSession {
   return {
     ...s,
     branch: plainText(s.branch),
