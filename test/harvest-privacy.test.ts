@@ -54,7 +54,22 @@ function setup() {
       .filter((f) => existsSync(f))
       .map((f) => readFileSync(f).toString('latin1'))
       .join('\n');
-  return { home, work, db, run, stored, bytes, session };
+  /** A tombstone, as `forget` writes it from another process. */
+  const forgetKey = (key: string): void =>
+    void db
+      .prepare("INSERT OR IGNORE INTO forgotten_sessions (key, forgotten_at, source_path) VALUES (?, 0, '')")
+      .run(key);
+  /** A harvest of every quiet file that runs `onFile` between reading a file and storing it. */
+  const runReading = (onFile: () => void) =>
+    harvest({
+      db,
+      ctx: { home, env: {} },
+      clock: fixedClock(Date.now() + 120_000),
+      logger: memoryLogger(),
+      sources: ['claude'],
+      onFile,
+    });
+  return { home, work, db, run, stored, bytes, session, forgetKey, runReading };
 }
 
 describe('harvest privacy rules', () => {
@@ -136,20 +151,8 @@ describe('harvest privacy rules', () => {
   it('a forget that commits while the harvest reads is seen before anything is written', async () => {
     const h = setup();
     h.session('internal', 'sess-race', 'MARKER-RACE');
-    const summary = await harvest({
-      db: h.db,
-      ctx: { home: h.home, env: {} },
-      clock: fixedClock(Date.now() + 120_000),
-      logger: memoryLogger(),
-      sources: ['claude'],
-      // Between reading the file and storing it, another process forgets the session.
-      onFile: () =>
-        void h.db
-          .prepare(
-            "INSERT OR IGNORE INTO forgotten_sessions (key, forgotten_at, source_path) VALUES (?, 0, '')",
-          )
-          .run('claude:sess-race'),
-    });
+    // Between reading the file and storing it, another process forgets the session.
+    const summary = await h.runReading(() => h.forgetKey('claude:sess-race'));
     expect(summary.bySource.claude?.forgotten).toBe(1);
     expect(h.stored()).toEqual([]);
   });
@@ -160,20 +163,10 @@ describe('harvest privacy rules', () => {
     const token = `ghp_${'a1B2c3D4e5F6'.repeat(3)}`;
     h.session('internal', 'sess-back', token);
     h.session('internal', 'sess-replay', REPLAY_MARKER);
-    const tombstone = h.db.prepare(
-      "INSERT OR IGNORE INTO forgotten_sessions (key, forgotten_at, source_path) VALUES (?, 0, '')",
-    );
-    tombstone.run('claude:sess-back');
-    tombstone.run('claude:sess-replay');
-    const summary = await harvest({
-      db: h.db,
-      ctx: { home: h.home, env: {} },
-      clock: fixedClock(Date.now() + 120_000),
-      logger: memoryLogger(),
-      sources: ['claude'],
-      // Between reading the files and storing them, another process runs `forget --reharvest`.
-      onFile: () => void h.db.prepare('DELETE FROM forgotten_sessions').run(),
-    });
+    h.forgetKey('claude:sess-back');
+    h.forgetKey('claude:sess-replay');
+    // Between reading the files and storing them, another process runs `forget --reharvest`.
+    const summary = await h.runReading(() => void h.db.prepare('DELETE FROM forgotten_sessions').run());
     expect(h.stored()).toEqual(['sess-back']);
     expect(summary.bySource.claude?.machine_sessions).toBe(1);
     expect(summary.bySource.claude?.forgotten).toBe(0);
