@@ -12,10 +12,11 @@
  * parse + redact + insert is the harvest without its bookkeeping (cursors, tombstones, batches): if that
  * sum is above bare / 1.5, the "≥ 1.5× the bare loop" goal cannot be met by trimming the rest.
  */
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { harvesters } from '../harvesters/index.js';
+import { bareParse } from './bare-parse.js';
 import type { HarvestedSession, SourceId } from '../src/core/session.js';
 import { redactSession } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
@@ -41,20 +42,8 @@ const cpu = (work: () => void): number => {
   return (u.user + u.system) / 1000;
 };
 
-function bare(): void {
-  for (const file of files) {
-    const buf = readFileSync(file.path);
-    if (file.path.endsWith('.json')) {
-      JSON.parse(buf.toString('utf8'));
-      continue;
-    }
-    let start = 0;
-    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      if (nl > start) JSON.parse(buf.toString('utf8', start, nl));
-      start = nl + 1;
-    }
-  }
-}
+const paths = files.map((f) => f.path);
+const bare = (): void => void bareParse(paths);
 
 const buffer = Buffer.allocUnsafe(1 << 20);
 let linesSeen = 0;

@@ -7,8 +7,8 @@
  * `bare` is the anchor: read every transcript file the harvest would read and JSON.parse every line (a
  * whole-document `.json` file is one parse), keeping nothing: what a parse-everything reader costs.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { bareParse } from './bare-parse.js';
 import { systemClock } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/logger.js';
 import { harvest } from '../src/harvest/harvest.js';
@@ -39,25 +39,7 @@ if (mode === 'bare') {
   // The file list comes from the harvesters' own discovery, outside the timed part (as the harvest's is inside).
   const files = (await Promise.all(ids.map((id) => harvesters[id].discover(ctx)))).flat();
   const started = process.cpuUsage();
-  let bytes = 0;
-  let lines = 0;
-  for (const file of files) {
-    const buf = readFileSync(file.path);
-    bytes += buf.length;
-    if (file.path.endsWith('.json')) {
-      JSON.parse(buf.toString('utf8'));
-      lines++;
-      continue;
-    }
-    let start = 0;
-    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      if (nl > start) {
-        JSON.parse(buf.toString('utf8', start, nl));
-        lines++;
-      }
-      start = nl + 1;
-    }
-  }
+  const { bytes, lines } = bareParse(files.map((f) => f.path));
   result = { cpu_ms: cpuMs(started), bytes, files: files.length, lines };
 } else {
   const state = arg('state');

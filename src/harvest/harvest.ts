@@ -202,15 +202,13 @@ function firstUserText(s: HarvestedSession): string {
 }
 
 /**
- * A parsed session made ready before the write transaction: redacted (unless the rules or a tombstone kept
- * it out when it was read), and whether its first prompt is a machine's. The raw parse is then garbage
- * while it is young, and the store's write lock is not held while its text is redacted.
+ * A parsed session made ready before the write transaction, so the store's write lock is never held
+ * while text is redacted (and the raw parse is garbage while it is young): redacted; a machine's, never
+ * written; or kept out by the rules or a tombstone when it was read, decided again when it is stored.
  */
 interface ReadySession {
+  state: 'redacted' | 'machine' | 'kept-out';
   session: HarvestedSession;
-  redacted: boolean;
-  /** Undefined: not asked (the session was kept out when it was read). */
-  machine: boolean | undefined;
 }
 
 /** A file read and waiting to be stored: reading happens outside any store transaction. */
@@ -260,11 +258,9 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     !resume && isMachineSessionPrompt(firstUserText(s), extraMarkers);
 
   const ready = (s: HarvestedSession, resume: boolean): ReadySession => {
-    if (isKeptOut(s)) return { session: s, redacted: false, machine: undefined };
-    const machine = isMachine(s, resume);
-    return machine
-      ? { session: s, redacted: false, machine }
-      : { session: redactSession(s), redacted: true, machine };
+    if (isKeptOut(s)) return { state: 'kept-out', session: s };
+    if (isMachine(s, resume)) return { state: 'machine', session: s };
+    return { state: 'redacted', session: redactSession(s) };
   };
 
   const store = (read: ReadFile): void => {
@@ -292,13 +288,15 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         }
         continue;
       }
-      if (readied.machine ?? isMachine(session, plan.resume)) {
+      const machine =
+        readied.state === 'machine' || (readied.state === 'kept-out' && isMachine(session, plan.resume));
+      if (machine) {
         stats.machine_sessions++;
         continue;
       }
       stored++;
       // Kept out when it was read, let in now (a tombstone lifted meanwhile): redacted here.
-      const redacted = readied.redacted ? session : redactSession(session);
+      const redacted = readied.state === 'redacted' ? session : redactSession(session);
       const key = `${session.source}:${session.sessionId}`;
       const replaced = writer.isStored(key) ? storedMarkers(key, plan.resume ? plan.from : null) : {};
       const outcome = writer.write(redacted, cwd, plan.resume ? plan.from : null, now);
@@ -371,14 +369,13 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         const openLastLine = !settled && parsed.readWhole !== true && parsed.endOffset < file.size;
         if (openLastLine) summary.openLastLines++;
         const { sessions, ...rest } = parsed;
-        const resume = plan.resume;
         pending.push({
           file,
           stats,
           plan,
           cursor,
           parsed: rest,
-          sessions: sessions.map((s) => ready(s, resume)),
+          sessions: sessions.map((s) => ready(s, plan.resume)),
           openLastLine,
         });
         stats.parsed++;
