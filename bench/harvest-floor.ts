@@ -32,6 +32,8 @@ if (home === undefined) throw new Error('usage: harvest-floor --home <dir> [--so
 const source = (arg('source') ?? 'claude') as SourceId;
 const rounds = Number(arg('rounds') ?? '5');
 const harvester = harvesters[source];
+if (harvester === undefined)
+  throw new Error(`unknown --source ${source}; one of ${Object.keys(harvesters).join(', ')}`);
 const files = await harvester.discover({ home, env: {} });
 const bytes = files.reduce((n, f) => n + f.size, 0);
 
