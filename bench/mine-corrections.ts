@@ -1,6 +1,7 @@
 /** The corrections of each convention in the mining benchmark, what they expect the miner to find, and how the agent redoes its work. */
 import type { ToolAction } from '../src/core/session.js';
 import { negativeWordCheck } from '../src/core/negative-check.js';
+import { avoidedTerm, usedTerm } from '../src/core/action-checks.js';
 import type { Check } from '../src/core/task.js';
 import type { Reply } from './mine-work.js';
 import { rel, type WorkState, timestamp } from './mine-work.js';
@@ -19,12 +20,29 @@ export interface CheckMatcher {
   shows?: RegExp;
 }
 
-/** The check itself, or one of the same op with an alternative argument (`Signed-off-by` without its colon). */
-const exact = (check: Check, ...alternatives: string[]): CheckMatcher => ({
-  name: `${check.op} ${String(check.arg)}`,
-  check,
-  test: (c) => c.op === check.op && [String(check.arg ?? ''), ...alternatives].includes(String(c.arg ?? '')),
-});
+/**
+ * The check itself, or one of the same op with an alternative argument (`Signed-off-by` without its
+ * colon), or the same term judged where the answer holds it: `runs "pnpm"` means `contains "pnpm"`
+ * for a command, `not_edits "dist/"` the word-bounded "never mentions dist/" for a path.
+ */
+const exact = (check: Check, ...alternatives: string[]): CheckMatcher => {
+  const forms = [String(check.arg ?? ''), ...alternatives].map((f) => f.toLowerCase());
+  const used = usedTerm(check);
+  const avoided = avoidedTerm(check);
+  return {
+    name: `${check.op} ${String(check.arg)}`,
+    check,
+    test: (c) => {
+      if (c.op === check.op) return forms.includes(String(c.arg ?? '').toLowerCase());
+      const cUsed = usedTerm(c);
+      const cAvoided = avoidedTerm(c);
+      if (used !== null && cUsed !== null)
+        return [used.toLowerCase(), ...forms].includes(cUsed.toLowerCase());
+      if (avoided !== null && cAvoided !== null) return avoided.toLowerCase() === cAvoided.toLowerCase();
+      return false;
+    },
+  };
+};
 
 /** A user correction of one convention, and how the agent redoes its work after it. */
 export interface CorrectionKind {

@@ -254,6 +254,29 @@ describe('claude.parse edge cases', () => {
     expect(s.turns.map((t) => t.text)).toEqual([late]);
   });
 
+  it('keeps the command line of a prompt command with arguments, never its expansion', async () => {
+    const command = (name: string, args: string) =>
+      `<command-message>${name}</command-message>\n<command-name>/${name}</command-name>\n<command-args>${args}</command-args>`;
+    const file = writeJsonl('s.jsonl', [
+      userRec('u1', command('triage', 'the flaky upload test')),
+      userRec('u2', [{ type: 'text', text: '# Triage\n\nReproduce, then fix: the flaky upload test' }], {
+        isMeta: true,
+      }),
+      assistantRec('a1', 'm1', { type: 'text', text: 'Reproducing.' }),
+      // A local command with arguments has no expansion; a bare prompt command typed no words.
+      userRec('u3', command('model', 'opus')),
+      userRec('u4', '<local-command-stdout>Set model to opus</local-command-stdout>'),
+      userRec('u5', command('triage', '')),
+      userRec('u6', [{ type: 'text', text: '# Triage\n\nReproduce, then fix: ' }], { isMeta: true }),
+      userRec('u7', command('compact', 'keep the test names')),
+      assistantRec('a2', 'm2', { type: 'text', text: 'Compacted.' }),
+    ]);
+    const s = await onlySession(file);
+    expect(s.turns.filter((t) => t.role === 'user').map((t) => t.text)).toEqual([
+      '/triage the flaky upload test',
+    ]);
+  });
+
   it('reads skills only from well-formed Skill calls and attributionSkill', async () => {
     const file = writeJsonl('s.jsonl', [
       userRec('u1', 'go'),

@@ -8,6 +8,7 @@ import { readJsonlLines } from '../../src/core/io/jsonl.js';
 import { walkFiles } from '../../src/core/io/walk.js';
 import { hasActionRoom } from '../shared/actions.js';
 import { claudeToolAction } from './actions.js';
+import { isCommandExpansion, typedCommandLine } from './slash-command.js';
 import type { FileParse, HarvestContext, Harvester, ParseOptions } from '../types.js';
 import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
 import {
@@ -164,6 +165,8 @@ interface SessionDraft {
   /** Errors/interrupts seen before any user turn (e.g. parsing from an offset); go to the next one. */
   pendingToolErrors: number;
   pendingInterrupt: boolean;
+  /** A prompt command's line, kept as a prompt once its expansion follows (`slash-command.ts`). */
+  pendingCommand: { text: string; offset: number; ts: number | null } | undefined;
   seenUuids: Set<string>;
   toolsUsed: OrderedSet;
   skillsUsed: OrderedSet;
@@ -185,6 +188,7 @@ function newDraft(sessionId: string): SessionDraft {
     lastUserTurn: undefined,
     pendingToolErrors: 0,
     pendingInterrupt: false,
+    pendingCommand: undefined,
     seenUuids: new Set(),
     toolsUsed: new OrderedSet(),
     skillsUsed: new OrderedSet(),
@@ -223,13 +227,17 @@ function noteEnvelope(draft: SessionDraft, record: Record<string, unknown>): voi
 // ----- user records
 
 function applyUserRecord(draft: SessionDraft, record: Record<string, unknown>): void {
+  const message = record['message'];
+  const content = isRecord(message) ? message['content'] : undefined;
+  const command = draft.pendingCommand;
+  draft.pendingCommand = undefined;
+  if (command !== undefined && isCommandExpansion(record, userText(content)))
+    addUserTurn(draft, command.text, command.ts, command.offset);
   // Sub-agent prompts are written by Claude, not the user; summaries and meta lines are not prompts.
   if (record['isSidechain'] === true || record['isMeta'] === true || record['isCompactSummary'] === true) {
     return;
   }
-  const message = record['message'];
   if (!isRecord(message)) return;
-  const content = message['content'];
 
   for (const result of toolResultBlocks(content)) {
     if (result['is_error'] !== true) continue;
@@ -238,7 +246,13 @@ function applyUserRecord(draft: SessionDraft, record: Record<string, unknown>): 
   }
 
   let text = userText(content).trim();
-  if (text === '' || isCommandRecord(text)) return;
+  if (text === '') return;
+  if (isCommandRecord(text)) {
+    const line = typedCommandLine(text);
+    const ts = parseUtcMs(record['timestamp']);
+    if (line !== undefined) draft.pendingCommand = { text: line, offset: draft.recordOffset, ts };
+    return;
+  }
   const interrupt = INTERRUPT_MARKER.exec(text);
   if (interrupt != null) {
     // The marker ends the exchange in progress; any text after it is a new prompt (a correction).
@@ -249,10 +263,15 @@ function applyUserRecord(draft: SessionDraft, record: Record<string, unknown>): 
   addUserTurn(draft, text, parseUtcMs(record['timestamp']));
 }
 
-function addUserTurn(draft: SessionDraft, text: string, ts: number | null): void {
+function addUserTurn(
+  draft: SessionDraft,
+  text: string,
+  ts: number | null,
+  offset = draft.recordOffset,
+): void {
   const turn: DraftTurn = {
     role: 'user',
-    offset: draft.recordOffset,
+    offset,
     textParts: [text],
     ts,
     toolNames: [],
@@ -311,6 +330,7 @@ function toolResultText(content: unknown): string {
 // ----- assistant records
 
 function applyAssistantRecord(draft: SessionDraft, record: Record<string, unknown>): void {
+  draft.pendingCommand = undefined; // the agent answered: no expansion came, it was a local command
   const message = record['message'];
   if (!isRecord(message)) return;
   const blocks = assistantBlocks(message['content']);

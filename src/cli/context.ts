@@ -10,7 +10,8 @@ import type { Logger } from '../core/logger.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
 import { markInterruptedNights } from '../store/nights-repo.js';
-import { normalizeProjectPath } from '../core/project-path.js';
+import { isPathOfPlatform, normalizeProjectPath } from '../core/project-path.js';
+import { countQuerySessions } from '../store/sessions-repo.js';
 import { demoProjectDir, demoStoreFile } from '../night/demo.js';
 import { cliIo } from './io.js';
 
@@ -84,11 +85,51 @@ export function resolveProject(flag: string | undefined, mustExist = true): stri
     home: userHome(io.env),
     platform: process.platform,
   });
-  if (!mustExist && !isFolder(project)) return project;
-  if (!isFolder(project)) throw new UsageError(`project folder ${project} does not exist or is not a folder`);
+  if (!folderHere(project)) {
+    if (!mustExist) return project;
+    // A folder that is gone may still have sessions in the store: say which commands read those.
+    const gone = onThisMachine(project) && existsSync(project) ? '' : GONE_HINT;
+    throw new UsageError(`${missingFolder(project)}${gone}`);
+  }
   // Before its config, proposals or lock are read: a symlinked state folder is refused.
   checkProjectStateDir(project);
   return project;
+}
+
+const GONE_HINT =
+  ': this command needs it (harvest, status, export and report read the sessions stored for a folder that is gone)';
+
+const missingFolder = (project: string): string =>
+  `project folder ${project} does not exist or is not a folder`;
+
+const onThisMachine = (project: string): boolean => isPathOfPlatform(project, process.platform);
+
+/** A folder on this machine (a drive-letter path is never looked up on Linux: it would read as relative). */
+const folderHere = (project: string): boolean => onThisMachine(project) && isFolder(project);
+
+/**
+ * The project of a command that reads the store and writes nothing into the folder (harvest, status,
+ * export, report): like `resolveProject`, but a folder that is not on this machine (moved, deleted,
+ * recorded on another OS) passes, for `checkGoneProject` to decide once the store is open.
+ */
+export function resolveStoredProject(flag: string | undefined): string {
+  const project = resolveProject(flag, false);
+  if (!folderHere(project) && onThisMachine(project) && existsSync(project))
+    throw new UsageError(missingFolder(project));
+  return project;
+}
+
+/**
+ * A folder that is not on this machine is used when the store holds sessions recorded in it or below
+ * it (with a warning); with none it is refused as `resolveProject` refuses it.
+ */
+export function checkGoneProject(db: Db, project: string, logger: Logger): void {
+  if (folderHere(project)) return;
+  const n = countQuerySessions(db, { project, scope: 'invoked', sinceMs: null });
+  if (n === 0) throw new UsageError(missingFolder(project));
+  logger.warn(
+    `project folder ${project} does not exist on this machine: only what the store holds for it is used (${n} session${n === 1 ? '' : 's'} started in it or below)`,
+  );
 }
 
 /** A relative --project is relative to the CLI's folder; `~`, absolute and Windows paths are the normaliser's. */
@@ -108,6 +149,11 @@ export function commandProject(ctx: CliContext, flags: CommonFlags): string {
   if (!existsSync(demo))
     throw new UsageError('the demo has not run yet: run `skillopt-sleep run --demo` first');
   return resolveProject(realpathSync(demo));
+}
+
+/** `commandProject` for a command that reads the store only: a folder that is gone may pass (`checkGoneProject`). */
+export function storedCommandProject(ctx: CliContext, flags: CommonFlags): string {
+  return flags.demo ? commandProject(ctx, flags) : resolveStoredProject(flags.project);
 }
 
 /** The store: the demo's own with --demo (sealed from real nights), else the state home's. */

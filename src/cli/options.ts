@@ -207,6 +207,13 @@ export const MINING_KEYS = [
   'lookback_hours',
 ] as const satisfies ReadonlyArray<keyof Config>;
 
+/** What selects the sessions `lessons` mines (lessons do not depend on the split or the active window). */
+export const LESSON_KEYS = [
+  'transcript_source',
+  'scope',
+  'max_sessions_per_night',
+] as const satisfies ReadonlyArray<keyof Config>;
+
 /** Add the night options (all of them, or just `only`) to a command. */
 export function addNightOptions(cmd: Command, only?: ReadonlyArray<keyof Config>): Command {
   for (const o of NIGHT_OPTIONS) {

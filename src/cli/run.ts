@@ -12,6 +12,7 @@ import { handoffCommand } from './commands/handoff.js';
 import { exportCommand } from './commands/export.js';
 import { forgetCommand } from './commands/forget.js';
 import { harvestCommand } from './commands/harvest.js';
+import { lessonsCommand } from './commands/lessons.js';
 import { installCommand, uninstallCommand } from './commands/install.js';
 import { mcpCommand } from './commands/mcp.js';
 import { CLI_VERSION } from './version.js';
@@ -44,6 +45,7 @@ function buildProgram(io: CliIo): Command {
     proposalsCommand,
     reportCommand,
     harvestCommand,
+    lessonsCommand,
     exportCommand,
     forgetCommand,
     handoffCommand,

@@ -24,7 +24,9 @@ export function readConfigFile(file: string): ConfigLayer | null {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return null;
+    const code = errnoCode(err);
+    // ENOTDIR: a folder on the way is a file (a project folder that is gone), so there is no config.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw new ConfigError(`${file}: cannot read config file: ${errorMessage(err)}`);
   }
   let parsed: unknown;

@@ -92,6 +92,9 @@ export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
   correction_patterns: ANY,
   llm_mine: ANY,
   llm_refine: ANY,
+  llm_lessons: ANY,
+  // More sessions sent costs the user: a project may only ask for fewer.
+  llm_lessons_max_sessions: LOWER,
   dream_factor: ANY,
   recall_k: ANY,
   dream_rollouts: ANY,

@@ -181,6 +181,17 @@ export const configSchema = z
       .describe(
         "With a real model backend and llm_mine on: label each session's task kind once (stored; kinds take the labels and may merge), and read checks or a rubric from corrections the offline miner could not check.",
       ),
+    llm_lessons: z
+      .boolean()
+      .default(true)
+      .describe(
+        "With a real model backend: the model reads each session's follow-ups once (stored with the session) and says which are corrections or standing preferences, in the user's words: the night's lessons.",
+      ),
+    llm_lessons_max_sessions: count
+      .default(100)
+      .describe(
+        'Most sessions a night sends to the lessons pass (newest first; sessions read before cost nothing).',
+      ),
     dream_factor: count
       .default(0)
       .describe('Synthetic variants per real train task (train split only; 0 = off).'),

@@ -12,6 +12,15 @@ export interface PathContext {
 }
 
 const WINDOWS_PATH = /^[A-Za-z]:[\\/]|^\\\\/;
+const DRIVE_PATH = /^[A-Za-z]:[\\/]/;
+
+/**
+ * Whether a folder in normal form can be on this machine: a drive-letter path only on Windows, a
+ * `/…` path only elsewhere (a log recorded on the other OS names a folder no lookup here may find).
+ */
+export function isPathOfPlatform(p: string, platform: NodeJS.Platform): boolean {
+  return platform === 'win32' ? DRIVE_PATH.test(p) : p.startsWith('/');
+}
 
 export function normalizeProjectPath(input: string, ctx: PathContext): string {
   let p = input.trim();

@@ -12,15 +12,24 @@ export interface Check {
   op: string;
   arg?: string | number;
   /**
+   * Other forms of `arg` the evidence showed (`vitest run` beside `vitest --run`), read by the term
+   * ops (see `ANY_OF_OPS` in `action-checks.ts`): a positive check passes on any form, a negative
+   * one fails on any. `arg` stays the main form.
+   */
+  any_of?: string[];
+  /**
    * The user's own sentence the check was learned from (its wording and provenance). Judges score
    * `op` and `arg` only; a failure names the sentence, so reflection reads the rule, not a code.
    */
   because?: string;
 }
 
-/** A check's identity: its op and arg (two checks that differ only in `because` are one check). */
+/** A check's identity: its op, arg and other forms (two checks that differ only in `because` are one check). */
 export function checkKey(check: Check): string {
-  return `${check.op}\u0000${String(check.arg ?? '')}`;
+  const key = `${check.op}\u0000${String(check.arg ?? '')}`;
+  return check.any_of === undefined || check.any_of.length === 0
+    ? key
+    : `${key}\u0000${check.any_of.join('\u0001')}`;
 }
 
 export interface RuleJudge {

@@ -7,12 +7,13 @@
  * `not_contains`, which would also reject "pnpm". `\b` goes only on a side where the term has a
  * word character, so `dist/` and `--force` work. The judge accepts a leading `(?i)` flag.
  *
- * Order of the checks: the mock optimizer reads `contains X` directly followed by the negative check
- * for Y as "Use X instead of Y". So the result lists the "use X instead of Y" pairs first (each pair
- * adjacent), then the other negative checks, then the other checks, then the lone `contains` checks:
- * a lone `contains` is never directly followed by a negative check it has nothing to do with.
+ * Order of the checks: the mock optimizer reads a "use X" check (`contains`, `runs`, `writes`, `edits`)
+ * directly followed by a negative check for Y (the word-bounded text check or a `not_` action op) as
+ * "Use X instead of Y". So the result lists the "use X instead of Y" pairs first (each pair
+ * adjacent), then the other negative checks, then the other checks, then the lone "use" checks: a
+ * lone "use" is never directly followed by a negative check it has nothing to do with.
  */
-import { forbiddenTerm } from '../core/negative-check.js';
+import { avoidedTerm, NEGATIVE_ACTION_OPS, usedTerm } from '../core/action-checks.js';
 import { checkKey, type Check } from '../core/task.js';
 import { codePointLength, evaluateCheck, parseCharBound } from '../replay/judges/rule-checks.js';
 import type { CorrectionPattern, MatchContext } from './correction-patterns.js';
@@ -184,21 +185,24 @@ interface Unit {
   order: number;
 }
 
-const isNegative = (check: Check | undefined): boolean => check !== undefined && forbiddenTerm(check) != null;
+const isNegative = (check: Check | undefined): boolean => check !== undefined && avoidedTerm(check) != null;
+/** A check that asks for a term, said or done (`contains`, `runs`, `writes`, `edits`). */
+const isUse = (check: Check | undefined): boolean =>
+  check !== undefined && check.op !== 'mentions' && usedTerm(check) != null;
 
 function roleOf(check: Check): Role {
   if (isNegative(check)) return 'avoid';
-  return check.op === 'contains' ? 'use' : 'other';
+  return isUse(check) ? 'use' : 'other';
 }
 
-/** Splits one match's checks (or what is left of a unit) into units: `contains` + negative is a pair. */
+/** Splits one match's checks (or what is left of a unit) into units: a "use" + negative is a pair. */
 function unitsOf(checks: readonly Check[], evidence: string, firstOrder: number): Unit[] {
   const units: Unit[] = [];
   for (let i = 0; i < checks.length; i += 1) {
     const check = checks[i] as Check;
     const next = checks[i + 1];
     const order = firstOrder + units.length;
-    if (check.op === 'contains' && next !== undefined && isNegative(next)) {
+    if (isUse(check) && next !== undefined && isNegative(next)) {
       units.push({ role: 'pair', checks: [check, next], evidence, order });
       i += 1;
     } else {
@@ -208,7 +212,7 @@ function unitsOf(checks: readonly Check[], evidence: string, firstOrder: number)
   return units;
 }
 
-/** Units of an arranged list: a pair is `contains` directly followed by a negative, same evidence. */
+/** Units of an arranged list: a pair is a "use" directly followed by a negative, same evidence. */
 function unitsOfList(
   checks: readonly Check[],
   evidence: readonly string[],
@@ -216,8 +220,7 @@ function unitsOfList(
   const units: Array<{ indices: number[]; evidence: string }> = [];
   for (let i = 0; i < checks.length; i += 1) {
     const sentence = evidence[i] ?? '';
-    const paired =
-      checks[i]?.op === 'contains' && isNegative(checks[i + 1]) && (evidence[i + 1] ?? '') === sentence;
+    const paired = isUse(checks[i]) && isNegative(checks[i + 1]) && (evidence[i + 1] ?? '') === sentence;
     units.push({ indices: paired ? [i, i + 1] : [i], evidence: sentence });
     if (paired) i += 1;
   }
@@ -254,28 +257,47 @@ function arrange(units: readonly Unit[]): SourcedChecks {
 // ---------------------------------------------------------------------------------------------------
 // Satisfiability
 
-/** Checks an answer meets by saying something. */
+/** Checks an answer meets by saying or doing something. */
 const POSITIVE_OPS: ReadonlySet<string> = new Set([
   'contains',
   'section_present',
   'section_contains',
   'min_chars',
+  'runs',
+  'edits',
+  'writes',
 ]);
 
 /** Checks an answer meets by leaving something out or staying short. */
 function isConstraint(check: Check): boolean {
-  return isNegative(check) || check.op === 'not_contains' || check.op === 'max_chars';
+  return (
+    isNegative(check) ||
+    NEGATIVE_ACTION_OPS.has(check.op) ||
+    check.op === 'not_contains' ||
+    check.op === 'max_chars'
+  );
 }
 
 const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
 
-/** The smallest answer that says what `positives` ask for: each `contains` text, each heading. */
+/**
+ * The smallest answer that says and does what `positives` ask for: each `contains` text, each heading,
+ * then (in the rendered-answer format) each command run, each path edited and the text written.
+ */
 function witness(positives: readonly Check[]): string {
-  const lines = positives.flatMap((check) => {
-    const arg = String(check.arg ?? '');
-    if (check.op === 'contains') return [arg];
-    return check.op === 'section_present' || check.op === 'section_contains' ? [`## ${arg}`] : [];
-  });
+  const argsOf = (op: string): string[] =>
+    positives.filter((check) => check.op === op).map((check) => String(check.arg ?? ''));
+  const lines = [
+    ...positives.flatMap((check) => {
+      const arg = String(check.arg ?? '');
+      if (check.op === 'contains') return [arg];
+      return check.op === 'section_present' || check.op === 'section_contains' ? [`## ${arg}`] : [];
+    }),
+    ...argsOf('runs').map((arg) => `$ ${arg}`),
+    ...argsOf('edits').map((arg) => `--- ${arg}`),
+  ];
+  const written = argsOf('writes');
+  if (written.length > 0) lines.push('--- answer.txt', ...written);
   const text = lines.join('\n');
   const minimum = Math.max(
     0,

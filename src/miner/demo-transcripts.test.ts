@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { harvesters } from '../../harvesters/index.js';
-import { negativeWordCheck } from '../core/negative-check.js';
 import { ruleChecks } from '../core/task.js';
 import type { Check } from '../core/task.js';
+import { evaluateCheck } from '../replay/judges/rule-checks.js';
 import { mineSessions } from './mine.js';
 import type { MinerSession } from './types.js';
 
@@ -36,23 +36,16 @@ async function readDemoSessions(): Promise<MinerSession[]> {
   return sessions;
 }
 
-/** The rule judge's verdict for the two ops the miner emits. */
-function passes(check: Check, answer: string): boolean {
-  const arg = String(check.arg ?? '');
-  if (check.op === 'contains') return answer.toLowerCase().includes(arg.toLowerCase());
-  if (check.op === 'regex') {
-    const caseless = arg.startsWith('(?i)');
-    return new RegExp(caseless ? arg.slice(4) : arg, caseless ? 'i' : '').test(answer);
-  }
-  throw new Error(`unexpected op ${check.op}`);
-}
+/** The rule judge's verdict. */
+const passes = (check: Check, answer: string): boolean => evaluateCheck(check, answer, []).pass;
 
-const NOT_NPM: Check = { op: 'regex', arg: String.raw`(?i)^(?![\s\S]*\bnpm\b)` };
-const NOT_DIST: Check = negativeWordCheck('dist/');
 const EXPECTED: Record<string, Check[]> = {
-  'add <code> web app': [{ op: 'contains', arg: 'pnpm' }, NOT_NPM],
+  'add <code> web app': [
+    { op: 'runs', arg: 'pnpm' },
+    { op: 'not_runs', arg: 'npm' },
+  ],
   'write commit message staged changes': [{ op: 'contains', arg: 'Refs: #' }],
-  'rename <code> <code> across web app': [NOT_DIST],
+  'rename <code> <code> across web app': [{ op: 'not_edits', arg: 'dist/' }],
 };
 
 const sessions = await readDemoSessions();

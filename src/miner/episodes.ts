@@ -15,6 +15,11 @@ export interface Episode {
   text: string;
   /** What its tool calls did, in order. */
   actions: ToolAction[];
+  /**
+   * Set when the prompt was a template's expansion (`templates.ts`, after the whole project is read):
+   * `prompt` is then only what the user typed, and `name` says what ran.
+   */
+  template?: { name: string };
 }
 
 export function sessionEpisodes(session: HarvestedSession): Episode[] {

@@ -18,7 +18,8 @@ import type { Check, TaskRecord } from '../core/task.js';
 import { KNOWN_OPS, SHAPE_OPS } from '../replay/judges/rule-checks.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
 import { sessionEpisodes } from './episodes.js';
-import { truncateIntent } from './mine.js';
+import { requestIndexOf } from './mine.js';
+import { corpusTemplates, typedEpisodes, type TemplateIndex } from './templates.js';
 import { GENERIC_REASON, PASTED_REASON } from './rules/kind-rules.js';
 import { correctionEvidence, separatingChecks, withoutCorrections } from './llm-statement-checks.js';
 import type { Cluster, MinerSession } from './types.js';
@@ -217,7 +218,10 @@ export function clusterDigest(
   };
 }
 
-/** Each session's follow-ups after the agent's first answer to its task's request (the instance's intent). */
+/**
+ * Each session's follow-ups after the agent's first answer to its task's request (the instance's
+ * intent), in the words the user typed (a template run bare adds none).
+ */
 export function sessionFollowUps(
   instances: readonly TaskRecord[],
   sessions: ReadonlyMap<string, MinerSession>,
@@ -228,14 +232,28 @@ export function sessionFollowUps(
     const session = key === undefined ? undefined : sessions.get(key);
     if (key === undefined || session === undefined) continue;
     const episodes = sessionEpisodes(session);
-    const request = episodes.findIndex((e) => truncateIntent(e.prompt) === task.intent);
+    const request = requestIndexOf(episodes, task.intent);
     if (request >= 0)
       out.set(
         key,
-        episodes.slice(request + 1).map((e) => e.prompt),
+        typedEpisodes(episodes.slice(request + 1), projectTemplates(sessions))
+          .map((e) => e.prompt)
+          .filter((prompt) => prompt !== ''),
       );
   }
   return out;
+}
+
+/** The template statistics of the sessions mined, read once however many kinds ask for follow-ups. */
+const templatesBySessions = new WeakMap<ReadonlyMap<string, MinerSession>, TemplateIndex>();
+
+function projectTemplates(sessions: ReadonlyMap<string, MinerSession>): TemplateIndex {
+  let index = templatesBySessions.get(sessions);
+  if (index === undefined) {
+    index = corpusTemplates([...sessions.values()].map(sessionEpisodes));
+    templatesBySessions.set(sessions, index);
+  }
+  return index;
 }
 
 export function llmTaskId(project: string, clusterId: string, intent: string): string {

@@ -3,6 +3,7 @@
  * states no correction, and its content checks separate the task's corrections as the offline miner's
  * checks must (`rules/verdict.ts`).
  */
+import { ACTION_OPS } from '../core/action-checks.js';
 import { MENTIONS, NOT_MENTIONS } from '../core/negative-check.js';
 import type { TaskRecord } from '../core/task.js';
 import type { MinedStatement } from './llm-miner.js';
@@ -49,13 +50,14 @@ export function withoutCorrections(
   return kept.length === sentences.length ? intent : kept.join(' ').trim();
 }
 
-/** Ops whose checks test what the answer says, and so must separate a correction's answers. */
+/** Ops whose checks test what the answer says or does, and so must separate a correction's answers. */
 const SEPARATING_OPS: ReadonlySet<string> = new Set([
   'contains',
   'not_contains',
   MENTIONS,
   NOT_MENTIONS,
   'regex',
+  ...ACTION_OPS,
 ]);
 
 /** The cluster's corrections found again in their sessions, with the full answers they are judged on. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../core/hash.js';
-import { negativeWordCheck } from '../core/negative-check.js';
 import { ruleChecks } from '../core/task.js';
 import { compileUserPatterns } from './correction-user-patterns.js';
 import { clusterId, instanceId, mineSessions } from './mine.js';
@@ -86,7 +85,10 @@ describe('mineSessions', () => {
   });
 
   it('reads the rule from what the corrections changed, worded three ways, and learns it once', () => {
-    expect(deps?.checks).toEqual([{ op: 'contains', arg: 'pnpm' }, negativeWordCheck('npm')]);
+    expect(deps?.checks).toEqual([
+      { op: 'runs', arg: 'pnpm' },
+      { op: 'not_runs', arg: 'npm' },
+    ]);
     expect(deps?.checkSources.map((s) => s.sessionKey)).toEqual(['claude:d1', 'claude:d2']);
     expect(deps?.correctionReports.map((r) => [r.sessionKey, r.result])).toEqual([
       ['claude:d1', 'checks'],
@@ -123,11 +125,9 @@ describe('mineSessions', () => {
     expect(task?.tags).toContain(`kind:${deps?.label ?? ''}`);
     const checks = ruleChecks(task ?? mined.tasks[0]!);
     expect(checks.map(({ op, arg }) => ({ op, arg }))).toEqual(deps?.checks);
-    // Each check carries the user's sentence it was learned from, as one line.
-    expect(checks.map((c) => c.because)).toEqual([
-      'wrong package manager: it has to be pnpm',
-      'No, use pnpm not npm',
-    ]);
+    // Each check carries the rule of the lesson it belongs to: the user's sentence that says most of
+    // what the others say.
+    expect(checks.map((c) => c.because)).toEqual(['No, use pnpm not npm', 'No, use pnpm not npm']);
     // The follow-ups are what the skill must make unnecessary: never shown to the target with the task.
     expect(task?.context_excerpt).toBe('');
     const undecided = mined.tasks.find((t) => t.source_sessions[0] === 'claude:m1');

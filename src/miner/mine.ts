@@ -4,21 +4,28 @@
  * kind's rules from what its corrections changed (`rules/`), and emits one replayable task per
  * session. Everything it learns about words comes from this project's own sessions.
  */
-import type { ToolAction } from '../core/session.js';
-import { sha256Hex } from '../core/hash.js';
-import { oneLine } from '../core/one-line.js';
-import { checkKey, type Check, type Outcome, type TaskRecord } from '../core/task.js';
+import { clusterId, instanceId, truncateIntent } from './task-ids.js';
+import type { Check, TaskRecord } from '../core/task.js';
 import { correctionsToChecks, filterUsefulChecks } from './corrections.js';
 import { renderAnswer, type Episode } from './episodes.js';
 import { groupKinds } from './kinds/kinds.js';
-import { normalizeIntent } from './normalize-intent.js';
+import { spacedLength } from './kinds/request-tokens.js';
+import { buildCluster, compareByStart, uniqueIds } from './kind-cluster.js';
 import { sessionFeatures } from './session-features.js';
 import { chooseRequest, corpusPreambles } from './request.js';
+import { idleReason, noRequestKinds, type IdleSession } from './no-request.js';
+import { corpusTemplates, statedRequest, statesPrompt, typedEpisodes } from './templates.js';
 import { kindRules, sentenceKey, type KindRules } from './rules/kind-rules.js';
 import { commonPromptWords } from './rules/literal.js';
 import { commandWordsOf } from './stop-words.js';
 import { followUpFindings, type FollowUpFinding } from './rules/session-rules.js';
 import { taskContext } from './task-context.js';
+import { buildLessons, type LessonSession } from './lessons/build.js';
+import { corpusSignals } from './lessons/corpus-signals.js';
+import { lessonIndex, type TaskJudge } from './lessons/judges.js';
+import { parseStoredReadings, readingChunks, type FollowUpReading } from './model/read-follow-ups.js';
+import { dropForgottenQuotes } from './lessons/forgotten.js';
+import { withoutForgotten } from '../core/forgotten-lesson.js';
 import type {
   Cluster,
   DroppedCounts,
@@ -29,7 +36,6 @@ import type {
 } from './types.js';
 
 const MIN_INTENT_CHARS = 8;
-const MAX_INTENT_CHARS = 800;
 const MAX_TOOL_TAGS = 4;
 /** Later replies that still say what kind of task it was (after that, sessions drift). */
 const LATER_EPISODES = 2;
@@ -50,7 +56,29 @@ interface Observation {
   findings: FollowUpFinding[];
 }
 
-export function mineSessions(sessions: readonly MinerSession[], opts: MineOptions): MinedNight {
+export { clusterId, instanceId, truncateIntent };
+
+/** A mined session as the miner reads it: its episodes and which of them is its request. */
+export interface ObservedSession {
+  session: MinerSession;
+  episodes: Episode[];
+  request: number;
+}
+
+/**
+ * The miner's first phase: screening, episodes and the request of each session (the corpus decides
+ * which openers are preambles). A model pass that reads sessions reads them through this, so it sees
+ * exactly what the miner reads.
+ */
+export function observeSessions(
+  sessions: readonly MinerSession[],
+  opts: Pick<MineOptions, 'features'>,
+): {
+  observations: Array<ObservedSession & { outcome: LabeledOutcome }>;
+  dropped: DroppedCounts;
+  /** Sessions that asked for nothing (`no-request.ts`). */
+  idle: IdleSession[];
+} {
   const dropped: DroppedCounts = { meta: 0, no_request: 0, short: 0, replay: 0 };
   const screened: Array<{ session: MinerSession; episodes: Episode[]; outcome: LabeledOutcome }> = [];
   for (const session of sessions) {
@@ -59,27 +87,35 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
       screened.push({ session, episodes: features.episodes, outcome: features.outcome });
     else dropped[features.dropped ?? 'meta'] += 1;
   }
-  const preambles = corpusPreambles(screened.map((s) => s.episodes));
-  const observations: Observation[] = [];
-  for (const { session, episodes, outcome } of screened) {
+  // Every prompt as the user typed it; the statistics need the whole project, so never per session.
+  const templates = corpusTemplates(screened.map((s) => s.episodes));
+  const typed = screened.map((s) => ({ ...s, episodes: typedEpisodes(s.episodes, templates) }));
+  const preambles = corpusPreambles(typed.map((s) => s.episodes));
+  const observations: Array<ObservedSession & { outcome: LabeledOutcome }> = [];
+  const idle: IdleSession[] = [];
+  for (const { session, episodes, outcome } of typed) {
     const choice = chooseRequest(episodes, preambles);
     const request = episodes[choice.index];
     if (request === undefined) {
       dropped.no_request += 1;
+      idle.push({ session, episodes, outcome, reason: idleReason(choice.skipped) });
       continue;
     }
-    if (request.prompt.length < MIN_INTENT_CHARS) {
+    const stated = statedRequest(request);
+    if (spacedLength(stated) < MIN_INTENT_CHARS) {
       dropped.short += 1;
       continue;
     }
-    observations.push({
-      session,
-      episodes,
-      request: choice.index,
-      outcome,
-      findings: [],
-    });
+    episodes[choice.index] = { ...request, prompt: stated };
+    observations.push({ session, episodes, request: choice.index, outcome });
   }
+  return { observations, dropped, idle };
+}
+
+export function mineSessions(sessions: readonly MinerSession[], opts: MineOptions): MinedNight {
+  const observed = observeSessions(sessions, opts);
+  const { dropped } = observed;
+  const observations: Observation[] = observed.observations.map((o) => ({ ...o, findings: [] }));
   const { groups, labels } = groupKinds(
     observations.map((o) => ({
       request: requestOf(o).prompt,
@@ -115,13 +151,82 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
     );
     return { cluster: buildCluster(opts.project, labels[g] ?? 'task', members, rules), members, rules };
   });
+  uniqueIds(opts.project, built);
+  const allLessons = buildLessons(
+    built.flatMap(({ members, rules }, g) =>
+      members.map((m): LessonSession => ({
+        sessionKey: m.session.key,
+        project: m.session.partition || opts.project,
+        kind: g,
+        startedAt: sessionStart(m.session),
+        episodes: m.episodes,
+        request: m.request,
+        findings: m.findings,
+        keptChecks: rules.keptByFollowUp.get(m.session.key) ?? new Map(),
+        recurringChecks: rules.recurring,
+        ...readingsOfSession(opts.readings?.get(m.session.key), m.episodes, m.request),
+      })),
+    ),
+    built.map(({ cluster }) => ({ id: cluster.id, label: cluster.label })),
+    corpusSignals(
+      observations.map((o) => ({ episodes: o.episodes, request: o.request })),
+      common,
+    ),
+    common,
+  );
+  // Lessons the user forgot judge nothing: dropped before any task takes its judge from them.
+  const { kept: lessons, dropped: forgotten } = withoutForgotten(allLessons, opts.forgottenLessons ?? []);
+  const index = lessonIndex(lessons);
+  for (const { cluster, members } of built) {
+    const judges = members.map((m) => index.judgeOf(m.session.key, cluster.id));
+    // The kind's report lists each check once; its sentence is on the lesson (and on each task's check).
+    cluster.checks = uniqueChecks(judges.flatMap((j) => j.checks)).map(({ op, arg }) =>
+      arg === undefined ? { op } : { op, arg },
+    );
+    cluster.criteria = unique(judges.flatMap((j) => j.criteria));
+  }
   built.sort((a, b) => compareClusters(a.cluster, b.cluster));
   const kept = built.slice(0, Math.max(0, opts.maxTasks));
-  const tasks = kept.flatMap(({ cluster, members, rules }) => {
-    const checks = withProvenance(cluster.checks, cluster.checkSources);
-    return members.map((member) => toTask(opts.project, cluster, member, rules, checks));
+  const tasks = kept.flatMap(({ cluster, members }) =>
+    members.map((member) =>
+      toTask(opts.project, cluster, member, index.judgeOf(member.session.key, cluster.id)),
+    ),
+  );
+  // After the tasks: their context still leaves out every correction, forgotten or not.
+  for (const { cluster } of built) dropForgottenQuotes(cluster, forgotten);
+  // Shown after every kind that asked for something: they never take a replayed kind's place.
+  const none = noRequestKinds(opts.project, observed.idle);
+  return {
+    clusters: [...kept.map((k) => k.cluster), ...none.clusters],
+    tasks: [...tasks, ...none.tasks],
+    dropped,
+    lessons,
+  };
+}
+
+/** The stored readings that still match the session's follow-ups, by episode. */
+function readingsOfSession(
+  stored: ReadonlyMap<string, string> | undefined,
+  episodes: readonly Episode[],
+  request: number,
+): { readings?: Map<number, FollowUpReading> } {
+  if (stored === undefined || stored.size === 0) return {};
+  const readings = new Map<number, FollowUpReading>();
+  for (const chunk of readingChunks(episodes, request)) {
+    for (const reading of parseStoredReadings(stored.get(chunk.hash)) ?? [])
+      readings.set(reading.turn, reading);
+  }
+  return readings.size > 0 ? { readings } : {};
+}
+
+function uniqueChecks(checks: readonly Check[]): Check[] {
+  const seen = new Set<string>();
+  return checks.filter((check) => {
+    const key = `${check.op}\u0000${String(check.arg ?? '')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
-  return { clusters: kept.map((k) => k.cluster), tasks, dropped };
 }
 
 function promptsOf(o: Observation | undefined): string[] {
@@ -167,80 +272,34 @@ function withConfigPatterns(
   if (patterns.length === 0) return rules;
   const have = new Set(rules.checks.map((c) => `${c.op}\u0000${String(c.arg ?? '')}`));
   const extra: KindRules['sources'] = [];
+  const keptByFollowUp = new Map([...rules.keptByFollowUp].map(([k, v]) => [k, new Map(v)]));
+  const recurring = new Set(rules.recurring);
   for (const member of members) {
     const attempt = renderAnswer(requestOf(member));
-    for (const episode of member.episodes.slice(member.request + 1)) {
+    member.episodes.forEach((episode, index) => {
+      if (index <= member.request) return;
       const parsed = correctionsToChecks(episode.prompt, patterns);
       const useful = filterUsefulChecks(parsed.checks, parsed.evidence, attempt);
       useful.checks.forEach((check, i) => {
         const key = `${check.op}\u0000${String(check.arg ?? '')}`;
+        // A pattern the user configured is confirmed by them: it teaches from one session.
+        recurring.add(key);
+        const perSession = keptByFollowUp.get(member.session.key) ?? new Map<number, Check[]>();
+        perSession.set(index, [...(perSession.get(index) ?? []), check]);
+        keptByFollowUp.set(member.session.key, perSession);
         if (have.has(key)) return;
         have.add(key);
         extra.push({ check, sessionKey: member.session.key, sentence: useful.evidence[i] ?? episode.prompt });
       });
-    }
+    });
   }
   return {
     ...rules,
     checks: [...rules.checks, ...extra.map((e) => e.check)],
     sources: [...rules.sources, ...extra],
+    keptByFollowUp,
+    recurring,
   };
-}
-
-function compareByStart(a: Observation, b: Observation): number {
-  const timeA = sessionStart(a.session) ?? Number.NEGATIVE_INFINITY;
-  const timeB = sessionStart(b.session) ?? Number.NEGATIVE_INFINITY;
-  return timeA - timeB || compareText(a.session.key, b.session.key);
-}
-
-/**
- * The id and normal form come from the earliest member, so sessions added on later nights keep the
- * id; the shown intent is the most recent member's request.
- */
-function buildCluster(
-  project: string,
-  label: string,
-  members: readonly Observation[],
-  rules: KindRules,
-): Cluster {
-  const first = members[0];
-  const normalized = first ? normalizeIntentOrFallback(requestOf(first).prompt) : '';
-  const outcomes: Record<Outcome, number> = { success: 0, fail: 0, mixed: 0, unknown: 0 };
-  let firstSeen: number | null = null;
-  let lastSeen: number | null = null;
-  for (const member of members) {
-    outcomes[member.outcome.outcome] += 1;
-    const start = sessionStart(member.session);
-    const end = sessionEnd(member.session);
-    if (start != null && (firstSeen == null || start < firstSeen)) firstSeen = start;
-    if (end != null && (lastSeen == null || end > lastSeen)) lastSeen = end;
-  }
-  const last = members.at(-1);
-  return {
-    id: clusterId(project, normalized),
-    label,
-    normalizedIntent: normalized,
-    intent: last ? requestOf(last).prompt : '',
-    members: members.map((m) => m.session.key),
-    occurrences: members.length,
-    firstSeen,
-    lastSeen,
-    outcomes,
-    checks: rules.checks.map((check) => ({ ...check })),
-    corrections: unique(rules.sources.map((s) => s.sentence).filter((s) => s !== '')),
-    correctionReports: rules.corrections,
-    criteria: rules.criteria,
-    checkSources: rules.sources.map((s) => ({
-      check: { ...s.check },
-      sessionKey: s.sessionKey,
-      sentence: s.sentence,
-    })),
-  };
-}
-
-function normalizeIntentOrFallback(intent: string): string {
-  const normalized = normalizeIntent(intent);
-  return normalized !== '' ? normalized : intent.toLowerCase().replace(/\s+/g, ' ');
 }
 
 /** Most recurrent first, then most recent, then by id so equal clusters keep a stable order. */
@@ -248,28 +307,6 @@ function compareClusters(a: Cluster, b: Cluster): number {
   const lastA = a.lastSeen ?? Number.NEGATIVE_INFINITY;
   const lastB = b.lastSeen ?? Number.NEGATIVE_INFINITY;
   return b.occurrences - a.occurrences || lastB - lastA || compareText(a.id, b.id);
-}
-
-/** Stable across nights: the same project and normal form always give the same id. */
-export function clusterId(project: string, normalizedIntent: string): string {
-  return `task_${sha256Hex(`${project}::${normalizedIntent}`).slice(0, 12)}`;
-}
-
-/** Longest user sentence a check carries as its `because` (a correction, not a pasted log). */
-const MAX_BECAUSE_CHARS = 240;
-
-/** The checks, each with the first user sentence it was learned from, as one line. */
-function withProvenance(checks: readonly Check[], sources: Cluster['checkSources']): Check[] {
-  const said = new Map<string, string>();
-  for (const source of sources) {
-    const key = checkKey(source.check);
-    if (source.sentence !== '' && !said.has(key)) said.set(key, source.sentence);
-  }
-  return checks.map((check) => {
-    const sentence = said.get(checkKey(check));
-    const because = sentence === undefined ? '' : [...oneLine(sentence)].slice(0, MAX_BECAUSE_CHARS).join('');
-    return because === '' ? { ...check } : { ...check, because };
-  });
 }
 
 /**
@@ -287,24 +324,15 @@ export function traceSessions(
   return keys.size > 1 ? { trace_sessions: [...keys] } : {};
 }
 
-/** One replayable instance per session; session keys are unique across projects. */
-export function instanceId(sessionKey: string): string {
-  return `inst_${sha256Hex(sessionKey).slice(0, 12)}`;
-}
-
-function toTask(
-  project: string,
-  cluster: Cluster,
-  member: Observation,
-  rules: KindRules,
-  clusterChecks: readonly Check[],
-): TaskRecord {
+function toTask(project: string, cluster: Cluster, member: Observation, judge: TaskJudge): TaskRecord {
   const { session } = member;
-  const checks: Check[] = clusterChecks.map((check) => ({ ...check }));
+  const checks: Check[] = judge.checks.map((check) => ({ ...check }));
   const tools = session.toolsUsed.slice(0, MAX_TOOL_TAGS);
   const skills = unique(session.skillsUsed);
   const kind: TaskRecord['reference_kind'] =
-    checks.length > 0 ? 'rule' : rules.criteria.length > 0 ? 'rubric' : 'none';
+    checks.length > 0 ? 'rule' : judge.criteria.length > 0 ? 'rubric' : 'none';
+  const accepted = judge.acceptedAt === null ? undefined : member.episodes[judge.acceptedAt];
+  const trace = new Set([session.key, ...judge.sessions]);
   return {
     id: instanceId(session.key),
     project,
@@ -322,16 +350,22 @@ function toTask(
     // A rule task's reference is the answer the user accepted after correcting this session (the
     // mock target answers with it once it knows the rule; judges never read it).
     reference:
-      kind === 'rubric' ? rules.criteria.join('\n') : kind === 'rule' ? acceptedAnswer(member, cluster) : '',
+      kind === 'rubric'
+        ? judge.criteria.join('\n')
+        : kind === 'rule' && accepted !== undefined
+          ? renderAnswer(accepted)
+          : '',
     judge: checks.length > 0 ? { kind: 'rule', checks } : {},
-    ...(kind === 'rule' && rules.criteria.length > 0 ? { rubric_criteria: [...rules.criteria] } : {}),
+    ...(kind === 'rule' && judge.criteria.length > 0 ? { rubric_criteria: [...judge.criteria] } : {}),
     tags: [
       `cluster:${cluster.id}`,
       `kind:${cluster.label}`,
       ...(tools.length > 0 ? [`tools:${tools.join('+')}`] : []),
+      // The lessons that judge it: a night splits each lesson's tasks into train and held-out.
+      ...judge.lessons.map((id) => `lesson:${id}`),
     ],
     source_sessions: [session.key],
-    ...traceSessions(session.key, cluster),
+    ...(trace.size > 1 ? { trace_sessions: [...trace] } : {}),
     split: 'train',
     origin: 'real',
     derived_from: cluster.id,
@@ -339,9 +373,13 @@ function toTask(
   };
 }
 
-/** How a task states its request (the model pass finds the request again by it). */
-export function truncateIntent(intent: string): string {
-  return intent.length > MAX_INTENT_CHARS ? `${intent.slice(0, MAX_INTENT_CHARS)} …` : intent;
+/**
+ * The episode of a harvested session whose prompt a task's intent states: the prompt itself, or the
+ * template's expansion the user's words were read from.
+ */
+export function requestIndexOf(episodes: readonly Episode[], intent: string): number {
+  const exact = episodes.findIndex((e) => truncateIntent(e.prompt) === intent);
+  return exact >= 0 ? exact : episodes.findIndex((e) => statesPrompt(e.prompt, intent));
 }
 
 /** The first attempt as replayed: the reply to the request, or the first non-empty reply after it. */
@@ -353,26 +391,8 @@ function firstAttempt(member: Observation): string {
   return '';
 }
 
-/** The reply to this session's last correction that gave one of the kind's checks ('' when none). */
-function acceptedAnswer(member: Observation, cluster: Cluster): string {
-  const keys = new Set(cluster.checks.map((c) => `${c.op}\u0000${String(c.arg ?? '')}`));
-  const gave = member.findings.filter((f) =>
-    [...f.literal.map((l) => l.check), ...f.shapes.map((s) => s.check)].some((c) =>
-      keys.has(`${c.op}\u0000${String(c.arg ?? '')}`),
-    ),
-  );
-  const last = gave.at(-1);
-  return last === undefined
-    ? ''
-    : renderAnswer(member.episodes[last.episode] ?? { text: '', actions: [] as ToolAction[] });
-}
-
 function sessionStart(session: MinerSession): number | null {
   return session.startedAt ?? session.endedAt;
-}
-
-function sessionEnd(session: MinerSession): number | null {
-  return session.endedAt ?? session.startedAt;
 }
 
 function unique<T>(values: readonly T[]): T[] {

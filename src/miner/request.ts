@@ -10,18 +10,22 @@
  *   never taken for a preamble; a session that is only a preamble asked for nothing;
  * - a **greeting** is a short prompt ({@link GREETING_MAX_WORDS} words at most) the agent answered
  *   without using a tool, followed by another prompt;
- * - a **placeholder** prompt is made only of bracketed upper-case tags (`[REDACTED_PROMPT]`).
+ * - a **placeholder** prompt is made only of bracketed upper-case tags (`[REDACTED_PROMPT]`);
+ * - a **bare template** is a template the user ran without typing anything into it (`templates.ts`),
+ *   that the agent met without working, followed by another prompt: there the user picks the job. A
+ *   template the agent did work on was the job itself.
  *
  * Leading prompts of these kinds are skipped. A session with nothing else (only "hi", only a
  * placeholder) has no request: it is a one-off.
  */
 import type { Episode } from './episodes.js';
+import { wordUnits } from './lessons/text.js';
 
 const PREAMBLE_MIN_SESSIONS = 2;
 const GREETING_MAX_WORDS = 3;
 const PLACEHOLDER_TAG = /\[[A-Z][A-Z0-9_:. -]*\]/g;
 
-export type SkipReason = 'preamble' | 'greeting' | 'placeholder';
+export type SkipReason = 'preamble' | 'greeting' | 'placeholder' | 'template';
 
 export interface RequestChoice {
   /** Index of the request's episode, or -1 when the session asked for nothing. */
@@ -82,7 +86,10 @@ export function chooseRequest(episodes: readonly Episode[], preambles: ReadonlyS
 
 function skipReason(episode: Episode, hasLater: boolean, preambles: ReadonlySet<string>): SkipReason | null {
   if (isPlaceholder(episode.prompt)) return 'placeholder';
-  const short = wordCount(episode.prompt) <= GREETING_MAX_WORDS && episode.actions.length === 0;
+  if (episode.template !== undefined && episode.prompt === '')
+    return hasLater && !works(episode) ? 'template' : null;
+  // Words in any script: "如何更新本地master分支到最新" is a question of seven words, not one.
+  const short = wordUnits(episode.prompt) <= GREETING_MAX_WORDS && episode.actions.length === 0;
   if (short && (hasLater || episode.prompt.length <= 24)) return 'greeting';
   if (preambles.has(openerKey(episode.prompt))) return 'preamble';
   return null;
@@ -90,8 +97,4 @@ function skipReason(episode: Episode, hasLater: boolean, preambles: ReadonlySet<
 
 export function isPlaceholder(prompt: string): boolean {
   return /\[[A-Z]/.test(prompt) && prompt.replace(PLACEHOLDER_TAG, '').replace(/[\s\p{P}]/gu, '') === '';
-}
-
-function wordCount(text: string): number {
-  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
 }

@@ -188,6 +188,24 @@ describe('assignSplitsWithinGroups', () => {
     expect(splitsOfGroup(out, 'C')).toEqual(['val']);
   });
 
+  it('leaves sessions out per lesson: every lesson judging two tasks or more gets a train and a held-out one', () => {
+    // One task per session; a session may be evidence of two lessons (its tags), and the groups overlap.
+    const trainOnly = idsWithBucket(34, 100, 4, 'l');
+    const lessonsOf = new Map<string, string[]>([
+      [trainOnly[0] ?? '', ['pnpm']],
+      [trainOnly[1] ?? '', ['pnpm', 'commit']],
+      [trainOnly[2] ?? '', ['commit']],
+      [trainOnly[3] ?? '', ['pnpm']],
+    ]);
+    const tasks = trainOnly.map((id) => task(id));
+    const out = assignSplitsWithinGroups(tasks, (t) => lessonsOf.get(t.id) ?? [], DEFAULT);
+    for (const lesson of ['pnpm', 'commit']) {
+      const splits = out.filter((t) => lessonsOf.get(t.id)?.includes(lesson)).map((t) => t.split);
+      expect(splits, lesson).toContain('train');
+      expect(splits, lesson).toContain('val');
+    }
+  });
+
   it('promotes the smallest hash inside the group', () => {
     const allTrain = idsWithBucket(34, 100, 3, 'a');
     const out = assignSplitsWithinGroups(

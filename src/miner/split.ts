@@ -61,11 +61,13 @@ export function assignSplits<T extends SplittableTask>(tasks: readonly T[], opts
  */
 export function assignSplitsWithinGroups<T extends SplittableTask>(
   tasks: readonly T[],
-  groupOf: (task: T) => string,
+  groupOf: (task: T) => string | readonly string[],
   opts: SplitOptions,
 ): T[] {
   validateSplitFractions(opts);
   const assigned = assignByBucket(tasks, opts);
+  // A task may be in several groups (the lessons that judge it): each group, in order, gets both
+  // splits where its members allow; a later group's promotion can only move its own members.
   for (const members of groupRealTasks(assigned, tasks, groupOf).values()) {
     if (members.length >= 2) ensureGroupHasValAndTrain(members, opts);
   }
@@ -128,16 +130,18 @@ function smallestHash<T extends SplittableTask>(candidates: readonly T[], seed: 
 function groupRealTasks<T extends SplittableTask>(
   assigned: T[],
   originals: readonly T[],
-  groupOf: (task: T) => string,
+  groupOf: (task: T) => string | readonly string[],
 ): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   assigned.forEach((task, index) => {
     const original = originals[index];
     if (!original || !isReal(task)) return;
-    const key = groupOf(original);
-    const members = groups.get(key);
-    if (members) members.push(task);
-    else groups.set(key, [task]);
+    const keys = groupOf(original);
+    for (const key of typeof keys === 'string' ? [keys] : keys) {
+      const members = groups.get(key);
+      if (members) members.push(task);
+      else groups.set(key, [task]);
+    }
   });
   return groups;
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../core/errors.js';
-import { emptyTask } from '../core/task.js';
+import { emptyTask, ruleChecks } from '../core/task.js';
 import type { TaskRecord } from '../core/task.js';
 import { loadTasksFile, serializeTasksFile } from './tasks-file.js';
 import type { LoadTasksOptions } from './tasks-file.js';
@@ -375,6 +375,34 @@ describe('serializeTasksFile', () => {
     });
     const loaded = loadTasksFile(writeFile('out.json', text), opts);
     expect(loaded.tasks).toEqual(tasks);
+  });
+
+  it('round-trips action checks and their other forms, and reads a file written before any_of', () => {
+    const checks = [
+      { op: 'runs', arg: 'vitest --run', any_of: ['vitest run'], because: 'use vitest --run' },
+      { op: 'not_edits', arg: 'dist/' },
+      { op: 'writes', arg: 'logging', any_of: ['logger'] },
+      { op: 'not_writes', arg: 'print' },
+    ];
+    const rule = emptyTask({
+      id: 'r',
+      intent: 'fix the test',
+      reference_kind: 'rule',
+      judge: { kind: 'rule', checks },
+    });
+    const text = serializeTasksFile({
+      project: '/p',
+      transcriptSource: 'claude',
+      nSessions: 1,
+      tasks: [rule],
+    });
+    expect(loadTasksFile(writeFile('actions.json', text), opts).tasks).toEqual([rule]);
+    const old = [
+      { id: 'o', intent: 'x', reference_kind: 'rule', judge: { checks: [{ op: 'contains', arg: 'pnpm' }] } },
+    ];
+    expect(ruleChecks(loadTasksFile(writeFile('old.json', JSON.stringify(old)), opts).tasks[0]!)).toEqual([
+      { op: 'contains', arg: 'pnpm' },
+    ]);
   });
 
   it('writes reviewed and the target skill path when given', () => {

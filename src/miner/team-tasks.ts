@@ -5,6 +5,7 @@
 import { sha256Hex } from '../core/hash.js';
 import { mapStrings, storedText } from '../core/safe-text.js';
 import type { TaskRecord } from '../core/task.js';
+import { isReplayable } from './no-request.js';
 
 /** The folders an export writes relatively: the project (as `.`) and the user's home (as `~`). */
 export interface LocalPaths {
@@ -25,7 +26,7 @@ export function teamExportTasks(
 ): TaskRecord[] {
   const clean = (text: string): string => storedText(relativeToMachine(text, local));
   return tasks
-    .filter((task) => recurringKinds.has(task.derived_from))
+    .filter((task) => recurringKinds.has(task.derived_from) && isReplayable(task))
     .map(({ trace_sessions: _traces, ...task }) =>
       mapStrings({ ...task, project: '', source_sessions: [] }, clean),
     );

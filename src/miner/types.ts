@@ -5,6 +5,8 @@
 import type { SessionFeatures } from './session-features.js';
 import type { HarvestedSession } from '../core/session.js';
 import type { Check, Outcome, TaskRecord } from '../core/task.js';
+import type { Lesson } from '../core/lesson.js';
+import type { ForgottenLesson } from '../core/forgotten-lesson.js';
 import type { CorrectionPattern } from './correction-patterns.js';
 import type { CorrectionReport } from './rules/kind-rules.js';
 
@@ -28,6 +30,13 @@ export interface MineOptions {
   correctionPatterns?: readonly CorrectionPattern[];
   /** What was read from each session before (by session key); a session without an entry is read now. */
   features?: ReadonlyMap<string, SessionFeatures>;
+  /**
+   * What a model read in sessions' follow-ups, as stored: session key → text hash → JSON (see
+   * `model/read-follow-ups.ts`). Readings whose hash no longer matches the session's text are ignored.
+   */
+  readings?: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Lessons the user forgot (`lessons forget`): never mined again, never a task's judge. */
+  forgottenLessons?: readonly ForgottenLesson[];
 }
 
 /** Where a check came from: the session whose follow-up said it, and the sentence. */
@@ -74,6 +83,11 @@ export interface Cluster {
   criteria: string[];
   /** One entry per (check, session) in member order: which session and sentence each check came from. */
   checkSources: CheckSource[];
+  /**
+   * Sessions that asked for nothing (only greetings, resumes, preambles): shown as a kind so a person
+   * sees them, never replayed, trained on or sent to a model (see `no-request.ts`).
+   */
+  noRequest?: true;
 }
 
 export interface DroppedCounts {
@@ -91,6 +105,8 @@ export interface MinedNight {
   clusters: Cluster[];
   tasks: TaskRecord[];
   dropped: DroppedCounts;
+  /** What the user taught, with its evidence (see `lessons/`). */
+  lessons: Lesson[];
 }
 
 export interface LabeledOutcome {

@@ -49,6 +49,7 @@ const instance = (key: string, intent: string) =>
 
 const mined = (): MinedProject => ({
   clusters: [cluster],
+  lessons: [],
   instances: [instance('claude:s1', 'add zod to the web app'), instance('claude:s2', 'add dayjs please')],
   archive: [],
   nSessions: 2,

@@ -11,6 +11,7 @@ import { loadTasksFile, type LoadTasksOptions } from '../miner/tasks-file.js';
 import { unionTeamTasks } from '../miner/team-tasks.js';
 import type { TaskSet } from './night-tasks.js';
 import type { NightDeps, NightRequest } from './run-night.js';
+import { replayableTasks } from '../miner/no-request.js';
 
 const loadOptions = (req: NightRequest, deps: NightDeps): LoadTasksOptions => ({
   seed: req.config.seed,
@@ -99,7 +100,8 @@ export function refuseUnreviewed(deps: Pick<NightDeps, 'backend'>, unreviewed: r
 /** The night's task set when its tasks come from files: nothing was harvested or mined. */
 export function tasksFromFiles(tasks: TaskRecord[], reviewed: boolean, notes: string[] = []): TaskSet {
   return {
-    tasks,
+    // A file written by `harvest --output` lists the sessions that asked for nothing: never replayed.
+    tasks: replayableTasks(tasks),
     nSessions: 0,
     sessionsLeftOut: 0,
     nClusters: 0,

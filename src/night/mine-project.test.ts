@@ -1,6 +1,3 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HarvestedSession, SourceId } from '../core/session.js';
 import { fixedClock } from '../core/clock.js';
@@ -11,7 +8,6 @@ import { finishNight, markInterruptedNights, setNightProposal, startNight } from
 import { markProposal, recordProposal } from '../store/proposals-repo.js';
 import { sessionWriter } from '../store/session-writer.js';
 import { emptyNightNote, mineProjectClusters, mineProjectTasks } from './mine-project.js';
-import { repositoryPartitions } from './partitions.js';
 
 const PROJECT = '/work/app';
 const DAY = 86_400_000;
@@ -161,19 +157,6 @@ describe('which history a night mines', () => {
     expect(codex.tasks.every((t) => t.source_sessions.every((s) => s.startsWith('codex:')))).toBe(true);
     const all = mineProjectTasks(db, PROJECT, config({ lookback_hours: 0 }), fixedClock(NOW));
     expect(all.nSessions).toBe(5);
-  });
-});
-
-describe('repositoryPartitions', () => {
-  it('gives each session the repository it ran in, so two projects under one folder never mix', () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'parts-'));
-    for (const repo of ['a', 'b']) mkdirSync(path.join(root, repo, '.git', 'objects'), { recursive: true });
-    mkdirSync(path.join(root, 'a', 'packages', 'web'), { recursive: true });
-    const parts = repositoryPartitions(
-      [path.join(root, 'a'), path.join(root, 'a', 'packages', 'web'), path.join(root, 'b'), root, ''],
-      root,
-    );
-    expect(parts).toEqual([path.join(root, 'a'), path.join(root, 'a'), path.join(root, 'b'), '', '']);
   });
 });
 

@@ -1,6 +1,7 @@
 /** From stored sessions to split task instances for one project: what `harvest` previews and a night trains on. */
 import type { Clock } from '../core/clock.js';
 import type { TaskRecord } from '../core/task.js';
+import type { Lesson } from '../core/lesson.js';
 import type { Config } from '../config/schema.js';
 import { mineSessions } from '../miner/mine.js';
 import { type CorrectionPattern } from '../miner/correction-patterns.js';
@@ -10,16 +11,20 @@ import { assignSplitsWithinGroups } from '../miner/split.js';
 import type { Cluster, MinedNight, MinerSession } from '../miner/types.js';
 import { minerCodeDigest } from '../miner/code-digest.js';
 import { minedProjectsStore } from '../store/mined-projects-repo.js';
+import { forgottenLessons } from '../store/forgotten-lessons-repo.js';
 import { type AnswerTexts, withAnswerTexts, withoutAnswerTexts } from './mined-answer-texts.js';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { lastAdoptedNightStart } from '../store/nights-repo.js';
 import { countQuerySessions, querySessions, sessionsWithTurns } from '../store/sessions-repo.js';
 import { sessionFeaturesStore } from '../store/session-features-repo.js';
+import { storedLabelsWithPrefix } from '../store/session-labels-repo.js';
+import { READINGS_PREFIX } from '../miner/model/read-follow-ups.js';
 import { sessionFeatures, type SessionFeatures } from '../miner/session-features.js';
 import { dreamVariants, recallSimilar } from './dream.js';
 import { selectedSources } from '../harvest/sources.js';
 import { repositoryPartitions } from './partitions.js';
+import { replayableTasks } from '../miner/no-request.js';
 
 /** When `max_sessions_per_night` is not set: enough history for any project, mined in about a second. */
 export const DEFAULT_MAX_SESSIONS = 5000;
@@ -27,6 +32,10 @@ export const DEFAULT_MAX_SESSIONS = 5000;
 export interface ProjectTasks {
   tasks: TaskRecord[];
   clusters: Cluster[];
+  /** What the user taught in the mined sessions (retired ones included, marked). */
+  lessons: Lesson[];
+  /** Mined tasks left out of a night because no judge can tell their answers apart. */
+  unjudged: number;
   /** Sessions of the project mined (the stored history of the selected sources, newest first, capped). */
   nSessions: number;
   /** Older sessions the cap left out (0 when it left none out). */
@@ -91,6 +100,7 @@ function configPatterns(config: Config): CorrectionPattern[] {
 /** Phase one of mining: the project's recurring tasks and their heuristic instances, before any split. */
 export interface MinedProject {
   clusters: Cluster[];
+  lessons: Lesson[];
   /** Instances of the kept clusters (unsplit). */
   instances: TaskRecord[];
   /** Instances of older clusters, for recall. */
@@ -121,7 +131,7 @@ export function mineProjectClusters(
   const total = sessions.length < limit ? sessions.length : countQuerySessions(db, query);
   const partitions = repositoryPartitions(
     sessions.map((s) => s.projectRoot),
-    project,
+    { project, scope: config.scope },
   );
   const partitioned = sessions.map((s, i) => ({ ...s, partition: partitions[i] ?? '' }));
   const mined = minedOnce(db, project, partitioned, config);
@@ -131,6 +141,7 @@ export function mineProjectClusters(
   let withTurns: MinerSession[] | undefined;
   return {
     clusters,
+    lessons: mined.lessons ?? [],
     instances: mined.tasks.filter((t) => kept.has(clusterOf(t))),
     archive: mined.tasks.filter((t) => !kept.has(clusterOf(t))),
     nSessions: sessions.length,
@@ -144,13 +155,29 @@ export function mineProjectClusters(
 
 /**
  * The offline miner over `sessions`, or what it returned last time for exactly these inputs (the
- * sessions as stored, their partitions, the options, the miner's code): mining is deterministic, so
- * a harvest or night with nothing new reuses it.
+ * sessions as stored, their partitions, the options, the lessons the user forgot, the miner's code):
+ * mining is deterministic, so a harvest or night with nothing new reuses it. Forgotten lessons are an
+ * input, not a filter on the result: the tasks' judges come from the lessons kept, so a result cached
+ * before a `lessons forget` is never read after it.
  */
 function minedOnce(db: Db, project: string, sessions: readonly MinerSession[], config: Config): MinedNight {
-  const options = { project, maxTasks: Number.MAX_SAFE_INTEGER, correctionPatterns: configPatterns(config) };
+  // What a model read in these sessions' follow-ups on earlier nights is an input like the sessions.
+  const readings = storedLabelsWithPrefix(
+    db,
+    sessions.map((s) => s.key),
+    READINGS_PREFIX,
+  );
+  const forgotten = forgottenLessons(db);
+  const options = {
+    project,
+    maxTasks: Number.MAX_SAFE_INTEGER,
+    correctionPatterns: configPatterns(config),
+    readings,
+    forgottenLessons: forgotten,
+  };
   const hash = createHash('sha256').update(minerCodeDigest()).update('\0');
-  hash.update(JSON.stringify([project, config.correction_patterns])).update('\0');
+  hash.update(JSON.stringify([project, config.correction_patterns, forgotten])).update('\0');
+  hash.update(JSON.stringify([...readings].map(([key, rows]) => [key, [...rows]]))).update('\0');
   for (const s of sessions) hash.update(JSON.stringify(s)).update('\0');
   const digest = hash.digest('hex');
   const cache = minedProjectsStore<MinedNight, AnswerTexts>(db);
@@ -182,23 +209,54 @@ function storedFeatures(db: Db, sessions: readonly MinerSession[]): Map<string, 
   return found;
 }
 
+/** The mined project without the kinds of sessions that asked for nothing (`no-request.ts`). */
+export function replayableMined(mined: MinedProject): MinedProject {
+  return {
+    ...mined,
+    clusters: mined.clusters.filter((c) => c.noRequest !== true),
+    instances: replayableTasks(mined.instances),
+    archive: replayableTasks(mined.archive),
+  };
+}
+
 /**
- * Phase two: split the instances (plus any tasks a model mined for the same clusters) within their
- * clusters, then the opt-in dreaming extras.
+ * A task whose judge can tell two answers apart: checks, a rubric or an exact answer. A task judged
+ * only by how its session ended scores the same whatever is answered: replaying it costs and teaches
+ * nothing.
+ */
+export const judgesAnswers = (t: TaskRecord): boolean =>
+  t.reference_kind === 'rule' || t.reference_kind === 'rubric' || t.reference_kind === 'exact';
+
+/** The lessons that judge a task (its `lesson:` tags), else its kind: the groups a split keeps apart. */
+const splitGroups = (t: TaskRecord): string[] => {
+  const lessons = t.tags.filter((tag) => tag.startsWith('lesson:'));
+  return lessons.length > 0 ? lessons : [clusterOf(t)];
+};
+
+/**
+ * Phase two: split the instances (plus any tasks a model mined for the same clusters), then the opt-in
+ * dreaming extras. Each lesson's tasks get a train and a held-out side (split by session: one task per
+ * session), so a rule learned from some of its sessions shows on the others. `replayOnly` (a night)
+ * keeps the tasks a judge can score; a harvest lists them all.
  */
 export function finishProjectTasks(
   mined: MinedProject,
   config: Config,
   extra: readonly TaskRecord[] = [],
+  opts: { replayOnly?: boolean } = {},
 ): ProjectTasks {
   const split = { seed: config.seed, valFraction: config.val_fraction, testFraction: config.test_fraction };
-  const tasks = assignSplitsWithinGroups([...mined.instances, ...extra], clusterOf, split);
+  const all = [...mined.instances, ...extra];
+  const kept = opts.replayOnly === true ? all.filter(judgesAnswers) : all;
+  const tasks = assignSplitsWithinGroups(kept, splitGroups, split);
   // Opt-in dreaming: recall older tasks of the project like tonight's, and wrap train tasks in variants.
   const recalled = recallSimilar(tasks, mined.archive, config.recall_k);
   const dreamt = dreamVariants([...tasks, ...recalled], config.dream_factor);
   return {
     tasks: [...tasks, ...recalled, ...dreamt],
+    unjudged: all.length - kept.length,
     clusters: mined.clusters,
+    lessons: mined.lessons,
     nSessions: mined.nSessions,
     sessionsLeftOut: mined.sessionsLeftOut,
     activeSince: mined.activeSince,
@@ -226,7 +284,8 @@ export function leftOutNote(leftOut: number, limit: number): string {
  * tasks mined, then the active window, then the task cap: the first filter that left nothing is named.
  */
 export function emptyNightNote(
-  mined: Pick<ProjectTasks, 'tasks' | 'nSessions' | 'sessionsLeftOut' | 'activeSince' | 'funnel'>,
+  mined: Pick<ProjectTasks, 'tasks' | 'nSessions' | 'sessionsLeftOut' | 'activeSince' | 'funnel'> &
+    Partial<Pick<ProjectTasks, 'unjudged'>>,
   project: string,
   config: Config,
 ): string | null {
@@ -248,6 +307,9 @@ export function emptyNightNote(
   }
   if (funnel.active === 0) {
     return `no task had a session in the last ${config.lookback_hours} hours (lookback_hours, since ${since}), so ${leftOut(funnel.mined)}: --lookback-hours 0 replays all history, or give a larger --lookback-hours`;
+  }
+  if ((mined.unjudged ?? 0) > 0) {
+    return `no lesson judges any of the ${tasks(mined.unjudged ?? 0)} mined: nothing to learn tonight (a task without a check or a criterion scores the same whatever is answered, so it is not replayed)`;
   }
   return `max_tasks_per_night is ${config.max_tasks_per_night}, so ${leftOut(funnel.active)}: raise it with --max-tasks`;
 }

@@ -68,7 +68,7 @@ function minedFromTurns(db: Db) {
   const sessions = querySessions(db, { project: PROJECT, scope: config.scope, sinceMs: null, limit: 5000 });
   const parts = repositoryPartitions(
     sessions.map((s) => s.projectRoot),
-    PROJECT,
+    { project: PROJECT, scope: config.scope },
   );
   const mined = mineSessions(
     sessions.map((s, i) => ({ ...s, partition: parts[i] ?? '' })),

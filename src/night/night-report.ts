@@ -6,7 +6,9 @@
  * their owners' interfaces.
  */
 import { z } from 'zod';
-import type { Edit } from '../core/task.js';
+import { NEGATIVE_ACTION_OPS } from '../core/action-checks.js';
+import { forbiddenTerm } from '../core/negative-check.js';
+import type { Check, Edit } from '../core/task.js';
 import type { LlmMinerStats } from '../miner/llm-miner.js';
 import type { LabelStats } from '../miner/model/label-sessions.js';
 import type { TripleStats } from '../miner/model/rules-from-triples.js';
@@ -85,6 +87,7 @@ export const recurringTaskReportSchema = z.object({
     z.object({
       op: z.string(),
       arg: z.union([z.string(), z.number()]).optional(),
+      any_of: z.array(z.string()).optional(),
       session: z.string(),
       sentence: z.string(),
       by: z.literal('model').optional(),
@@ -102,6 +105,41 @@ export const recurringTaskReportSchema = z.object({
   ),
 });
 export type RecurringTaskReport = z.infer<typeof recurringTaskReportSchema>;
+
+/**
+ * A lesson as every output shows it (`lessons --json`, `harvest --json`, report.json): the rule in the
+ * user's words, where it was said (session, prompt index, the prompt), and how a night judges it (its
+ * checks, or its rule as a criterion when no check tells the answers apart).
+ */
+export const lessonReportSchema = z.object({
+  id: z.string(),
+  rule: z.string(),
+  project: z.string(),
+  kind: z.string(),
+  /** Distinct sessions it was said in. */
+  support: z.number(),
+  evidence: z.array(
+    z.object({ session: z.string(), turn: z.number(), sentence: z.string(), signals: z.array(z.string()) }),
+  ),
+  checks: z.array(record<Check>()),
+  criterion: z.string().nullable(),
+  origin: z.string(),
+  /** Set when a later lesson said the opposite: it judges nothing. */
+  retired_by: z.string().optional(),
+});
+export type LessonReport = z.infer<typeof lessonReportSchema>;
+
+/**
+ * A lesson's check as people read it: `op "arg"`, a check on actions as what the answer must never do
+ * (`never runs "npm"`), a negative word check as the word it forbids.
+ */
+export function checkText(check: { op: string; arg?: string | number }): string {
+  if (check.op.startsWith('not_') && check.arg !== undefined && NEGATIVE_ACTION_OPS.has(check.op))
+    return `never ${check.op.slice('not_'.length)} ${JSON.stringify(check.arg)}`;
+  const avoided = forbiddenTerm(check);
+  if (avoided !== null) return `never mentions ${JSON.stringify(avoided)} (${check.op})`;
+  return check.arg === undefined ? check.op : `${check.op} ${JSON.stringify(check.arg)}`;
+}
 
 /** One per-skill group of `multi_skill_fanout`. */
 export const skillGroupReportSchema = z.object({
@@ -161,6 +199,8 @@ export const nightReportSchema = z.object({
   holdout_leaked: z.boolean().default(false),
   n_sessions: z.number().default(0),
   n_tasks: z.number().default(0),
+  /** Mined task instances not replayed: no judge can tell their answers apart (no check, no criterion). */
+  n_unjudged: z.number().default(0),
   /** Distinct tasks mined, and how many of them recurred (two or more sessions). */
   n_clusters: z.number().default(0),
   n_recurring: z.number().default(0),
@@ -181,6 +221,11 @@ export const nightReportSchema = z.object({
    */
   recurring_tasks: z.array(recurringTaskReportSchema).default([]),
   one_off_tasks: z.array(recurringTaskReportSchema).default([]),
+  /**
+   * What the user taught in the mined sessions (retired ones marked), most supported first, capped
+   * (`skillopt-sleep lessons` lists them all); absent when the night read a tasks file.
+   */
+  lessons: z.array(lessonReportSchema).optional(),
   /** Older sessions the session cap left out of mining (0 when none). */
   sessions_left_out: z.number().default(0),
   /** What the LLM miner did (null when it did not run: offline backend, tasks file or `llm_mine: false`). */

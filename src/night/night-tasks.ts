@@ -15,12 +15,16 @@ import {
   finishProjectTasks,
   leftOutNote,
   mineProjectClusters,
+  replayableMined,
   type MinedProject,
 } from './mine-project.js';
 import type { Cluster } from '../miner/types.js';
 import { canMineWithModel, mineWithModel, worthAsking, type LlmMinerStats } from '../miner/llm-miner.js';
-import type { NightReport, RecurringTaskReport } from './night-report.js';
+import type { LessonReport, NightReport, RecurringTaskReport } from './night-report.js';
+import { reportLessons } from './lesson-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
+import { readLessonsWithModel } from './lessons-pass.js';
+import type { ReadStats } from '../miner/model/read-follow-ups.js';
 import { saveHandoffState } from './handoff-night.js';
 import { saveResumableState } from './resumable-night.js';
 import { keepBatchNight } from './batch-night.js';
@@ -41,11 +45,17 @@ export interface TaskSet {
   clusters: Parameters<typeof upsertTasks>[1];
   /** Mined tasks with where each check came from (session and sentence), for the report. */
   taskSummaries: RecurringTaskReport[];
+  /** What the user taught in the mined sessions, for the report (absent when a tasks file was read). */
+  lessons?: LessonReport[];
   llmMiner: LlmMinerStats | null;
   /** The labelling and rules-from-triples pass (`llm_refine`); null when it did not run. */
   llmRefine: RefineStats | null;
   /** A plan's list of what the model passes of mining would send (`explain-mining.ts`), by kind. */
   miningSends?: KindSends[];
+  /** The lessons model pass (`llm_lessons`); null when it did not run. */
+  llmLessons?: ReadStats | null;
+  /** Mined instances a judge cannot score, left out of the replays. */
+  unjudged?: number;
 }
 
 export { selectedSources };
@@ -94,11 +104,17 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   deps.logger.progress(harvestProgressLine(summary));
   const excludedNote = excludedStoredNote(summary);
   if (excludedNote) deps.logger.warn(excludedNote);
-  const offline = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
+  const mined0 = mineProjectClusters(deps.db, req.project, config, deps.clock, req.ignoreLookback);
+  const read = await readLessonsWithModel(mined0, req, deps);
+  // Sessions that asked for nothing are shown by `harvest`, never sent to a model nor replayed.
+  const offline = replayableMined(read.mined);
   const refined = await refineWithModel(offline, req, deps);
   const phase1 = refined.mined;
   const llm = await mineClustersWithModel(phase1, req, deps);
-  const mined = finishProjectTasks(phase1, config, llm?.tasks ?? []);
+  const mined = finishProjectTasks(phase1, config, llm?.tasks ?? [], { replayOnly: true });
+  if (mined.unjudged > 0 && mined.tasks.length > 0) {
+    deps.logger.progress(`mine: ${mined.unjudged} tasks no judge can score are not replayed`);
+  }
   const notes: string[] = [];
   if (req.planOnly && modelMiningWanted(phase1, req, deps)) {
     notes.push(
@@ -110,6 +126,8 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   }
   const empty = emptyNightNote(mined, req.project, config);
   if (empty) notes.push(empty);
+  const lessons = reportLessons(mined.lessons);
+  if (lessons.note) notes.push(lessons.note);
   // A plan sends nothing: what the model passes would send is listed instead (`run --explain-sends`).
   const miningSends =
     req.planOnly && config.llm_mine
@@ -124,6 +142,8 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     ...(miningSends ? { miningSends } : {}),
     llmMiner: llm?.stats ?? null,
     llmRefine: refined.stats,
+    llmLessons: read.stats,
+    unjudged: mined.unjudged,
     tasks: mined.tasks,
     nSessions: mined.nSessions,
     sessionsLeftOut: mined.sessionsLeftOut,
@@ -133,6 +153,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     notes,
     clusters: mined.clusters.map((c) => ({ ...c, project: req.project })),
     taskSummaries: mined.clusters.map(recurringTaskReport),
+    lessons: lessons.lessons,
   };
 }
 

@@ -1,5 +1,13 @@
 /** The human report staged with a proposal (report.md). */
-import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from './night-report.js';
+import {
+  checkText,
+  LEAKED_HOLDOUT_TEXT,
+  splitText,
+  taskCountText,
+  type LessonReport,
+  type NightReport,
+} from './night-report.js';
+import { judgedBy } from './lesson-report.js';
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 /** Untrusted text (rules, intents) must not break the Markdown around it. */
@@ -11,13 +19,27 @@ function taskName(id: string, tags: readonly string[] | undefined): string {
   return kind ? `${kind} (${id})` : id;
 }
 
+/** A lesson and its evidence, as Markdown list items. */
+function lessonLines(l: LessonReport): string[] {
+  const checks = l.checks.map((c) => escapeMd(checkText(c))).join('; ');
+  const judged = l.checks.length > 0 ? `${judgedBy(l)}: ${checks}` : judgedBy(l);
+  const retired = l.retired_by !== undefined ? ` — _retired by ${l.retired_by}_` : '';
+  return [
+    `- **${escapeMd(l.rule)}** (${l.id}; ${l.support} session${l.support === 1 ? '' : 's'}, kind ${escapeMd(l.kind || '—')}, judged by ${judged})${retired}`,
+    ...l.evidence.map(
+      (e) =>
+        `  - “${escapeMd(e.sentence)}” (${escapeMd(e.session)}, prompt ${e.turn}${e.signals.length > 0 ? `; ${escapeMd(e.signals.join(', '))}` : ''})`,
+    ),
+  ];
+}
+
 export function renderReportMd(r: NightReport): string {
   const lines: string[] = [
     `# skillopt-sleep — night ${r.night} report`,
     '',
     `- project: \`${r.project}\``,
     `- backend: ${r.backend}`,
-    `- sessions harvested for this project: ${r.n_sessions}; replayed: ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)} — ${splitText(r)}`,
+    `- sessions harvested for this project: ${r.n_sessions}; replayed: ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)} — ${splitText(r)}${r.n_unjudged > 0 ? `; ${r.n_unjudged} not replayed (no judge can score them)` : ''}`,
     `- held-out score (${r.gate_metric}): ${score(r.baseline)} -> ${score(r.candidate)}`,
     `- gate: **${r.gate_action}** (accepted=${String(r.accepted)})${r.gate_no_regression ? ', no task may regress' : ''}`,
     `- model calls: ${r.calls}, tokens: ${r.tokens_used}`,
@@ -102,6 +124,10 @@ export function renderReportMd(r: NightReport): string {
         );
       }
     }
+  }
+  if (r.lessons && r.lessons.length > 0) {
+    lines.push('', '## Lessons: what you taught the agent', '');
+    for (const lesson of r.lessons) lines.push(...lessonLines(lesson));
   }
   const explained = [...r.recurring_tasks, ...r.one_off_tasks].filter(
     (t) => t.checks.length > 0 || t.criteria.length > 0 || t.corrections.length > 0,

@@ -3,6 +3,7 @@
  * tasks, replays, cached model replies, refused and pending edits: found through `session_traces`),
  * removed in one transaction; then `vacuumStore` rewrites the file so the bytes leave it and its WAL.
  */
+import { sessionHash } from '../core/forgotten-lesson.js';
 import type { Db } from './db.js';
 
 export interface ForgetCounts {
@@ -19,6 +20,11 @@ export interface ForgetCounts {
   rejected_edits: number;
   pending_edits: number;
   traces: number;
+  /**
+   * Forgotten-lesson records (`lessons forget`) whose evidence was all in these sessions: the lesson
+   * cannot come back from them, and no trace of them is kept.
+   */
+  forgotten_lessons: number;
   /** Tombstones written (`forgotten_sessions`), so a later harvest does not store them again. */
   tombstones: number;
   /** `reharvest` only: tombstones lifted and file cursors dropped, so the next harvest reads them again. */
@@ -51,6 +57,7 @@ const emptyCounts = (): ForgetCounts => ({
   rejected_edits: 0,
   pending_edits: 0,
   traces: 0,
+  forgotten_lessons: 0,
   tombstones: 0,
   tombstones_lifted: 0,
   cursors: 0,
@@ -146,6 +153,7 @@ export function forgetSessions(db: Db, keys: readonly string[], opts: ForgetOpti
     db.exec(`CREATE TEMP TABLE forget_refs AS
       SELECT DISTINCT kind, ref FROM session_traces WHERE session_key ${IN_KEYS}`);
     for (const [name, sql] of STEPS) counts[name] += db.prepare(sql).run().changes;
+    counts.forgotten_lessons = forgetLessonEvidence(db);
     db.exec('DROP TABLE temp.forget_keys; DROP TABLE temp.forget_refs');
     db.exec(opts.dryRun ? 'ROLLBACK' : 'COMMIT');
   } catch (err) {
@@ -156,6 +164,24 @@ export function forgetSessions(db: Db, keys: readonly string[], opts: ForgetOpti
     db.exec('DROP TABLE IF EXISTS temp.forget_keys; DROP TABLE IF EXISTS temp.forget_refs');
   }
   return counts;
+}
+
+/**
+ * The forgotten-lesson evidence said in the forgotten sessions (found by the hash of their keys), and
+ * the records left with none; returns how many records went.
+ */
+function forgetLessonEvidence(db: Db): number {
+  const keys = db.prepare('SELECT key FROM temp.forget_keys').pluck().all() as string[];
+  const hashes = JSON.stringify(keys.filter((k) => k !== BEFORE_PROVENANCE).map(sessionHash));
+  db.prepare(
+    `DELETE FROM forgotten_lesson_evidence WHERE session_hash IN (SELECT value FROM json_each(?))`,
+  ).run(hashes);
+  return db
+    .prepare(
+      `DELETE FROM forgotten_lessons
+       WHERE lesson_id NOT IN (SELECT lesson_id FROM forgotten_lesson_evidence)`,
+    )
+    .run().changes;
 }
 
 /** True when any count of `counts` removed or changed something in the store. */

@@ -429,4 +429,26 @@ export const MIGRATIONS: ReadonlyArray<{
       ALTER TABLE mined_projects_v16 RENAME TO mined_projects;
     `,
   },
+  {
+    version: 17,
+    name: 'forgotten lessons',
+    // Lessons the user forgot (`lessons forget`): mining drops a lesson with a forgotten id, evidence
+    // or rule. Hashes only (the session key's, the normalised rule's), never text: forgetting the
+    // sessions deletes their evidence rows, and a lesson left with none goes (`forget-repo.ts`).
+    sql: `
+      CREATE TABLE forgotten_lessons (
+        lesson_id TEXT PRIMARY KEY,
+        project TEXT NOT NULL,
+        rule_key TEXT NOT NULL,
+        forgotten_at INTEGER NOT NULL
+      );
+      CREATE TABLE forgotten_lesson_evidence (
+        lesson_id TEXT NOT NULL REFERENCES forgotten_lessons(lesson_id) ON DELETE CASCADE,
+        session_hash TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        PRIMARY KEY (lesson_id, session_hash, turn)
+      ) WITHOUT ROWID;
+      CREATE INDEX forgotten_lesson_evidence_session ON forgotten_lesson_evidence (session_hash);
+    `,
+  },
 ];

@@ -34,3 +34,34 @@ export function memorySessionLabels(): SessionLabelStore & { size(): number } {
     size: () => map.size,
   };
 }
+
+/**
+ * The stored rows of a prefix (`fu:` for the model's readings of follow-ups) for these sessions:
+ * session key → text hash → stored text.
+ */
+export function storedLabelsWithPrefix(
+  db: Db,
+  sessionKeys: readonly string[],
+  prefix: string,
+): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  if (sessionKeys.length === 0) return out;
+  const rows = db
+    .prepare(
+      `SELECT session_key, text_hash, label FROM session_labels
+       WHERE substr(text_hash, 1, length(@prefix)) = @prefix
+         AND session_key IN (SELECT value FROM json_each(@keys))
+       ORDER BY session_key, text_hash`,
+    )
+    .all({ prefix, keys: JSON.stringify(sessionKeys) }) as Array<{
+    session_key: string;
+    text_hash: string;
+    label: string;
+  }>;
+  for (const row of rows) {
+    const perSession = out.get(row.session_key) ?? new Map<string, string>();
+    perSession.set(row.text_hash, row.label);
+    out.set(row.session_key, perSession);
+  }
+  return out;
+}

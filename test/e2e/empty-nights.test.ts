@@ -38,7 +38,10 @@ describe('empty nights and the end of a dry-run', () => {
     expect(r.stdout).not.toContain('stages this as a proposal');
     const harvest = await runCli(box, ['harvest']);
     expect(harvest.stdout).toMatch(/no task had a session in the last 72 hours/);
-    expect((await runCli(box, ['dry-run', '--lookback-hours', '0', '--json'])).json().n_tasks).toBe(3);
+    // All history: three tasks mined, none with a lesson to judge it, so nothing is replayed.
+    const all = (await runCli(box, ['dry-run', '--lookback-hours', '0', '--json'])).json();
+    expect(all).toMatchObject({ n_tasks: 0, n_unjudged: 3 });
+    expect(all.notes).toContainEqual(expect.stringMatching(/^no lesson judges any of the 3 tasks mined/));
   });
 
   it('after --demo the last line names run --demo', async () => {

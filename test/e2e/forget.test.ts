@@ -29,9 +29,9 @@ function writeTranscripts(box: Sandbox, ageDays: (i: number) => number = () => 0
     const base = Date.now() - ageDays(i) * DAY - 3_600_000 + i * 60_000;
     const turns: Array<['user' | 'assistant', string]> = [
       ['user', `Add \`${pkg}\` to the web app`],
-      ['assistant', `I'll add it with npm:\n\nnpm install ${pkg}`],
-      ['user', `use pnpm instead of npm for ${pkg}`],
-      ['assistant', `Done: pnpm add ${pkg}`],
+      ['assistant', `I'll add it with npm:\n\n\`\`\`\nnpm install ${pkg}\n\`\`\``],
+      ['user', 'use pnpm instead of npm'],
+      ['assistant', `Done:\n\n\`\`\`\npnpm add ${pkg}\n\`\`\``],
       ['user', 'thanks, works now'],
     ];
     const lines = turns.map(([role, text], j) =>

@@ -120,7 +120,7 @@ describe('harvest from Claude Code transcripts', () => {
     }>;
     expect(tasks).toHaveLength(4);
     expect(tasks[0]?.judge.checks[0]).toEqual({
-      op: 'contains',
+      op: 'runs',
       arg: 'pnpm',
       because: 'use pnpm instead of npm',
     });
@@ -174,8 +174,8 @@ describe('harvest from Claude Code transcripts', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     expect(out.accepted).toBe(true);
-    // The rule is scoped to the task kind, named by the words its requests share.
-    expect(out.learned_rules).toEqual(['When the task is "add app": Use "pnpm" instead of "npm".']);
+    // The rule is scoped to the task kind, named in its users' words (the package, a detail, masked).
+    expect(out.learned_rules).toEqual(['When the task is "Add … to the web app": use pnpm instead of npm.']);
     // The transcripts are a day old relative to 2026-11-28; the default 72 h window may exclude them later,
     // which is why this test widens it.
   });

@@ -99,6 +99,8 @@ describe('skillopt-sleep mcp', () => {
     expect(list.structuredContent).toMatchObject({ proposals: [] });
     const next = await call(client, 'sleep_handoff_next');
     expect(next.structuredContent).toMatchObject({ open: 0, request: null });
+    const lessons = await call(client, 'sleep_lessons');
+    expect(lessons.structuredContent).toMatchObject({ project: box.project, lessons: [] });
 
     // A command that fails is a tool error with the CLI's message, code and exit code.
     for (const [name, args, pattern] of [
@@ -106,6 +108,7 @@ describe('skillopt-sleep mcp', () => {
       ['sleep_revert', {}, /adopt|revert/i],
       ['sleep_reject', { id: 'p-1' }, /p-1/],
       ['sleep_proposals', { action: 'show', id: 'p-1' }, /p-1/],
+      ['sleep_lessons', { action: 'show', id: 'lesson_000000000000' }, /no lesson "lesson_000000000000"/],
       ['sleep_handoff_answer', { id: '0123456789abcdef', answer: 'x' }, /no handoff request/],
     ] as const) {
       const r = await call(client, name, args);
@@ -126,6 +129,8 @@ describe('skillopt-sleep mcp', () => {
       ['sleep_adopt', { id: '../x' }],
       ['sleep_run', { backend: 'sh' }],
       ['sleep_proposals', { action: 'show' }],
+      ['sleep_lessons', { action: 'show' }],
+      ['sleep_lessons', { action: 'forget', id: 'lesson_000000000000' }],
     ] as const) {
       const r = await call(client, name, args);
       expect(r.isError, name).toBe(true);

@@ -141,8 +141,8 @@ describe('mining a corpus nobody tuned for', () => {
     expect(kinds.map((k) => k.occurrences)).toEqual([6, 3]);
     const deps = kinds[0] as RecurringTask;
     expect(deps.checks).toEqual([
-      { op: 'contains', arg: 'pnpm' },
-      { op: 'regex', arg: String.raw`(?i)^(?![\s\S]*\bnpm\b)` },
+      { op: 'runs', arg: 'pnpm' },
+      { op: 'not_runs', arg: 'npm' },
     ]);
     expect(deps.corrections.map((c) => [c.sentence, c.result])).toEqual(
       CORRECTIONS.map((c) => [c, 'checks']),
@@ -151,9 +151,13 @@ describe('mining a corpus nobody tuned for', () => {
     expect(deps.check_sources.every((s) => CORRECTIONS.includes(s.sentence))).toBe(true);
     expect(kinds[1]?.checks).toEqual([]);
     expect(kinds[1]?.label).toContain('migration');
-    const intents = (out.tasks as Array<{ intent: string }>).map((t) => t.intent);
-    expect(intents).not.toContain('read AGENTS.md first');
-    expect(intents).not.toContain('hi');
+    const tasks = out.tasks as Array<{ intent: string; tags: string[] }>;
+    expect(tasks.map((t) => t.intent)).not.toContain('read AGENTS.md first');
+    // The session that only greeted is shown as a kind of its own, tagged so no night replays it.
+    const greeting = tasks.filter((t) => t.intent === 'hi');
+    expect(greeting).toHaveLength(1);
+    expect(greeting[0]?.tags).toContain('no-request');
+    expect(greeting[0]?.tags).toContain('kind:no request (greeting only)');
   });
 
   it('a mock night learns the rule once, scoped to its kind', async () => {
@@ -165,6 +169,8 @@ describe('mining a corpus nobody tuned for', () => {
     expect(out.accepted).toBe(true);
     const rules = out.learned_rules as string[];
     expect(rules).toHaveLength(1);
-    expect(rules[0]).toMatch(/^When the task is ".+": Use "pnpm" instead of "npm"\.$/);
+    // The rule is the user's own sentence (one of the corpus's corrections), never a pattern.
+    expect(rules[0]).toMatch(/^When the task is ".+": .*\bpnpm\b.*$/);
+    expect(rules[0]).not.toMatch(/`/);
   });
 });

@@ -58,11 +58,11 @@ export function writeClaudeTranscripts(home: string, project: string): void {
     const sessionId = `5b1f7c2e-1d3a-4c6b-9e8f-0000000000${String(i).padStart(2, '0')}`;
     const turns: Array<['user' | 'assistant', string]> = [
       ['user', `Add \`${pkg}\` to the web app. ${SECRET_CONTEXT}`],
-      ['assistant', `I'll add it with npm:\n\nnpm install ${pkg}`],
+      ['assistant', `I'll add it with npm:\n\n\`\`\`\nnpm install ${pkg}\n\`\`\``],
       ['user', `also keep the lockfile tidy; deploy key ${PLANTED_SECRETS[1]}`],
       ['assistant', 'Sure.'],
       ['user', 'use pnpm instead of npm'],
-      ['assistant', `Done: pnpm add ${pkg}`],
+      ['assistant', `Done:\n\n\`\`\`\npnpm add ${pkg}\n\`\`\``],
       ['user', 'thanks, works now'],
     ];
     const lines = turns.map(([role, text], j) =>

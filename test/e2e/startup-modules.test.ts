@@ -70,6 +70,8 @@ describe('what start-up loads', () => {
     'proposals show',
     'report',
     'harvest',
+    'lessons',
+    'lessons show',
     'export',
     'forget',
     'handoff',

@@ -11,8 +11,10 @@ describe('task counts', () => {
     const box = sandbox();
     const human = await runCli(box, ['dry-run', '--demo', '--progress']);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stderr).toContain('[sleep] mine: 16 task instances of 6 tasks (3 recurring)\n');
-    expect(human.stdout).toContain('16 sessions -> 16 task instances of 6 tasks (3 recurring); train');
+    // The demo's three uncorrected one-offs have no judge: mined, listed, never replayed.
+    expect(human.stderr).toContain('[sleep] mine: 3 tasks no judge can score are not replayed\n');
+    expect(human.stderr).toContain('[sleep] mine: 13 task instances of 6 tasks (3 recurring)\n');
+    expect(human.stdout).toContain('16 sessions -> 13 task instances of 6 tasks (3 recurring); train');
 
     const out = (await runCli(box, ['dry-run', '--demo', '--json'])).json();
     const recurring = out.recurring_tasks as TaskEntry[];
@@ -22,7 +24,10 @@ describe('task counts', () => {
     expect(recurring.every((t) => t.occurrences >= 2)).toBe(true);
     expect(oneOff.every((t) => t.occurrences === 1)).toBe(true);
     expect(recurring.length + oneOff.length).toBe(Number(out.n_clusters));
-    expect([...recurring, ...oneOff].reduce((n, t) => n + t.occurrences, 0)).toBe(Number(out.n_tasks));
+    expect([...recurring, ...oneOff].reduce((n, t) => n + t.occurrences, 0)).toBe(
+      Number(out.n_tasks) + Number(out.n_unjudged),
+    );
+    expect(out.n_unjudged).toBe(3);
   });
 
   it('harvest lists recurring and one-off tasks apart and counts them the same way', async () => {

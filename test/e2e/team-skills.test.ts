@@ -9,8 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
 import { ALICE, BOB, writeHabit } from './team-corpus.js';
 
-const PNPM = /Use "pnpm" instead of "npm"/;
-const RUFF = /Use "ruff" instead of "black"/;
+// A learned rule is the user's sentence of the lesson, scoped to its kind.
+const PNPM = /When the task is ".+": .*\bpnpm\b/;
+const RUFF = /When the task is ".+": .*\bruff\b/;
 
 interface Team {
   alice: Sandbox;

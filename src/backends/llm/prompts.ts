@@ -19,6 +19,7 @@ export const PROMPT_NAMES = [
   'merge-edits',
   'rewrite-rules',
   'label-sessions',
+  'read-follow-ups',
   'rule-from-correction',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number] | (string & {});

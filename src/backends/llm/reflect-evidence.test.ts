@@ -77,6 +77,21 @@ describe('checkInWords', () => {
       'must mention the word `pnpm` (as a whole word)',
     );
   });
+
+  it('says an action check as what the answer must do, with every form it accepts', () => {
+    expect(checkInWords({ op: 'runs', arg: 'vitest --run', any_of: ['vitest run'] })).toBe(
+      'must run a command with `vitest --run` (or `vitest run`) in it (a "$ <command>" line)',
+    );
+    expect(checkInWords({ op: 'not_edits', arg: 'dist/' })).toBe(
+      'must not write, edit or delete any file at `dist/` (saying so in prose is fine)',
+    );
+    expect(checkInWords({ op: 'not_writes', arg: 'print' })).toBe(
+      'must not write `print` into any file (saying so in prose is fine)',
+    );
+    expect(checkInWords({ op: 'not_mentions', arg: 'npm', any_of: ['npx'] })).toBe(
+      'must not mention the word `npm` (or `npx`) anywhere (as a whole word), not even to say it was avoided',
+    );
+  });
 });
 
 describe('the reflect request', () => {

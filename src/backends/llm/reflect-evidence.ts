@@ -4,6 +4,7 @@
  * (never of a val/test one: the gate would be measured on answers the optimizer has read), and
  * answers scored only by how their old session ended kept apart, labelled, so no rule is read from them.
  */
+import { checkForms } from '../../core/action-checks.js';
 import { forbiddenPattern, forbiddenTerm } from '../../core/negative-check.js';
 import type { Check, TaskRecord } from '../../core/task.js';
 import { ruleChecks } from '../../core/task.js';
@@ -23,19 +24,36 @@ const code = (text: string): string => (text.includes('`') ? `"${text}"` : `\`${
 /** A check as the rule it states, e.g. "must contain the literal text `vitest --run`". */
 export function checkInWords(check: Check): string {
   const arg = check.arg === undefined ? '' : String(check.arg);
+  // The term and the other forms the check accepts: "`vitest --run` (or `vitest run`)".
+  const forms = checkForms(check);
+  const term = forms.length > 1 ? `${code(arg)} (or ${forms.slice(1).map(code).join(', ')})` : code(arg);
   // The miner's "never X" is a word-bounded lookahead regex or `not_mentions`: say it as the rule.
   const forbidden = forbiddenTerm(check);
-  if (forbidden !== null)
+  if (forbidden !== null && forms.length <= 1)
     return `must not mention the word ${code(forbidden)} anywhere (as a whole word), not even to say it was avoided`;
   const unmatched = forbiddenPattern(check);
   if (unmatched !== null) return `must not match the regular expression ${code(unmatched)} anywhere`;
   switch (check.op) {
     case 'mentions':
-      return `must mention the word ${code(arg)} (as a whole word)`;
+      return `must mention the word ${term} (as a whole word)`;
+    case 'not_mentions':
+      return `must not mention the word ${term} anywhere (as a whole word), not even to say it was avoided`;
     case 'contains':
-      return `must contain the literal text ${code(arg)}`;
+      return `must contain the literal text ${term}`;
     case 'not_contains':
-      return `must not mention ${code(arg)} anywhere, not even to say it was avoided`;
+      return `must not mention ${term} anywhere, not even to say it was avoided`;
+    case 'runs':
+      return `must run a command with ${term} in it (a "$ <command>" line)`;
+    case 'not_runs':
+      return `must not run any command with ${term} in it (saying so in prose is fine)`;
+    case 'edits':
+      return `must write, edit or delete a file at ${term} (a "--- <path>" line)`;
+    case 'not_edits':
+      return `must not write, edit or delete any file at ${term} (saying so in prose is fine)`;
+    case 'writes':
+      return `must write ${term} into a file it changes`;
+    case 'not_writes':
+      return `must not write ${term} into any file (saying so in prose is fine)`;
     case 'regex':
       return `must match the regular expression ${code(arg)}`;
     case 'section_present':

@@ -6,7 +6,8 @@
  */
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { keywordScore } from '../../replay/judges/exact.js';
-import { forbiddenPattern, forbiddenTerm } from '../../core/negative-check.js';
+import { forbiddenPattern } from '../../core/negative-check.js';
+import { avoidedTerm, EDITS, POSITIVE_ACTION_OPS, RUNS, usedTerm, WRITES } from '../../core/action-checks.js';
 import { madeHeldOutWorse } from '../../core/rejected-edit.js';
 import { ruleChecks, type Check, type Edit, type TaskRecord } from '../../core/task.js';
 import type {
@@ -32,7 +33,9 @@ import {
   type RuleScope,
 } from './rule-grammar.js';
 import { scopeKeyword } from './scope-keyword.js';
+import type { ActionVerb } from './action-rules.js';
 import { answerDiffProposals } from './answer-diff.js';
+import { checksOfKnownLessons, knownLessons, lessonRuleLine } from './lesson-rules.js';
 
 const HARMFUL = '__harmful__';
 const oneCall = (): Usage => ({ calls: 1, inputTokens: 0, outputTokens: 0 });
@@ -72,7 +75,7 @@ function attemptText(task: TaskRecord, ctx: string): string {
     (task.reference ? nearMiss(task.reference) : '(attempted, no checkable reference)');
   // Only a mined rule task's reference is an answer the user accepted; an exact task's is the key.
   const accepted = task.reference_kind === 'rule' ? task.reference : '';
-  return applyGrammarRules(base, parseGrammarRules(ctx), {
+  return applyGrammarRules(base, [...parseGrammarRules(ctx), ...lessonGrammar(task, ctx)], {
     intent: task.intent,
     tags: task.tags,
     reference: accepted,
@@ -80,9 +83,20 @@ function attemptText(task: TaskRecord, ctx: string): string {
 }
 
 /**
- * The rule that would make a failed check pass. The miner writes "use X instead of Y" as a `contains X`
- * check directly followed by the negative check for Y, so adjacency pairs them into one rule. A
- * pattern check gives a pattern rule.
+ * The grammar rules of the lessons the skill states for this task: each check learned from a stated
+ * lesson is met as its own rule would have it (the document says the sentence, the target acts on it).
+ */
+function lessonGrammar(task: TaskRecord, ctx: string): GrammarRule[] {
+  const checks = ruleChecks(task);
+  if (!checks.some((c) => c.because)) return [];
+  const known = checksOfKnownLessons(checks, knownLessons(ctx, task));
+  return [...known].map((i) => ruleForCheck(i, checks)).filter((r): r is GrammarRule => r !== null);
+}
+
+/**
+ * The rule that would make a failed check pass. The miner writes "use X instead of Y" as a "use" check
+ * (`contains`, `runs`, `writes`, `edits` X) directly followed by the negative check for Y, so adjacency
+ * pairs them into one rule. A check on actions gives an action rule, a pattern check a pattern rule.
  */
 function ruleForCheck(index: number, all: Check[]): GrammarRule | null {
   const check = all[index];
@@ -90,20 +104,25 @@ function ruleForCheck(index: number, all: Check[]): GrammarRule | null {
   const next = all[index + 1];
   const previous = all[index - 1];
   const scope = EVERYWHERE;
-  if (check.op === 'contains' && typeof check.arg === 'string' && check.arg !== '') {
-    const pairedTerm = next ? forbiddenTerm(next) : null;
-    return pairedTerm
-      ? { kind: 'use-instead', use: check.arg, instead: pairedTerm, scope }
-      : { kind: 'always', text: check.arg, scope };
+  const used = isUse(check) ? usedTerm(check) : null;
+  if (used !== null) {
+    const pairedTerm = next ? avoidedTerm(next) : null;
+    if (pairedTerm !== null) return { kind: 'use-instead', use: used, instead: pairedTerm, scope };
+    const verb = VERB_OF[check.op];
+    return verb
+      ? { kind: 'act', verb, never: false, text: used, scope }
+      : { kind: 'always', text: used, scope };
   }
-  const forbidden =
-    forbiddenTerm(check) ?? (check.op === 'not_contains' && check.arg ? String(check.arg) : null);
-  if (forbidden) {
-    if (previous?.op === 'contains' && typeof previous.arg === 'string' && forbiddenTerm(check) !== null) {
-      return { kind: 'use-instead', use: previous.arg, instead: forbidden, scope };
-    }
-    return { kind: 'never', text: forbidden, scope };
+  const avoided = avoidedTerm(check);
+  if (avoided !== null) {
+    const pairedTerm = previous && isUse(previous) ? usedTerm(previous) : null;
+    if (pairedTerm !== null) return { kind: 'use-instead', use: pairedTerm, instead: avoided, scope };
+    const verb = VERB_OF[check.op.slice('not_'.length)];
+    return verb
+      ? { kind: 'act', verb, never: true, text: avoided, scope }
+      : { kind: 'never', text: avoided, scope };
   }
+  if (check.op === 'not_contains' && check.arg) return { kind: 'never', text: String(check.arg), scope };
   const pattern = forbiddenPattern(check);
   if (pattern !== null) return { kind: 'never-match', pattern, scope };
   if (check.op === 'regex' && typeof check.arg === 'string' && check.arg !== '') {
@@ -111,6 +130,12 @@ function ruleForCheck(index: number, all: Check[]): GrammarRule | null {
   }
   return null;
 }
+
+/** The verb of an action op's rule (`runs` → "Always run"). */
+const VERB_OF: Readonly<Record<string, ActionVerb>> = { [RUNS]: 'run', [EDITS]: 'edit', [WRITES]: 'write' };
+
+/** A check the mock meets by saying or doing the term (`mentions` is left to the rule for `contains`). */
+const isUse = (check: Check): boolean => check.op === 'contains' || POSITIVE_ACTION_OPS.has(check.op);
 
 /** The task kind every task shares (their `kind:` tag), else a word all their wordings share. */
 function scopeOf(tasks: readonly TaskRecord[]): RuleScope {
@@ -123,7 +148,8 @@ function scopeOf(tasks: readonly TaskRecord[]): RuleScope {
 }
 
 interface Proposal {
-  rule: GrammarRule;
+  /** The rule's line for a scope: the user's sentence of a lesson, or a grammar rule. */
+  line: (scope: RuleScope) => string;
   tasks: TaskRecord[];
   firstTaskId: string;
   failedCheck: string;
@@ -135,14 +161,19 @@ function checkProposals(failures: Trajectory[]): Proposal[] {
     const checks = ruleChecks(f.task);
     for (const [index, check] of checks.entries()) {
       if (evaluateCheck(check, f.response, []).pass) continue;
-      const rule = ruleForCheck(index, checks);
-      if (!rule) continue;
-      const key = formatRule(rule);
+      // A check learned from a lesson is fixed by stating the lesson, in the user's words.
+      const because = check.because ?? '';
+      const rule = because === '' ? ruleForCheck(index, checks) : null;
+      if (because === '' && !rule) continue;
+      const line = rule
+        ? (scope: RuleScope): string => formatRule({ ...rule, scope })
+        : (scope: RuleScope): string => lessonRuleLine(because, scope);
+      const key = line(EVERYWHERE);
       const existing = byRule.get(key);
       if (existing) existing.tasks.push(f.task);
       else
         byRule.set(key, {
-          rule,
+          line,
           tasks: [f.task],
           firstTaskId: f.task.id,
           failedCheck: `${check.op}=${String(check.arg ?? '')}`,
@@ -177,7 +208,7 @@ export class MockBackend implements Backend {
       }
     }
     for (const p of checkProposals(req.failures)) {
-      const content = formatRule({ ...p.rule, scope: scopeOf(p.tasks) });
+      const content = p.line(scopeOf(p.tasks));
       propose(content, `failed check ${p.failedCheck} on ${p.tasks.length} task(s), first ${p.firstTaskId}`);
     }
     // Answer-graded tasks with a recorded draft (labelled datasets): diff the answer with the hidden reference.

@@ -7,6 +7,9 @@
  *   Never include "X".             remove the whole word X from the answer
  *   Always match `REGEX`.          answers must match the (Python-style) pattern
  *   Never match `REGEX`.           answers must not match it
+ *   Always run "X". / Never run "X".      a command the answer runs has X / none has (dropped)
+ *   Always edit "X". / Never edit "X".    a file the answer writes is at X / none is (dropped)
+ *   Always write "X". / Never write "X".  the text the answer writes has X / X taken out of it
  *
  * Each may be scoped to a task kind (the `kind:<label>` tag the miner gives a task), or to tasks
  * whose wording mentions a keyword:
@@ -22,6 +25,7 @@
  */
 import { boundedPattern, mentionsWord } from '../../core/negative-check.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
+import { applyActionRule, type ActionVerb } from './action-rules.js';
 
 /** The reference's rule table: a task tagged `rule:<key>` needs this exact text in the skill. */
 export const RULE_TABLE: Readonly<Record<string, string>> = {
@@ -44,7 +48,8 @@ export type GrammarRule =
   | { kind: 'always'; text: string; scope: RuleScope }
   | { kind: 'never'; text: string; scope: RuleScope }
   | { kind: 'match'; pattern: string; scope: RuleScope }
-  | { kind: 'never-match'; pattern: string; scope: RuleScope };
+  | { kind: 'never-match'; pattern: string; scope: RuleScope }
+  | { kind: 'act'; verb: ActionVerb; never: boolean; text: string; scope: RuleScope };
 
 const QUOTED = '"([^"]+)"';
 const PATTERN = '`(.+)`';
@@ -54,6 +59,7 @@ const ALWAYS = new RegExp(`^${SCOPE}Always include ${QUOTED}\\.?$`, 'i');
 const NEVER = new RegExp(`^${SCOPE}Never include ${QUOTED}\\.?$`, 'i');
 const MATCH = new RegExp(`^${SCOPE}Always match ${PATTERN}\\.?$`, 'i');
 const NEVER_MATCH = new RegExp(`^${SCOPE}Never match ${PATTERN}\\.?$`, 'i');
+const ACT = new RegExp(`^${SCOPE}(Always|Never) (run|edit|write) ${QUOTED}\\.?$`, 'i');
 
 function scopeOf(how: string | undefined, value: string | undefined): RuleScope {
   if (how === undefined || value === undefined) return EVERYWHERE;
@@ -72,6 +78,12 @@ export function parseRuleLine(line: string): GrammarRule | null {
   if (m) return { kind: 'match', scope: scopeOf(m[1], m[2]), pattern: m[3] ?? '' };
   m = NEVER_MATCH.exec(text);
   if (m) return { kind: 'never-match', scope: scopeOf(m[1], m[2]), pattern: m[3] ?? '' };
+  m = ACT.exec(text);
+  if (m) {
+    const verb = (m[4] ?? '').toLowerCase() as ActionVerb;
+    const never = (m[3] ?? '').toLowerCase() === 'never';
+    return { kind: 'act', scope: scopeOf(m[1], m[2]), verb, never, text: m[5] ?? '' };
+  }
   return null;
 }
 
@@ -110,6 +122,8 @@ export function formatRule(rule: GrammarRule): string {
       return `${scope}Always match \`${rule.pattern}\`.`;
     case 'never-match':
       return `${scope}Never match \`${rule.pattern}\`.`;
+    case 'act':
+      return `${scope}${rule.never ? 'Never' : 'Always'} ${rule.verb} "${rule.text}".`;
     default: {
       const never: never = rule;
       return never;
@@ -177,6 +191,9 @@ export function applyGrammarRules(answer: string, rules: readonly GrammarRule[],
         break;
       case 'never':
         out = out.replace(new RegExp(boundedPattern(rule.text), 'gi'), '').replace(/[ \t]{2,}/g, ' ');
+        break;
+      case 'act':
+        out = applyActionRule(out, rule.verb, rule.never, rule.text);
         break;
       case 'match':
       case 'never-match':

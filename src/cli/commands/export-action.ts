@@ -14,7 +14,7 @@ import { teamExportTasks } from '../../miner/team-tasks.js';
 import { mineProjectTasks } from '../../night/mine-project.js';
 import { isRecurring, selectedSources } from '../../night/night-tasks.js';
 import { openStore } from '../../store/db.js';
-import { cliContext, resolveProject, type CommonFlags } from '../context.js';
+import { checkGoneProject, cliContext, resolveStoredProject, type CommonFlags } from '../context.js';
 import { cliPath } from '../io.js';
 import { printJson, say } from '../output.js';
 import { projectConfig } from '../project-config.js';
@@ -69,7 +69,7 @@ function isTasksFile(text: string): boolean {
 export async function doExport(flags: ExportFlags, command: Command): Promise<void> {
   const ctx = cliContext(flags);
   const out = cliPath(flags.tasks);
-  const project = resolveProject(flags.project);
+  const project = resolveStoredProject(flags.project);
   const { replaces } = checkExportTarget(out);
   const config = projectConfig(ctx, project, command).config;
   const db = openStore(dbFile(ctx.home));
@@ -88,8 +88,9 @@ export async function doExport(flags: ExportFlags, command: Command): Promise<vo
     ctx.logger.progress(harvestProgressLine(summary));
     const excludedNote = excludedStoredNote(summary);
     if (excludedNote) ctx.logger.warn(excludedNote);
+    checkGoneProject(db, project, ctx.logger);
     const mined = mineProjectTasks(db, project, config, ctx.clock);
-    const recurring = mined.clusters.filter(isRecurring);
+    const recurring = mined.clusters.filter((c) => isRecurring(c) && c.noRequest !== true);
     const tasks = teamExportTasks(mined.tasks, new Set(recurring.map((c) => c.id)), {
       project,
       home: ctx.userHome,

@@ -108,6 +108,8 @@ export function countsText(c: ForgetCounts): string {
     plural(c.rejected_edits, 'refused edit'),
     plural(c.pending_edits, 'pending edit'),
     plural(c.features + c.mined_projects, 'mining cache entry', 'mining cache entries'),
+    // Hashes only, and rare: named when there were any.
+    ...(c.forgotten_lessons > 0 ? [plural(c.forgotten_lessons, 'forgotten-lesson record')] : []),
   ].join(', ');
 }
 

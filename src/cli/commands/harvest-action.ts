@@ -22,12 +22,13 @@ import {
 import { privacyOptions } from '../../harvest/harvest-rules.js';
 import { isRecurring, recurringTaskReport, selectedSources } from '../../night/night-tasks.js';
 import { taskCountText } from '../../night/night-report.js';
+import { lessonSummary } from '../../night/lesson-report.js';
 import { countSessionsBySource } from '../../store/sessions-repo.js';
 import { openStore } from '../../store/db.js';
 import { dbFile } from '../../config/paths.js';
 import type { Scope } from '../../store/sessions-repo.js';
 import type { Db } from '../../store/db.js';
-import { cliContext, resolveProject, type CommonFlags } from '../context.js';
+import { checkGoneProject, cliContext, resolveStoredProject, type CommonFlags } from '../context.js';
 import { projectConfig } from '../project-config.js';
 import { displayText, printJson, say } from '../output.js';
 import { cliPath } from '../io.js';
@@ -105,7 +106,7 @@ export async function doHarvest(
   const demo = flags.demo ? prepareDemo(ctx.home, false) : null;
   const db = openStore(demo ? ':memory:' : dbFile(ctx.home));
   try {
-    const project = demo ? demo.project : resolveProject(flags.project);
+    const project = demo ? demo.project : resolveStoredProject(flags.project);
     const loaded = projectConfig(ctx, project, command).config;
     const config = demo ? demoConfig(loaded) : loaded;
     const bar = progressBar(!ctx.json);
@@ -125,6 +126,8 @@ export async function doHarvest(
     ctx.logger.progress(harvestProgressLine(summary));
     const excludedNote = excludedStoredNote(summary);
     if (excludedNote) ctx.logger.warn(excludedNote);
+    // After the harvest: a fresh store learns only now what was recorded in a folder that is gone.
+    checkGoneProject(db, project, ctx.logger);
     const mined = mineProjectTasks(db, project, config, ctx.clock, demo !== null);
     const { tasks, clusters, nSessions, sessionsLeftOut } = mined;
     const empty = emptyNightNote(mined, project, config);
@@ -159,6 +162,7 @@ export async function doHarvest(
         sources: bySource,
         expired: summary.expired,
         excluded_stored: summary.excludedStored,
+        lessons: mined.lessons.map(lessonSummary),
         recurring_tasks: clusterSummaries(clusters.filter(isRecurring), tasks),
         one_off_tasks: clusterSummaries(
           clusters.filter((c) => !isRecurring(c)),

@@ -10,7 +10,7 @@ import { IoError, UsageError, errorMessage } from '../../core/errors.js';
 import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import { loadProjectNights, loadProposalView } from '../../ui/data.js';
 import { renderStaticReport } from '../../ui/views/report.js';
-import { cliContext, commandProject, openDb, type CommonFlags } from '../context.js';
+import { checkGoneProject, cliContext, openDb, storedCommandProject, type CommonFlags } from '../context.js';
 import { cliPath } from '../io.js';
 import { say, write } from '../output.js';
 import { recoverAndSync } from '../proposal-session.js';
@@ -31,9 +31,10 @@ export async function doReport(id: string | undefined, flags: ReportFlags): Prom
   if (out && flags.force !== true && existsSync(out))
     throw new UsageError(`${out} already exists; pass --force to overwrite it`);
   if (id !== undefined) assertProposalId(id);
-  const project = commandProject(ctx, flags);
+  const project = storedCommandProject(ctx, flags);
   const db = openDb(ctx, flags);
   try {
+    checkGoneProject(db, project, ctx.logger);
     await recoverAndSync(db, project, ctx.logger);
     const chosen = id ?? (await latestProposal(project))?.id;
     const proposal = chosen === undefined ? null : await loadProposalView(project, chosen, db);

@@ -4,7 +4,7 @@
 import { latestProposal } from '../../../proposals/index.js';
 import { daemonSummary, describeDaemon } from '../../daemon/summary.js';
 import { countNights, nightsForProject } from '../../store/nights-repo.js';
-import { cliContext, openDb, commandProject, type CommonFlags } from '../context.js';
+import { checkGoneProject, cliContext, openDb, storedCommandProject, type CommonFlags } from '../context.js';
 import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
@@ -19,9 +19,10 @@ const iso = (ms: number | null): string =>
 
 export async function doStatus(flags: CommonFlags & { limit: number }): Promise<void> {
   const ctx = cliContext(flags);
-  const project = commandProject(ctx, flags);
+  const project = storedCommandProject(ctx, flags);
   const db = openDb(ctx, flags);
   try {
+    checkGoneProject(db, project, ctx.logger);
     await recoverAndSync(db, project, ctx.logger);
     const nights = nightsForProject(db, project, flags.limit);
     const latest = await latestProposal(project);

@@ -122,6 +122,17 @@ export const TOOLS: ToolSpec[] = [
     args: () => ['harvest'],
   },
   {
+    name: 'sleep_lessons',
+    title: 'Lessons',
+    description:
+      "What the user taught the agent, mined from the sessions the store holds (read-only; sleep_harvest reads new transcripts first): list every lesson (rule, support, kind, checks or criterion), or show one with its evidence (session, prompt, the user's sentence, the answers around it).",
+    input: z.object({ project, action: z.enum(['list', 'show']).default('list'), id: id.optional() }),
+    args: (i) => {
+      if (i.action === 'show' && i.id === undefined) throw new Error('show needs an id');
+      return ['lessons', str(i.action), ...(i.action === 'show' ? [str(i.id)] : [])];
+    },
+  },
+  {
     name: 'sleep_handoff_next',
     title: 'Next handoff request',
     description:

@@ -15,8 +15,10 @@
  * same words in the request are masked there (see `request-tokens.ts`).
  */
 import type { ToolAction } from '../../core/session.js';
+import { boundedMemo } from '../../core/memo.js';
 import { PLAIN_WORD, simpleCommands } from '../shell-words.js';
 import { identifierParts } from './request-tokens.js';
+import { wordForms } from './topic-words.js';
 
 /** Command words after the program that can still be subcommands. */
 const MAX_SUBCOMMANDS = 2;
@@ -29,11 +31,25 @@ export interface ActionFeatureSink {
   features: Map<string, number>;
   /** Lower-cased names the actions used. */
   details: Set<string>;
+  /**
+   * The words of every name the actions used or searched for (file names, folders, arguments,
+   * patterns), cut like request words: what this session's work was about.
+   */
+  names: Set<string>;
 }
 
 export function newSink(): ActionFeatureSink {
-  return { features: new Map(), details: new Set() };
+  return { features: new Map(), details: new Set(), names: new Set() };
 }
+
+/** A name has no spaces: an argument or pattern that is a sentence (often the request itself) is not one. */
+function addNameWords(names: Set<string>, text: string): void {
+  if (/\s/.test(text.trim())) return;
+  for (const form of nameForms(text)) names.add(form);
+}
+
+/** A name's words and their forms (memoised: a project's sessions touch the same files again and again). */
+const nameForms = boundedMemo((text: string) => identifierParts(text).flatMap(wordForms), 8192);
 
 /**
  * Adds the features of `actions` with `weight`. `requestWords` are the plain words of the request;
@@ -50,18 +66,20 @@ export function addActionFeatures(
     if ((sink.features.get(feature) ?? 0) < weight) sink.features.set(feature, weight);
   };
   for (const action of actions) {
-    if (action.kind === 'run') commandFeatures(action.target, requestWords, sink.details, put);
+    if (action.kind === 'run') commandFeatures(action.target, requestWords, sink, put);
     else if (FILE_KINDS.has(action.kind) && action.target !== '')
-      fileFeatures(action.kind, action.target, cwd, sink.details, put);
-    else if (action.kind === 'search') put('f:search');
-    else if (action.tool !== '') put(`t:${action.tool.toLowerCase()}`);
+      fileFeatures(action.kind, action.target, cwd, sink, put);
+    else if (action.kind === 'search') {
+      put('f:search');
+      addNameWords(sink.names, action.target);
+    } else if (action.tool !== '') put(`t:${action.tool.toLowerCase()}`);
   }
 }
 
 function commandFeatures(
   line: string,
   requestWords: ReadonlySet<string>,
-  details: Set<string>,
+  { details, names }: ActionFeatureSink,
   put: (feature: string) => void,
 ): void {
   for (const { program, args } of simpleCommands(line)) {
@@ -82,6 +100,7 @@ function commandFeatures(
       if (arg.startsWith('-') || arg === '') continue;
       const name = argumentName(arg);
       if (name !== '') details.add(name);
+      addNameWords(names, arg);
     }
   }
 }
@@ -114,7 +133,7 @@ function fileFeatures(
   kind: string,
   filePath: string,
   cwd: string,
-  details: Set<string>,
+  { details, names }: ActionFeatureSink,
   put: (feature: string) => void,
 ): void {
   const parts = relativePath(filePath, cwd).split('/');
@@ -123,6 +142,8 @@ function fileFeatures(
   const { stem, ext } = splitFileName(name);
   details.add(name.toLowerCase());
   details.add(stem.toLowerCase());
+  addNameWords(names, stem);
+  for (const folder of parts) addNameWords(names, folder);
   put(`f:${kind}`);
   put(`f:${kind}:x:${ext}`);
   put(`f:${kind}:n:${name.toLowerCase()}`);

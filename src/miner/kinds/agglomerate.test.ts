@@ -71,5 +71,8 @@ describe('agglomerate', () => {
       [6, 7, 8, 9, 10, 11],
     ]);
     expect(agglomerate(text, action, partition)).toEqual([Array.from({ length: 12 }, (_, i) => i)]);
+    // The same two groups in two projects: the second pass joins nothing across them.
+    const twoProjects = text.map((_, i) => (i < 6 ? '/work/a' : 'c:/users/me/b'));
+    expect(agglomerate(text, action, twoProjects)).toEqual(apart);
   });
 });

@@ -28,6 +28,7 @@
 import { candidateNeighbours } from './candidates.js';
 import { ClusterSums, DensePool, SparseArena } from './cluster-sums.js';
 import { LinkGraph } from './link-graph.js';
+import { coherentGroups, MergeTree } from './coherence.js';
 import { PairHeap, type PairEntry } from './pair-heap.js';
 import type { Vector } from './vectors.js';
 
@@ -63,6 +64,8 @@ export const DEFAULT_AGGLOMERATE: AgglomerateOptions = {
 
 interface ClusterState {
   members: number[];
+  /** Its node in the merge tree (`MergeTree`): the item for a single session. */
+  node: number;
   text: ClusterSums;
   action: ClusterSums;
   stamp: number;
@@ -83,6 +86,7 @@ export function agglomerate(
   action: readonly Vector[],
   partition: readonly string[],
   options: Partial<AgglomerateOptions> = {},
+  marks?: ReadonlyArray<readonly number[]>,
 ): number[][] {
   const opts = { ...DEFAULT_AGGLOMERATE, ...options };
   const n = text.length;
@@ -97,13 +101,23 @@ export function agglomerate(
   }
   const groups: number[][] = [];
   for (const indices of byPartition.values()) {
+    const tree = new MergeTree(indices.length);
     const local = clusterPartition(
       indices.map((i) => text[i] ?? new Map<number, number>()),
       indices.map((i) => action[i] ?? new Map<number, number>()),
       opts,
       textOnly,
+      tree,
     );
-    for (const group of local) groups.push(group.map((l) => indices[l] as number));
+    const split =
+      marks === undefined
+        ? local.map((g) => g.members)
+        : coherentGroups(
+            local,
+            tree,
+            indices.map((i) => marks[i] ?? []),
+          );
+    for (const group of split) groups.push(group.map((l) => indices[l] as number));
   }
   return groups.map((g) => g.sort((x, y) => x - y)).sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0));
 }
@@ -114,7 +128,8 @@ function clusterPartition(
   action: readonly Vector[],
   opts: AgglomerateOptions,
   textOnly: boolean,
-): number[][] {
+  tree: MergeTree,
+): Array<{ members: number[]; node: number }> {
   const n = text.length;
   const texts = new SparseArena(text);
   const actions = new SparseArena(action);
@@ -122,6 +137,7 @@ function clusterPartition(
     members: [i],
     text: new ClusterSums(vector, texts),
     action: new ClusterSums(action[i] ?? new Map<number, number>(), actions),
+    node: i,
     stamp: 0,
     alive: true,
   }));
@@ -193,18 +209,19 @@ function clusterPartition(
       (c, link) => addProducts(graph, link, drop, clusters[c] as ClusterState),
       (c, link) => addProducts(graph, link, keep, clusters[c] as ClusterState),
     );
-    absorb(keep, drop, pools);
+    absorb(keep, drop, pools, tree);
     keep.stamp += 1;
     if (graph.live(keepIndex).links.length > 2 * MAX_LINKS)
       pruneLinks(graph, clusters, keepIndex, opts.textWeight);
     pushBest(keepIndex);
   }
-  if (!textOnly) joinSameWork(clusters, opts, pools);
-  return clusters.filter((c) => c.alive).map((c) => c.members);
+  if (!textOnly) joinSameWork(clusters, opts, pools, tree);
+  return clusters.filter((c) => c.alive).map((c) => ({ members: c.members, node: c.node }));
 }
 
 /** `keep` takes in `drop`'s members and sums; `drop` is gone. */
-function absorb(keep: ClusterState, drop: ClusterState, pools: Pools): void {
+function absorb(keep: ClusterState, drop: ClusterState, pools: Pools, tree: MergeTree): void {
+  keep.node = tree.join(keep.node, drop.node);
   keep.members.push(...drop.members);
   keep.text.add(drop.text, pools.text);
   keep.action.add(drop.action, pools.action);
@@ -222,7 +239,12 @@ function addProducts(graph: LinkGraph, link: number, part: ClusterState, other: 
  * The second pass (see the top of this file): best pair first, until no pair qualifies. Every pair
  * is scored once; a merge rescores only the pairs of the group that grew.
  */
-function joinSameWork(clusters: ClusterState[], opts: AgglomerateOptions, pools: Pools): void {
+function joinSameWork(
+  clusters: ClusterState[],
+  opts: AgglomerateOptions,
+  pools: Pools,
+  tree: MergeTree,
+): void {
   const groups = clusters.filter((c) => c.alive && c.members.length >= 2 && c.action.size > 0);
   const norm = (v: ClusterSums): number => Math.sqrt(ClusterSums.dot(v, v)) || 1;
   const norms = groups.map((g) => ({ text: norm(g.text), action: norm(g.action) }));
@@ -248,7 +270,7 @@ function joinSameWork(clusters: ClusterState[], opts: AgglomerateOptions, pools:
     if (!a.alive || !b.alive || stamps[top.a] !== top.stampA || stamps[top.b] !== top.stampB) continue;
     const [keepAt, dropAt] = a.members.length >= b.members.length ? [top.a, top.b] : [top.b, top.a];
     const keep = groups[keepAt] as ClusterState;
-    absorb(keep, groups[dropAt] as ClusterState, pools);
+    absorb(keep, groups[dropAt] as ClusterState, pools, tree);
     stamps[keepAt] = (stamps[keepAt] ?? 0) + 1;
     norms[keepAt] = { text: norm(keep.text), action: norm(keep.action) };
     for (let c = 0; c < groups.length; c++) {

@@ -102,7 +102,8 @@ describe('groupKinds', () => {
     const { groups, labels } = groupKinds(all);
     const labelOf = (request: string): string =>
       labels[groups.findIndex((g) => g.some((i) => all[i]?.request === request))] ?? '';
-    expect(labelOf(commits[0]?.request ?? '')).toBe('commit message');
+    // The user's own opening words, up to the kind's last common word.
+    expect(labelOf(commits[0]?.request ?? '')).toBe('write a commit message');
     expect(labelOf(migrations[0]?.request ?? '')).toContain('migration');
     expect(new Set(labels).size).toBe(labels.length);
   });

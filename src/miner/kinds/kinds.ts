@@ -9,8 +9,10 @@ import type { ToolAction } from '../../core/session.js';
 import { addActionFeatures, newSink } from './action-features.js';
 import { agglomerate, type AgglomerateOptions } from './agglomerate.js';
 import { kindLabels } from './label.js';
-import { plainWords, requestTokens } from './request-tokens.js';
-import { weightedVectors } from './vectors.js';
+import { plainWords, requestTerms, requestWordKeys, type TermRole } from './request-tokens.js';
+import { topicWords } from './topic-words.js';
+import { commandMarks } from './command-marks.js';
+import { weightedVectors, type Vector } from './vectors.js';
 import { stopWords } from '../stop-words.js';
 import { simpleCommands } from '../shell-words.js';
 
@@ -19,8 +21,15 @@ const LATER_WEIGHT = 0.5;
  * A word the agent also used as a command argument or file name is the request's object; that the
  * request named one says little about which kind of work it is.
  */
-const DETAIL = '<d>';
-const DETAIL_WEIGHT = 0.3;
+const ROLE_WEIGHTS: Record<TermRole, number> = {
+  word: 1,
+  part: 1,
+  placeholder: 1,
+  detail: 0.3,
+  // Function words link paraphrases ("we need it for …", "use it for …") but never make a kind.
+  stop: 1,
+  topic: 1,
+};
 
 export interface KindInput {
   request: string;
@@ -44,7 +53,43 @@ export function groupKinds(
   inputs: readonly KindInput[],
   options: Partial<AgglomerateOptions> & { laterWeight?: number } = {},
 ): KindGroups {
-  const laterWeight = options.laterWeight ?? LATER_WEIGHT;
+  const { text, action, details, stop, marks, topics } = kindVectors(
+    inputs,
+    options.laterWeight ?? LATER_WEIGHT,
+  );
+  const groups = agglomerate(
+    text,
+    action,
+    inputs.map((input) => input.partition),
+    options,
+    marks,
+  );
+  const labels = kindLabels(groups, {
+    requests: inputs.map((input) => input.request),
+    details,
+    topics: inputs.map((input) => topics.get(input.partition) ?? new Set<string>()),
+    stop,
+    commands: inputs.map((input) => mainCommand(input.requestActions)),
+  });
+  return { groups, labels };
+}
+
+export interface KindVectors {
+  text: Vector[];
+  action: Vector[];
+  /** Feature names by id, per view. */
+  names: { text: string[]; action: string[] };
+  details: Array<Set<string>>;
+  stop: ReadonlySet<string>;
+  /** Per partition, the words that name the project's things (`topic-words.ts`). */
+  topics: Map<string, Set<string>>;
+  /** Per session, what may name its kind (`coherence.ts`), as ids into `markNames`. */
+  marks: number[][];
+  markNames: string[];
+}
+
+/** Each session's two views (exported for diagnostics and tests). */
+export function kindVectors(inputs: readonly KindInput[], laterWeight = LATER_WEIGHT): KindVectors {
   const textLists: Array<Map<string, number>> = [];
   const actionLists: Array<Map<string, number>> = [];
   const details: Array<Set<string>> = [];
@@ -58,30 +103,65 @@ export function groupKinds(
   // Function words stay in the request view (their idf is low, and they do shape a way of asking);
   // they never name a kind.
   const stop = stopWords(featureCommandWords(sinks));
+  const topics = topicWords(
+    inputs.map((input, i) => ({
+      words: requestWordKeys(input.request),
+      names: sinks[i]?.names ?? new Set<string>(),
+      partition: input.partition,
+    })),
+  );
+  const markIds = new Map<string, number>();
+  const markId = (key: string): number => {
+    let id = markIds.get(key);
+    if (id === undefined) {
+      id = markIds.size;
+      markIds.set(key, id);
+    }
+    return id;
+  };
+  const marks: number[][] = [];
+  const commands = commandMarks(
+    inputs,
+    sinks.map((sink) => sink.features),
+  );
   inputs.forEach((input, i) => {
     const sink = sinks[i] ?? newSink();
     const text = new Map<string, number>();
-    for (const token of requestTokens(input.request, sink.details))
-      text.set(token, token === DETAIL ? DETAIL_WEIGHT : 1);
+    const own: number[] = [];
+    const terms = requestTerms(input.request, {
+      details: sink.details,
+      stop,
+      topics: topics.get(input.partition) ?? new Set(),
+    });
+    for (const [position, { token, role }] of terms.entries()) {
+      const weight = ROLE_WEIGHTS[role] * positionWeight(position);
+      if ((text.get(token) ?? 0) < weight) text.set(token, weight);
+      if (role === 'word' || role === 'part') own.push(markId(`t:${token}`));
+    }
+    for (const command of commands[i] ?? []) own.push(markId(command));
+    marks.push(own);
     textLists.push(text);
     actionLists.push(sink.features);
     details.push(sink.details);
   });
-  const text = weightedVectors(textLists).vectors;
-  const action = weightedVectors(actionLists, { floorAtMedianNorm: true }).vectors;
-  const groups = agglomerate(
-    text,
-    action,
-    inputs.map((input) => input.partition),
-    options,
-  );
-  const labels = kindLabels(groups, {
-    requests: inputs.map((input) => input.request),
+  const text = weightedVectors(textLists);
+  const action = weightedVectors(actionLists, { floorAtMedianNorm: true });
+  return {
+    text: text.vectors,
+    action: action.vectors,
+    names: { text: text.vocabulary.names, action: action.vocabulary.names },
     details,
     stop,
-    commands: inputs.map((input) => mainCommand(input.requestActions)),
-  });
-  return { groups, labels };
+    topics,
+    marks,
+    markNames: [...markIds.keys()],
+  };
+}
+
+/** A request says what it asks in its first words; a long pasted prompt's later words are its material. */
+const HEAD = 16;
+function positionWeight(position: number): number {
+  return position < HEAD ? 1 : HEAD / (position + 1);
 }
 
 /** The programs and subcommand words the project's commands use (from `c:` features). */

@@ -5,7 +5,7 @@
  * The merged kind keeps the id of the kind holding the earliest session (ids stay stable across
  * nights, as the offline miner's do). Nothing changes for a kind none of whose sessions has a label.
  */
-import { forbiddenTerm } from '../../core/negative-check.js';
+import { avoidedTerm, usedTerm } from '../../core/action-checks.js';
 import { checkKey, type Check } from '../../core/task.js';
 import type { Cluster } from '../types.js';
 
@@ -127,11 +127,16 @@ export function mergeClusters(a: Cluster, b: Cluster, info: ReadonlyMap<string, 
   };
 }
 
-/** "use X" and "avoid X" in one kind: such kinds are not merged (the offline miner drops both). */
+/** "use X" and "avoid X" in one kind, said or done: such kinds are not merged (the offline miner drops both). */
 export function contradicts(checks: readonly Check[]): boolean {
-  const used = new Set(checks.filter((c) => c.op === 'contains').map((c) => String(c.arg).toLowerCase()));
+  const used = new Set(
+    checks.flatMap((c) => {
+      const term = c.op === 'mentions' ? null : usedTerm(c);
+      return term === null ? [] : [term.toLowerCase()];
+    }),
+  );
   return checks.some((c) => {
-    const term = c.op === 'not_contains' ? String(c.arg) : forbiddenTerm(c);
+    const term = c.op === 'not_contains' ? String(c.arg) : avoidedTerm(c);
     return term !== null && used.has(term.toLowerCase());
   });
 }

@@ -5,7 +5,8 @@
  * follow-up after it whose sentence the report holds, where the agent acted before and after.
  */
 import { agentActed, sessionEpisodes } from '../episodes.js';
-import { truncateIntent } from '../mine.js';
+import { requestIndexOf } from '../mine.js';
+import { statesPrompt } from '../templates.js';
 import { MAX_SENTENCE_CHARS } from '../rules/session-rules.js';
 import { correctionAnswers, type CorrectionAnswers } from '../rules/verdict.js';
 import type { MinerSession } from '../types.js';
@@ -21,7 +22,7 @@ export function locateCorrection(
   nth = 0,
 ): CorrectionAnswers | null {
   const episodes = sessionEpisodes(session);
-  const request = episodes.findIndex((e) => truncateIntent(e.prompt) === intent);
+  const request = requestIndexOf(episodes, intent);
   if (request < 0) return null;
   let seen = 0;
   for (let k = request + 1; k < episodes.length; k++) {
@@ -29,7 +30,8 @@ export function locateCorrection(
     const episode = episodes[k];
     if (previous === undefined || episode === undefined) continue;
     if (!agentActed(previous) || !agentActed(episode)) continue;
-    if (episode.prompt.trim().slice(0, MAX_SENTENCE_CHARS) !== sentence) continue;
+    const said = episode.prompt.trim();
+    if (said.slice(0, MAX_SENTENCE_CHARS) !== sentence && !statesPrompt(said, sentence)) continue;
     if (seen === nth) return correctionAnswers(episodes, request, k);
     seen += 1;
   }

@@ -9,7 +9,8 @@
  * follow-ups of several kinds say nothing about any one of them. Of two checks where one implies the
  * other (`contains "vitest --run"`, `contains "--run"`), the better supported stays.
  */
-import { forbiddenTerm, mentionsWord } from '../../core/negative-check.js';
+import { avoidedTerm, usedTerm } from '../../core/action-checks.js';
+import { mentionsWord } from '../../core/negative-check.js';
 import type { Check } from '../../core/task.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { arrangeChecks } from '../corrections.js';
@@ -51,6 +52,10 @@ export interface KindRules {
   sources: Array<{ check: Check; sessionKey: string; sentence: string }>;
   criteria: string[];
   corrections: CorrectionReport[];
+  /** Per session, per follow-up (episode index): the kind's confirmed checks that follow-up gave. */
+  keptByFollowUp: Map<string, Map<number, Check[]>>;
+  /** Keys (`op`, NUL, `arg`) of the kept checks that recurred in two sessions or more. */
+  recurring: Set<string>;
 }
 
 interface Candidate {
@@ -112,6 +117,22 @@ export function kindRules(
     const origin = byKey.get(keyOf(check))?.first ?? { sessionKey: '', sentence: '' };
     return { check, ...origin };
   });
+  const keptOf = (finding: FollowUpFinding): Check[] =>
+    unique(
+      [...finding.literal.map((l) => l.check), ...finding.shapes.map((s) => s.check)]
+        .map((check) => kept.get(impliedBy.get(keyOf(check)) ?? keyOf(check))?.check)
+        .filter((check): check is Check => check !== undefined),
+    );
+  const keptByFollowUp = new Map<string, Map<number, Check[]>>();
+  for (const member of members) {
+    for (const finding of member.findings) {
+      const checks = keptOf(finding);
+      if (checks.length === 0) continue;
+      const perSession = keptByFollowUp.get(member.sessionKey) ?? new Map<number, Check[]>();
+      perSession.set(finding.episode, checks);
+      keptByFollowUp.set(member.sessionKey, perSession);
+    }
+  }
   const corrections: CorrectionReport[] = [];
   const criteria: string[] = [];
   const repeated = new Map<string, Set<string>>();
@@ -125,11 +146,7 @@ export function kindRules(
     for (const finding of member.findings) {
       if (!finding.redo) continue;
       const key = sentenceKey(finding.sentence, common);
-      const checks = unique(
-        [...finding.literal.map((l) => l.check), ...finding.shapes.map((s) => s.check)]
-          .map((check) => kept.get(impliedBy.get(keyOf(check)) ?? keyOf(check))?.check)
-          .filter((check): check is Check => check !== undefined),
-      );
+      const checks = keptOf(finding);
       const report: CorrectionReport = {
         sessionKey: member.sessionKey,
         sentence: finding.sentence,
@@ -156,7 +173,8 @@ export function kindRules(
       corrections.push(report);
     }
   }
-  return { checks: arranged.checks, sources, criteria, corrections };
+  const recurring = new Set([...kept].filter(([, c]) => c.sessions.size >= MIN_SESSIONS).map(([key]) => key));
+  return { checks: arranged.checks, sources, criteria, corrections, keptByFollowUp, recurring };
 }
 
 /**
@@ -209,7 +227,7 @@ function dropContradicted(kept: Map<string, Candidate>, members: readonly Sessio
   }
 }
 
-/** "use X" and "avoid X" in one kind cancel out. */
+/** "use X" and "avoid X" in one kind cancel out, whether said or done (`runs X`, `not_mentions X`). */
 function dropContradictions(kept: Map<string, Candidate>): void {
   const terms = new Map<string, string[]>();
   for (const [key, c] of kept) {
@@ -217,14 +235,13 @@ function dropContradictions(kept: Map<string, Candidate>): void {
     if (term !== null) terms.set(term, [...(terms.get(term) ?? []), key]);
   }
   for (const keys of terms.values()) {
-    const ops = new Set(keys.map((key) => kept.get(key)?.check.op));
-    if (ops.size > 1) for (const key of keys) kept.delete(key);
+    const signs = new Set(keys.map((key) => usedTerm(kept.get(key)?.check ?? { op: '' }) !== null));
+    if (signs.size > 1) for (const key of keys) kept.delete(key);
   }
 }
 
 function termOf(check: Check): string | null {
-  if (check.op === 'contains') return String(check.arg).toLowerCase();
-  return forbiddenTerm(check)?.toLowerCase() ?? null;
+  return (usedTerm(check) ?? avoidedTerm(check))?.toLowerCase() ?? null;
 }
 
 const KEYS = new WeakMap<ReadonlySet<string>, Map<string, string>>();

@@ -1,13 +1,17 @@
 /**
  * Checks a correction names: the user's sentence says a word ("pnpm", "`uv add`", "--run",
  * "StyleSheet.create", "dist/"), and the two answers say which way it goes. A term the corrected
- * answer built with and the rejected one lacked must be there (`contains`); a term the rejected answer
- * had and the corrected one dropped must not be (the word-bounded negative check). A term both or
- * neither have says nothing. No word is known in advance: the candidates are the sentence's own
+ * answer built with and the rejected one lacked must be there; a term the rejected answer had and the
+ * corrected one dropped must not be. Where the answers hold it says how it is judged: in a command run
+ * (`runs` / `not_runs`), a path written (`not_edits`), the text written into a file (`writes` /
+ * `not_writes`), else as text (`contains`, the word-bounded negative check). A term both or neither
+ * have says nothing. No word is known in advance: the candidates are the sentence's own
  * spans, words and word pairs, minus the words this user writes in many prompts ("use", "the",
  * "please": see `commonPromptWords`).
  */
+import { NOT_EDITS, NOT_RUNS, NOT_WRITES, RUNS, WRITES } from '../../core/action-checks.js';
 import { mentionsWord, negativeWordCheck } from '../../core/negative-check.js';
+import { pathMatches } from '../../replay/judges/answer-actions.js';
 import type { Check } from '../../core/task.js';
 import { simpleCommands } from '../shell-words.js';
 import { stopWords } from '../stop-words.js';
@@ -174,15 +178,26 @@ export function literalChecks(
     if (found.some((f) => mentionsWord(f.term, term))) continue;
     const carriers = carriersOf(term, rejected);
     if (carriers.length === 0 && !mentionsWord(firstWork, term)) {
-      if (!redoneWith(term, quoted, accepted, rejected, touched, stepWords)) continue;
-      const check: Check = { op: 'contains', arg: term };
-      if (fails(check, firstAttempt.full) && passes(check, accepted.full))
-        found.push({ check, term, sign: 'use', quoted });
+      const place = redonePlace(term, quoted, accepted, rejected, touched, stepWords);
+      if (place === null) continue;
+      // What the corrected answer did with the term is judged on its actions; a fenced block is text.
+      const op = place === 'command' ? RUNS : place === 'file' ? WRITES : null;
+      const check = [...(op === null ? [] : [{ op, arg: term }]), { op: 'contains', arg: term }].find(
+        (c) => fails(c, firstAttempt.full) && passes(c, accepted.full),
+      );
+      if (check !== undefined) found.push({ check, term, sign: 'use', quoted });
     } else if (carriers.length > 0 && mentionsWord(firstWork, term) && !mentionsWord(netWork, term)) {
       if (!carriers.some((carrier) => reworked(carrier, accepted))) continue;
-      const check = negativeWordCheck(term);
-      if (fails(check, firstAttempt.full) && passes(check, netWork))
-        found.push({ check, term, sign: 'avoid', quoted });
+      // What the rejected answer did with the term, judged on its actions; else the text check.
+      const candidates: Array<{ check: Check; accepted: string }> = [
+        ...avoidedActions(term, carriers).map((op) => ({
+          check: { op, arg: term },
+          accepted: acceptedNet.full,
+        })),
+        { check: negativeWordCheck(term), accepted: netWork },
+      ];
+      const kept = candidates.find((c) => fails(c.check, firstAttempt.full) && passes(c.check, c.accepted));
+      if (kept !== undefined) found.push({ check: kept.check, term, sign: 'avoid', quoted });
     }
   }
   // "ok now run the tests" after `vitest run <file>` and then `pnpm test`: the sentence asks for the
@@ -238,14 +253,17 @@ function isPlainWord(term: string): boolean {
 const WORD = /[\p{L}\p{N}_]+/gu;
 
 type Carrier =
-  { kind: 'command'; line: string } | { kind: 'file'; name: string; path: string } | { kind: 'block' };
+  | { kind: 'command'; line: string }
+  | { kind: 'file'; name: string; path: string; text: string }
+  | { kind: 'block' };
 
 /** Where the rejected answer says the term. */
 function carriersOf(term: string, e: AnswerEvidence): Carrier[] {
   const found: Carrier[] = [];
   for (const line of e.commands) if (mentionsWord(line, term)) found.push({ kind: 'command', line });
   for (const [name, file] of e.files) {
-    if (mentionsWord(`${file.path}\n${file.text}`, term)) found.push({ kind: 'file', name, path: file.path });
+    if (mentionsWord(`${file.path}\n${file.text}`, term))
+      found.push({ kind: 'file', name, path: file.path, text: file.text });
   }
   if (e.blocks.some((block) => mentionsWord(block, term))) found.push({ kind: 'block' });
   return found;
@@ -262,30 +280,48 @@ function commandWords(lines: readonly string[]): Set<string> {
 }
 
 /**
- * The corrected answer says the term where it redid the rejected one's work: in a command that
+ * Where the corrected answer says the term, redoing the rejected one's work: in a command that
  * repeats a step of the rejected answer (`go test` → `make test`, `npm install x` → `pnpm add x`: a
  * subcommand word or an argument in common; a new step such as `git push` is a new request), in a
  * file the rejected answer had touched, or in a rewritten fenced block. There, a quoted term may be on
  * any new line ("always include `Refs: #`" adds a footer); a bare word must be on a revised line, not
- * in a freshly worded body.
+ * in a freshly worded body. Null when it says it nowhere of these.
  */
-function redoneWith(
+function redonePlace(
   term: string,
   quoted: boolean,
   accepted: AnswerEvidence,
   rejected: AnswerEvidence,
   touched: ReadonlySet<string>,
   stepWords: ReadonlySet<string>,
-): boolean {
+): 'command' | 'file' | 'block' | null {
   const redoes = (i: number): boolean =>
     [...commandWords([accepted.commands[i] ?? ''])].some((w) => stepWords.has(w));
-  if (accepted.built.some((line, i) => mentionsWord(line, term) && redoes(i))) return true;
+  if (accepted.built.some((line, i) => mentionsWord(line, term) && redoes(i))) return 'command';
   for (const [name, file] of accepted.files) {
-    if (touched.has(name) && mentionsWord(file.text, term)) return true;
+    if (touched.has(name) && mentionsWord(file.text, term)) return 'file';
   }
-  if (rejected.blocks.length === 0) return false;
-  if (quoted) return accepted.blocks.some((block) => mentionsWord(block, term));
-  return revisedBlockLines(rejected.blocks, accepted.blocks).some((line) => mentionsWord(line, term));
+  if (rejected.blocks.length === 0) return null;
+  const inBlock = quoted
+    ? accepted.blocks.some((block) => mentionsWord(block, term))
+    : revisedBlockLines(rejected.blocks, accepted.blocks).some((line) => mentionsWord(line, term));
+  return inBlock ? 'block' : null;
+}
+
+/**
+ * The negative action ops for a term the rejected answer acted with, most specific first: a path it
+ * wrote (`not_edits`: `sed -n 1,40p dist/x` beside the edit of `dist/x` only read it), a command it
+ * ran (`not_runs`), the text it wrote into a file (`not_writes`). None when a fenced block says it: the
+ * answer's text is then what the user corrected, and the text check stays.
+ */
+function avoidedActions(term: string, carriers: readonly Carrier[]): string[] {
+  if (carriers.some((c) => c.kind === 'block')) return [];
+  const files = carriers.flatMap((c) => (c.kind === 'file' ? [c] : []));
+  return [
+    ...(files.some((c) => pathMatches(c.path, term)) ? [NOT_EDITS] : []),
+    ...(carriers.some((c) => c.kind === 'command') ? [NOT_RUNS] : []),
+    ...(files.some((c) => mentionsWord(c.text, term)) ? [NOT_WRITES] : []),
+  ];
 }
 
 /**

@@ -25,15 +25,18 @@ describe('rules from what a correction changed', () => {
       ep('add zod', [run('npm install zod')]),
       ep('wrong package manager: it has to be pnpm', [run('rm -f package-lock.json'), run('pnpm add zod')]),
     ];
-    expect(checksOf(npm)).toEqual([{ op: 'contains', arg: 'pnpm' }]);
+    expect(checksOf(npm)).toEqual([{ op: 'runs', arg: 'pnpm' }]);
     const both = [ep('add zod', [run('npm install zod')]), ep('No, use yarn not npm', [run('yarn add zod')])];
-    expect(checksOf(both)).toEqual([{ op: 'contains', arg: 'yarn' }, negativeWordCheck('npm')]);
+    expect(checksOf(both)).toEqual([
+      { op: 'runs', arg: 'yarn' },
+      { op: 'not_runs', arg: 'npm' },
+    ]);
     // The same step run another way shares a word with it, not a program or an argument.
     const tests = [
       ep('run the tests', [run('npm run test')]),
       ep('no npm here, use pnpm', [run('pnpm test')]),
     ];
-    expect(checksOf(tests)).toContainEqual(negativeWordCheck('npm'));
+    expect(checksOf(tests)).toContainEqual({ op: 'not_runs', arg: 'npm' });
   });
 
   it('never forbids the plain word a follow-up asks for, unless it names what replaced it', () => {
@@ -41,26 +44,27 @@ describe('rules from what a correction changed', () => {
       ep('fix the flaky test', [run('pnpm vitest run src/a.test.ts')]),
       ep('ok now run the whole suite', [run('pnpm test')]),
     ];
+    expect(checksOf(next)).not.toContainEqual({ op: 'not_runs', arg: 'run' });
     expect(checksOf(next)).not.toContainEqual(negativeWordCheck('run'));
     const instead = [
       ep('fix the flaky test', [run('npx jest src/a.test.ts')]),
       ep('wait: we run the tests with vitest, not jest', [run('npx vitest run src/a.test.ts')]),
     ];
-    expect(checksOf(instead)).toContainEqual(negativeWordCheck('jest'));
+    expect(checksOf(instead)).toContainEqual({ op: 'not_runs', arg: 'jest' });
     // A bare word the longer forbidden term already covers says nothing more.
     const via = [
       ep('fix the failing parser test', [run('go test -run TestParse ./...')]),
       ep('Please run tests via make test, not go test directly', [run('make test')]),
     ];
     const checks = checksOf(via);
-    expect(checks).toContainEqual(negativeWordCheck('go test'));
-    expect(checks).not.toContainEqual(negativeWordCheck('run'));
+    expect(checks).toContainEqual({ op: 'not_runs', arg: 'go test' });
+    expect(checks).not.toContainEqual({ op: 'not_runs', arg: 'run' });
     // A prose word the command has only inside a flag is not the command's word.
     const flag = [
       ep('fix the failing parser test', [run('go test -run TestParse ./...')]),
       ep('Run `make test` instead, the db fixture needs it', [run('make test')]),
     ];
-    expect(checksOf(flag)).toEqual([{ op: 'contains', arg: 'make test' }]);
+    expect(checksOf(flag)).toEqual([{ op: 'runs', arg: 'make test' }]);
   });
 
   it('reads a correction against the last answer that did work, not a chat reply in between', () => {
@@ -85,7 +89,10 @@ describe('rules from what a correction changed', () => {
       ]),
     ];
     expect(checksOf(between)).toEqual(
-      expect.arrayContaining([negativeWordCheck('console.log'), { op: 'contains', arg: 'logger' }]),
+      expect.arrayContaining([
+        { op: 'not_writes', arg: 'console.log' },
+        { op: 'writes', arg: 'logger' },
+      ]),
     );
   });
 
@@ -98,7 +105,7 @@ describe('rules from what a correction changed', () => {
         edit('/p/src/db.ts', "from './config'", "from './config.js'"),
       ]),
     ];
-    expect(checksOf(undo)).toContainEqual(negativeWordCheck('dist/'));
+    expect(checksOf(undo)).toContainEqual({ op: 'not_edits', arg: 'dist/' });
   });
 
   it('looks past the commands that only undo the rejected answer', () => {
@@ -111,7 +118,10 @@ describe('rules from what a correction changed', () => {
       ),
     ];
     expect(checksOf(pip)).toEqual(
-      expect.arrayContaining([{ op: 'contains', arg: 'uv add' }, negativeWordCheck('pip install')]),
+      expect.arrayContaining([
+        { op: 'runs', arg: 'uv add' },
+        { op: 'not_runs', arg: 'pip install' },
+      ]),
     );
     expect(checksOf(pip)).toHaveLength(2);
     const dist = [
@@ -121,7 +131,7 @@ describe('rules from what a correction changed', () => {
         edit('/p/src/types.ts', 'a', 'b'),
       ]),
     ];
-    expect(checksOf(dist)).toEqual([negativeWordCheck('dist/')]);
+    expect(checksOf(dist)).toEqual([{ op: 'not_edits', arg: 'dist/' }]);
   });
 
   it('reads code terms from the files the answer rewrote', () => {
@@ -131,7 +141,31 @@ describe('rules from what a correction changed', () => {
         write('/p/revenue.py', 'import polars as pl\ndf = pl.read_csv(x)'),
       ]),
     ];
-    expect(checksOf(pandas)).toEqual([{ op: 'contains', arg: 'polars' }, negativeWordCheck('pandas')]);
+    expect(checksOf(pandas)).toEqual([
+      { op: 'writes', arg: 'polars' },
+      { op: 'not_writes', arg: 'pandas' },
+    ]);
+  });
+
+  it('judges a term on what the answers did with it, and on what they said only in a fenced block', () => {
+    // The rejected answer read dist/index.d.ts and edited it: the path it wrote is what was corrected.
+    const read = [
+      ep('fix the type error', [
+        run("sed -n '1,40p' /p/dist/index.d.ts"),
+        edit('/p/dist/index.d.ts', 'a', 'b'),
+      ]),
+      ep("don't touch dist/, it is generated", [
+        run('git checkout -- /p/dist/index.d.ts'),
+        edit('/p/src/types.ts', 'a', 'b'),
+      ]),
+    ];
+    expect(checksOf(read)).toEqual([{ op: 'not_edits', arg: 'dist/' }]);
+    // A command shown in the answer's text, not run: the text is what the user corrected.
+    const shown = [
+      ep('how do I add zod?', [], 'Run this:\n```\nnpm install zod\n```'),
+      ep('no, use pnpm, not npm', [], 'Run this:\n```\npnpm install zod\n```'),
+    ];
+    expect(checksOf(shown)).toEqual([{ op: 'contains', arg: 'pnpm' }, negativeWordCheck('npm')]);
   });
 
   it('gives nothing for a new request that names a new file', () => {
@@ -294,6 +328,12 @@ describe('the rules of a kind', () => {
       ep('no pnpm here, npm', [run('npm install dayjs')]),
     ]);
     expect(kindRules([a, b], new Set(), common).checks).toEqual([]);
+    // Said in one session and done in another, it is the same term either way.
+    const c = session('c', [
+      ep('commit message please', [], '```\nBump zod via pnpm\n```'),
+      ep('no pnpm in messages, say npm', [], '```\nBump zod via npm\n```'),
+    ]);
+    expect(kindRules([a, c], new Set(), common).checks).toEqual([]);
     const run1 = session('c', [
       ep('fix test', [run('pnpm vitest a.test.ts')]),
       ep('run vitest with --run', [run('pnpm vitest --run a.test.ts')]),
@@ -306,8 +346,6 @@ describe('the rules of a kind', () => {
       ep('fix test', [run('pnpm vitest c.test.ts')]),
       ep('use --run', [run('pnpm vitest --run c.test.ts')]),
     ]);
-    expect(kindRules([run1, run2, run3], new Set(), common).checks).toEqual([
-      { op: 'contains', arg: '--run' },
-    ]);
+    expect(kindRules([run1, run2, run3], new Set(), common).checks).toEqual([{ op: 'runs', arg: '--run' }]);
   });
 });

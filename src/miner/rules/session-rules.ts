@@ -42,7 +42,8 @@ export function followUpFindings(
   const findings: FollowUpFinding[] = [];
   for (let k = requestIndex + 1; k < episodes.length; k++) {
     const episode = episodes[k] as Episode;
-    if (!agentActed(episode)) continue;
+    // A template run bare (its prompt reduced to '') says nothing in the user's words.
+    if (!agentActed(episode) || episode.prompt === '') continue;
     const answers = correctionAnswers(episodes, requestIndex, k);
     const previous = answers === null ? undefined : episodes[answers.rejectedAt];
     if (answers === null || previous === undefined || !agentActed(previous)) continue;

@@ -4,6 +4,7 @@
  * followed. The offline rules (`literal.ts`, `shape.ts`) and the model pass (`model/rules-from-triples.ts`)
  * both decide here, so a model's check is held to the same test as the miner's own.
  */
+import { ACTION_OPS } from '../../core/action-checks.js';
 import type { Check } from '../../core/task.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { evidenceOf, fencedBlocks, revisits, undoneIn, workText, type AnswerEvidence } from './evidence.js';
@@ -104,12 +105,46 @@ function plainEvidence(episode: Episode): AnswerEvidence {
 
 /**
  * Why a check does not separate the correction's answers, or null when it does: it fails on the first
- * attempt and on the rejected answer, and passes on the accepted one (as replayed, or its work without
- * the undo commands, as the offline literal and shape checks are decided).
+ * attempt and on the rejected answer, and passes on the accepted one (as replayed; or without the
+ * commands that only undid the rejected one, rendered for the action checks and as its bare work for
+ * the text checks, as the offline literal and shape checks are decided).
  */
 export function separationProblem(check: Check, answers: CorrectionAnswers): string | null {
   if (!fails(check, answers.rejected.full)) return 'rejected answer passes it';
   if (!fails(check, answers.firstAttempt.full)) return "the session's first attempt passes it";
-  const accepted = passes(check, answers.accepted.full) || passes(check, workText(answers.acceptedNet));
+  const net = answers.acceptedNet;
+  // The bare work has no action lines: an action check would pass it for doing nothing.
+  const bare = ACTION_OPS.has(check.op) ? net.full : workText(net);
+  const accepted = passes(check, answers.accepted.full) || passes(check, bare);
   return accepted ? null : 'accepted answer fails it';
+}
+
+/** The two rendered answers of a correction, when the session's episodes are not at hand. */
+export interface AnswerPair {
+  rejected: string;
+  accepted: string;
+}
+
+/**
+ * The checks a correction's own answers bear out, and why each other one was dropped: it must fail
+ * the answer the user rejected and pass the one they accepted (`separationProblem` with the session's
+ * episodes; with rendered answers only, those two tests), whatever its op.
+ */
+export function keepSeparating(
+  checks: readonly Check[],
+  answers: CorrectionAnswers | AnswerPair,
+): { kept: Check[]; dropped: Array<{ check: Check; why: string }> } {
+  const kept: Check[] = [];
+  const dropped: Array<{ check: Check; why: string }> = [];
+  for (const check of checks) {
+    const why = 'firstAttempt' in answers ? separationProblem(check, answers) : pairProblem(check, answers);
+    if (why === null) kept.push(check);
+    else dropped.push({ check, why });
+  }
+  return { kept, dropped };
+}
+
+function pairProblem(check: Check, answers: AnswerPair): string | null {
+  if (!fails(check, answers.rejected)) return 'rejected answer passes it';
+  return passes(check, answers.accepted) ? null : 'accepted answer fails it';
 }

@@ -6,6 +6,17 @@
 import type { Check, Score } from '../../core/task.js';
 import { boundedMemo } from '../../core/memo.js';
 import { MENTIONS, NOT_MENTIONS, mentionsWord } from '../../core/negative-check.js';
+import {
+  ACTION_OPS,
+  EDITS,
+  NOT_EDITS,
+  NOT_RUNS,
+  NOT_WRITES,
+  RUNS,
+  WRITES,
+  checkForms,
+} from '../../core/action-checks.js';
+import { answerActions, editsPath, runsTerm, writesTerm } from './answer-actions.js';
 
 export interface CheckResult {
   pass: boolean;
@@ -31,6 +42,7 @@ export const TEXT_ARG_OPS: ReadonlySet<string> = new Set([
   'not_contains',
   MENTIONS,
   NOT_MENTIONS,
+  ...ACTION_OPS,
 ]);
 
 export const CHAR_BOUND_OPS: ReadonlySet<string> = new Set(['max_chars', 'min_chars']);
@@ -69,7 +81,7 @@ export function ruleJudge(checks: readonly Check[], response: string, toolsCalle
 }
 
 function describeFailure(check: Check, problem: string | undefined): string {
-  const head = check.arg === undefined ? check.op : `${check.op}=${String(check.arg)}`;
+  const head = check.arg === undefined ? check.op : `${check.op}=${checkForms(check).join(' | ')}`;
   const said = check.because ? ` (the user said: ${JSON.stringify(check.because)})` : '';
   return problem ? `${head} [${problem}]${said}` : `${head}${said}`;
 }
@@ -89,13 +101,22 @@ export function evaluateCheck(check: Check, response: string, toolsCalled: reado
     case 'min_chars':
       return evaluateCharBound(check.op, check.arg, response);
     case 'contains':
-      return { pass: response.toLowerCase().includes(arg.toLowerCase()) };
-    case 'not_contains':
-      return { pass: !response.toLowerCase().includes(arg.toLowerCase()) };
+    case 'not_contains': {
+      const text = response.toLowerCase();
+      const found = checkForms(check).some((form) => text.includes(form.toLowerCase()));
+      return { pass: found === (check.op === 'contains') };
+    }
     case MENTIONS:
-      return { pass: mentionsWord(response, arg) };
+      return { pass: checkForms(check).some((form) => mentionsWord(response, form)) };
     case NOT_MENTIONS:
-      return { pass: !mentionsWord(response, arg) };
+      return { pass: !checkForms(check).some((form) => mentionsWord(response, form)) };
+    case RUNS:
+    case NOT_RUNS:
+    case EDITS:
+    case NOT_EDITS:
+    case WRITES:
+    case NOT_WRITES:
+      return { pass: evaluateAction(check, response) };
     case 'no_refusal':
       return { pass: !isBareRefusal(response) };
     case 'tool_called':
@@ -104,6 +125,19 @@ export function evaluateCheck(check: Check, response: string, toolsCalled: reado
       // Unknown ops never block; the validator warns about them instead.
       return { pass: true };
   }
+}
+
+/**
+ * An action check on the actions the answer states (see `answer-actions.ts`), never its prose. An
+ * answer that does nothing passes the negatives (it kept the rule) and fails the positives.
+ */
+function evaluateAction(check: Check, response: string): boolean {
+  const actions = answerActions(response);
+  const positive = !check.op.startsWith('not_');
+  const kind = positive ? check.op : check.op.slice('not_'.length);
+  const test = kind === RUNS ? runsTerm : kind === EDITS ? editsPath : writesTerm;
+  const found = checkForms(check).some((form) => test(actions, form));
+  return found === positive;
 }
 
 /** Unicode casefold approximation: lower-case, plus the one common full folding (ß → ss). */

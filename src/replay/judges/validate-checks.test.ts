@@ -118,6 +118,51 @@ describe('validateJudge: checks', () => {
   });
 });
 
+describe('validateJudge: action checks and other forms', () => {
+  it('keeps the action ops with a text arg and refuses a blank one', () => {
+    const ops = ['runs', 'not_runs', 'edits', 'not_edits', 'writes', 'not_writes'];
+    const result = validateJudge(judgeOf(...ops.map((op) => ({ op, arg: 'dist/' }))));
+    expect(result.errors).toEqual([]);
+    expect(result.checks.map((c) => c.op)).toEqual(ops);
+    expect(validateJudge(judgeOf({ op: 'not_edits', arg: ' ' })).errors).toEqual([
+      'check #0 not_edits needs a non-empty arg',
+    ]);
+  });
+
+  it('keeps any_of on a term op, each form once and none equal to arg; [] or null is none', () => {
+    const result = validateJudge(
+      judgeOf(
+        {
+          op: 'runs',
+          arg: 'vitest --run',
+          any_of: ['vitest run', 'vitest --run', 'vitest run'],
+          because: 'b',
+        },
+        { op: 'contains', arg: 'x', any_of: [] },
+        { op: 'not_mentions', arg: 'npm', any_of: null },
+      ),
+    );
+    expect(result.errors).toEqual([]);
+    expect(result.checks).toEqual([
+      { op: 'runs', arg: 'vitest --run', any_of: ['vitest run'], because: 'b' },
+      { op: 'contains', arg: 'x' },
+      { op: 'not_mentions', arg: 'npm' },
+    ]);
+  });
+
+  it('refuses any_of that is not a list of text, or on an op that does not read it', () => {
+    expect(validateJudge(judgeOf({ op: 'runs', arg: 'x', any_of: 'y' })).errors).toEqual([
+      'check #0 "any_of" must be an array of strings, got string',
+    ]);
+    expect(validateJudge(judgeOf({ op: 'runs', arg: 'x', any_of: ['y', ''] })).errors).toEqual([
+      'check #0 "any_of" must hold non-empty strings, got ""',
+    ]);
+    expect(validateJudge(judgeOf({ op: 'regex', arg: 'x', any_of: ['y'] })).errors[0]).toMatch(
+      /^check #0 regex does not read "any_of" \(only contains, edits, /,
+    );
+  });
+});
+
 describe('validateJudge: warnings', () => {
   it('warns that min_chars=0 always passes', () => {
     const result = validateJudge(judgeOf({ op: 'min_chars', arg: 0 }, { op: 'contains', arg: 'x' }));

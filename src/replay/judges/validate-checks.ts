@@ -4,6 +4,7 @@
  * complies; an unknown op, often a typo, would pass every answer); a warning means the check is
  * accepted but toothless. A check's `because` (the user's sentence it came from) is kept as it is.
  */
+import { ANY_OF_OPS } from '../../core/action-checks.js';
 import { oneLine } from '../../core/one-line.js';
 import type { Check } from '../../core/task.js';
 import {
@@ -71,6 +72,18 @@ function validateCheck(raw: unknown, index: number): CheckOutcome {
   const arg = raw['arg'];
   if (op === undefined) return { error: `${where} has no "op"` };
   if (typeof op !== 'string') return { error: `${where} op must be a string, got ${describeType(op)}` };
+  if (raw['any_of'] != null) {
+    if (!ANY_OF_OPS.has(op))
+      return {
+        error: `${where} ${op} does not read "any_of" (only ${[...ANY_OF_OPS].sort().join(', ')} do)`,
+      };
+    const forms = validateForms(where, raw['any_of']);
+    if (typeof forms === 'string') return { error: forms };
+    const outcome = validateTextArg(where, op, arg);
+    if ('error' in outcome) return outcome;
+    const others = forms.filter((form) => form !== outcome.check.arg);
+    return others.length === 0 ? outcome : { check: { ...outcome.check, any_of: others } };
+  }
   if (TEXT_ARG_OPS.has(op)) return validateTextArg(where, op, arg);
   if (CHAR_BOUND_OPS.has(op)) return validateCharBound(where, op, arg);
   if (op === 'no_refusal') return { check: { op } };
@@ -92,6 +105,18 @@ function validateTextArg(where: string, op: string, arg: unknown): CheckOutcome 
       return { error: `${where} regex does not compile (${compiled.error}): ${JSON.stringify(text)}` };
   }
   return { check: { op, arg: text } };
+}
+
+/** `any_of`: an array of non-blank strings, each once (`null` or `[]` is no alternative). */
+function validateForms(where: string, raw: unknown): string[] | string {
+  if (!Array.isArray(raw)) return `${where} "any_of" must be an array of strings, got ${describeType(raw)}`;
+  const forms: string[] = [];
+  for (const form of raw as unknown[]) {
+    if (typeof form !== 'string' || form.trim() === '')
+      return `${where} "any_of" must hold non-empty strings, got ${JSON.stringify(form) ?? describeType(form)}`;
+    if (!forms.includes(form)) forms.push(form);
+  }
+  return forms;
 }
 
 function validateCharBound(where: string, op: string, arg: unknown): CheckOutcome {

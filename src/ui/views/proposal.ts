@@ -1,6 +1,7 @@
 /** A proposal: its diff, edits, where its rules came from, per-task deltas, refusals, and the buttons. */
 import { html, isoTime, raw, score, escapeHtml, type Html } from '../html.js';
 import type { ProposalView } from '../data.js';
+import { checkText, type LessonReport } from '../../night/night-report.js';
 import { link, page, query, type RenderOptions } from './layout.js';
 
 /** What an adopt/reject/revert button did: the lines the CLI prints, or its error line. */
@@ -64,6 +65,47 @@ function resultBox(result: ActionResult | undefined): Html {
     class="${result.ok ? 'ok' : 'refused'}"
   >
 ${result.lines.join('\n')}</pre>`;
+}
+
+/** What the user taught, as the night that staged the proposal mined it: rule, support, judge, evidence. */
+export function lessonsHtml(lessons: readonly LessonReport[] | undefined): Html {
+  if (lessons === undefined)
+    return html`<p class="muted" id="lessons">
+      None in this night's report (it read a tasks file, or it is older than lessons).
+    </p>`;
+  const items = lessons.map((l) => {
+    const judged =
+      l.checks.length > 0
+        ? html`${l.checks.length} check${l.checks.length === 1 ? '' : 's'}:
+          ${l.checks.map((c, i) => html`${i > 0 ? ', ' : ''}<code>${checkText(c)}</code>`)}`
+        : l.criterion !== null
+          ? html`a model, against the rule`
+          : html`nothing`;
+    const evidence = l.evidence.map(
+      (e) =>
+        html`<li data-testid="lesson-evidence">
+          “<span class="sentence">${e.sentence}</span>”
+          <span class="muted"
+            >(${e.session}, prompt ${e.turn}${e.signals.length ? `; ${e.signals.join(', ')}` : ''})</span
+          >
+        </li>`,
+    );
+    return html`<li data-testid="lesson" data-lesson="${l.id}" ${l.retired_by ? raw('class="muted"') : ''}>
+      <strong>${l.rule}</strong>
+      <span class="muted"
+        >(${l.id}; ${l.support}
+        session${l.support === 1 ? '' : 's'}${l.kind ? `; ${l.kind}` : ''}${
+          l.retired_by ? `; retired by ${l.retired_by}` : ''
+        })</span
+      ><br />judged by ${judged}
+      <ul>
+        ${evidence}
+      </ul>
+    </li>`;
+  });
+  return html`<ul id="lessons" data-testid="lessons">
+    ${items.length ? items : html`<li class="muted">none</li>`}
+  </ul>`;
 }
 
 /** The proposal view's content, for the page and the static report. */
@@ -133,6 +175,12 @@ export function proposalBody(v: ProposalView, o: RenderOptions & { result?: Acti
     <ul id="provenance" data-testid="provenance">
       ${provenance.length ? provenance : html`<li class="muted">no corrections recorded</li>`}
     </ul>
+    ${
+      r
+        ? html`<h2>Lessons: what you taught the agent</h2>
+            ${lessonsHtml(r.lessons)}`
+        : ''
+    }
     <h2>Held-out tasks</h2>
     <table id="task-deltas" data-testid="task-deltas">
       <thead>

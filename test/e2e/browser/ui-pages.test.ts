@@ -154,10 +154,20 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
     expect(diff).toMatch(/^\+.*\S/m);
     const report = JSON.parse(
       readFileSync(path.join(box.project, '.skillopt-sleep', 'proposals', id, 'report.json'), 'utf8'),
-    ) as { recurring_tasks?: Array<{ checks: Array<{ sentence: string }> }> };
+    ) as {
+      recurring_tasks?: Array<{ checks: Array<{ sentence: string }> }>;
+      lessons?: Array<{ id: string }>;
+    };
     const sentence = report.recurring_tasks?.flatMap((t) => t.checks)[0]?.sentence;
     expect(sentence, 'the fixture night has a rule with its sentence').toBeTruthy();
     expect(await w.page.textContent('body')).toContain(sentence);
+    // Every lesson the night reported is listed, with its evidence.
+    const lessons = report.lessons ?? [];
+    expect(lessons.length, 'the fixture night reports its lessons').toBeGreaterThan(0);
+    expect(await w.page.locator('[data-testid="lesson"]').count()).toBe(lessons.length);
+    expect(
+      await w.page.locator(`[data-lesson="${lessons[0]?.id ?? ''}"] [data-testid="lesson-evidence"]`).count(),
+    ).toBeGreaterThan(0);
     await w.screenshot('proposal');
 
     await w.page.click('[data-testid="adopt-button"]');

@@ -1,0 +1,44 @@
+/**
+ * The files coding agents read their standing instructions from: a memory document (`CLAUDE.md`,
+ * `AGENTS.md`, `GEMINI.md`, Copilot's instructions), a rules file or folder (Cursor, Windsurf, Cline,
+ * Roo), or an agent's settings. These are the agents' own conventions, not words of any log: an agent
+ * that writes one of them in reply to a follow-up is recording what the user just told it.
+ */
+
+const MEMORY_NAMES = new Set([
+  'claude.md',
+  'claude.local.md',
+  'agents.md',
+  'agent.md',
+  'gemini.md',
+  'copilot-instructions.md',
+  '.cursorrules',
+  '.windsurfrules',
+  '.clinerules',
+  '.roorules',
+  'conventions.md',
+]);
+
+/** Folders whose files are instructions to an agent. */
+const INSTRUCTION_FOLDERS = [
+  '/.cursor/rules/',
+  '/.clinerules/',
+  '/.roo/rules',
+  '/.windsurf/rules/',
+  '/.github/instructions/',
+  '/.claude/rules/',
+  '/.claude/memory/',
+];
+
+/** An agent's own settings files (permissions, hooks: "ask before …"). */
+const SETTINGS = /\/\.(?:claude|codex|gemini|cursor)\/(?:settings(?:\.local)?\.json|config\.toml)$/;
+
+export function isAgentInstructionFile(filePath: string): boolean {
+  const p = `/${filePath.replace(/\\/g, '/').toLowerCase().replace(/^\/+/, '')}`;
+  const name = p.slice(p.lastIndexOf('/') + 1);
+  if (MEMORY_NAMES.has(name)) return true;
+  if (SETTINGS.test(p)) return true;
+  // Claude Code keeps a project's auto memory under ~/.claude/projects/<folder>/memory/.
+  if (p.includes('/.claude/projects/') && p.includes('/memory/')) return true;
+  return INSTRUCTION_FOLDERS.some((folder) => p.includes(folder));
+}

@@ -1,0 +1,204 @@
+/**
+ * What each prompt of a session says to the agent, read from structure and from this user's own
+ * corpus, in any script, never from a list of phrases:
+ *
+ * - a **nudge** (go on, a choice, an approval): a prompt of two words or fewer;
+ * - a **report** (a pasted log or spec): long or many lines, to act on, not a rule;
+ * - a **question**: it ends on a question mark;
+ * - a **correction**: the agent's next answer shows what the user rejected — a check read from the
+ *   sentence separates the answer it reacted to from the one that followed (`rules/literal.ts`), the
+ *   user named a command the agent had run and the agent stopped running it, or the user shouted a
+ *   word ("NEVER") at an answer;
+ * - a **preference**: the agent wrote what the user said into its own instructions (a memory
+ *   document, rules or settings: `agent-files.ts`), or the user shouted a word in a request;
+ * - a **request**: anything else (new work, feedback on a result).
+ *
+ * A correction and a preference are what the user taught; the rest are not. A question or a nudge is
+ * never a lesson on its own, whatever the agent did next: the evidence must be in the user's words.
+ */
+import type { ToolAction } from '../../core/session.js';
+import type { Episode } from '../episodes.js';
+import { simpleCommands } from '../shell-words.js';
+import { fileName } from '../rules/evidence.js';
+import { NOT_RUNS, RUNS } from '../../core/action-checks.js';
+import type { FollowUpFinding } from '../rules/session-rules.js';
+import { isAgentInstructionFile } from './agent-files.js';
+import { clauses, endsWithQuestion, oneLineCut, shoutedWords, textTokens, wordUnits } from './text.js';
+
+export type PromptClass = 'correction' | 'preference' | 'request' | 'question' | 'nudge' | 'report';
+
+export interface ClassifiedPrompt {
+  /** Index of the prompt's episode. */
+  episode: number;
+  class: PromptClass;
+  /** What made it a correction or a preference (empty for the other classes). */
+  signals: string[];
+  /** The user's words that state the lesson: the prompt, or its clauses that carry the signal. */
+  rule: string;
+  /** Earlier prompts of the session that said the same thing (a statement the agent recorded later). */
+  alsoSaidAt: number[];
+}
+
+export interface CorpusSignals {
+  /** A lower-case word written as an ordinary word in the agents' prose (shouting is emphasis). */
+  ordinaryWord: (word: string) => boolean;
+  /** Words this user writes in many prompts, and function words: they name no step. */
+  common: ReadonlySet<string>;
+}
+
+/** A prompt this short asks for nothing it could teach (in words; see `wordUnits`). */
+const NUDGE_UNITS = 2;
+/** Longer, or more lines, and the prompt is a pasted log or spec. */
+const REPORT_CHARS = 600;
+const REPORT_LINES = 6;
+/** The longest rule a lesson keeps, in characters (the user's words, cut on one line). */
+export const MAX_RULE_CHARS = 240;
+
+export function isNudge(prompt: string): boolean {
+  return wordUnits(prompt) <= NUDGE_UNITS;
+}
+
+/** Every prompt from the request on, classified. */
+export function classifyPrompts(
+  episodes: readonly Episode[],
+  requestIndex: number,
+  findings: readonly FollowUpFinding[],
+  corpus: CorpusSignals,
+  /** The follow-up at this episode gave a check the kind saw in two sessions or more. */
+  confirmed: (episode: number) => boolean = () => false,
+): ClassifiedPrompt[] {
+  const byEpisode = new Map(findings.map((f) => [f.episode, f]));
+  const out: ClassifiedPrompt[] = [];
+  for (let k = Math.max(0, requestIndex); k < episodes.length; k++) {
+    out.push(classifyOne(episodes, k, k === requestIndex, byEpisode.get(k), corpus, confirmed(k)));
+  }
+  return out;
+}
+
+/**
+ * A check read from the sentence says the user rejected something when the term was quoted, when the
+ * sentence named both the program the answer stopped running and the one it ran instead ("use pnpm
+ * instead of npm": a tool swapped in the same step), or when the kind saw the same check in another
+ * session. A word of the sentence that merely shows up in the next answer, or one the next answer's
+ * text dropped, once, is what a change of the task looks like ("also add a search box", "remove the
+ * block below the terms").
+ */
+function rejectsSomething(finding: FollowUpFinding, confirmed: boolean): boolean {
+  const ops = new Set(finding.literal.map((l) => l.check.op));
+  return confirmed || finding.literal.some((l) => l.quoted) || (ops.has(RUNS) && ops.has(NOT_RUNS));
+}
+
+function classifyOne(
+  episodes: readonly Episode[],
+  k: number,
+  isRequest: boolean,
+  finding: FollowUpFinding | undefined,
+  corpus: CorpusSignals,
+  confirmed: boolean,
+): ClassifiedPrompt {
+  const episode = episodes[k] as Episode;
+  const prompt = episode.prompt.trim();
+  const base = {
+    episode: k,
+    signals: [] as string[],
+    rule: oneLineCut(prompt, MAX_RULE_CHARS),
+    alsoSaidAt: [],
+  };
+  const report = prompt.length > REPORT_CHARS || prompt.split('\n').length > REPORT_LINES;
+  // A request states the task (a spec in capitals is still the task): it teaches by repetition only.
+  if (isRequest) return { ...base, class: 'request' };
+  if (!report && finding !== undefined && rejectsSomething(finding, confirmed))
+    return { ...base, class: 'correction', signals: ['check'] };
+  if (isNudge(prompt)) return { ...base, class: 'nudge' };
+  const memory = recordedInInstructions(episodes, k);
+  if (memory !== null)
+    return { ...base, class: 'preference', signals: ['recorded'], alsoSaidAt: memory.alsoSaidAt };
+  if (report) return { ...base, class: 'report' };
+  const shouted = shoutedClauses(prompt, corpus.ordinaryWord);
+  if (shouted.length > 0 && !endsWithQuestion(ruleOf(shouted)))
+    return { ...base, class: 'correction', signals: ['shouted'], rule: ruleOf(shouted) };
+  if (endsWithQuestion(prompt)) return { ...base, class: 'question' };
+  if (stoppedNamedCommand(episodes, k, corpus.common))
+    return { ...base, class: 'correction', signals: ['stopped'] };
+  return { ...base, class: 'request' };
+}
+
+/** The clauses of the prompt that hold a shouted word (paths, links and code are not prose). */
+export function shoutedClauses(prompt: string, ordinaryWord: (word: string) => boolean): string[] {
+  return clauses(prompt).filter((clause) => shoutedWords(proseOf(clause), ordinaryWord).length > 0);
+}
+
+/** The text without code, links and paths: `CLAUDE.md` in a path is a name, not a shout. */
+export function proseOf(text: string): string {
+  return text
+    .replace(/```[\s\S]*?(?:```|$)/g, ' ')
+    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/\S*[\\/.]\S*[\p{L}\p{N}]\S*/gu, ' ');
+}
+
+function ruleOf(parts: readonly string[]): string {
+  return oneLineCut(parts.join('; '), MAX_RULE_CHARS);
+}
+
+const writes = (actions: readonly ToolAction[]): ToolAction[] =>
+  actions.filter((a) => (a.kind === 'write' || a.kind === 'edit') && isAgentInstructionFile(a.target));
+
+/**
+ * The agent wrote the user's words into its own instructions in reply (or in its next reply, once the
+ * user confirmed): the text written shares words with the prompt. A prompt just before it that the
+ * agent answered without acting, and whose words the text also holds, said it first.
+ */
+function recordedInInstructions(episodes: readonly Episode[], k: number): { alsoSaidAt: number[] } | null {
+  const episode = episodes[k] as Episode;
+  const next = episodes[k + 1];
+  const written = [...writes(episode.actions), ...(next && isShort(next.prompt) ? writes(next.actions) : [])];
+  if (written.length === 0) return null;
+  const already = new Set(writes(episodes[k - 1]?.actions ?? []).map((a) => a.added));
+  const text = written
+    .map((a) => a.added)
+    .filter((added) => !already.has(added))
+    .join('\n');
+  const tokens = textTokens(text);
+  const shares = (prompt: string): boolean => {
+    const own = textTokens(prompt);
+    let shared = 0;
+    for (const token of own) if (tokens.has(token)) shared += 1;
+    return shared >= Math.min(3, own.size);
+  };
+  if (!shares(episode.prompt)) return null;
+  // A session that set out to write this file (its request names it) is working on it, not recording.
+  const request = episodes.find((e) => e.prompt.trim() !== '')?.prompt.toLowerCase() ?? '';
+  if (written.some((a) => request.includes(fileName(a.target)))) return null;
+  const before = episodes[k - 1];
+  const alsoSaidAt =
+    before !== undefined && before.actions.length === 0 && k - 1 > 0 && shares(before.prompt) ? [k - 1] : [];
+  return { alsoSaidAt };
+}
+
+function isShort(prompt: string): boolean {
+  return wordUnits(prompt) <= NUDGE_UNITS;
+}
+
+/**
+ * The prompt names a step of the answer before it (the subcommand of a command the agent ran,
+ * `checkout` after `git checkout x`), and the agent's reply does no work at all: the user objected
+ * to the step. Had the user asked for it again, or for something new, the reply would work.
+ */
+function stoppedNamedCommand(episodes: readonly Episode[], k: number, common: ReadonlySet<string>): boolean {
+  const previous = episodes[k - 1];
+  const episode = episodes[k] as Episode;
+  if (previous === undefined) return false;
+  const said = new Set((episode.prompt.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? []).map((w) => w));
+  const steps = new Set<string>();
+  for (const action of previous.actions) {
+    if (action.kind !== 'run') continue;
+    for (const { args } of simpleCommands(action.target)) {
+      const sub = args[0];
+      if (sub !== undefined && /^[a-z][a-z-]{2,}$/.test(sub)) steps.add(sub);
+    }
+  }
+  const named = [...steps].filter((step) => said.has(step) && !common.has(step));
+  if (named.length === 0) return false;
+  // Any new work in reply ("also add a note to the README" after `uv add x`) is a new request.
+  return !episode.actions.some((a) => a.kind === 'run' || a.kind === 'edit' || a.kind === 'write');
+}
