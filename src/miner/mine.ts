@@ -178,7 +178,8 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
   const { kept: lessons, dropped: forgotten } = withoutForgotten(allLessons, opts.forgottenLessons ?? []);
   const index = lessonIndex(lessons);
   for (const { cluster, members } of built) {
-    const judges = members.map((m) => index.judgeOf(m.session.key, cluster.id));
+    // Sessions of a kind mostly share one judge (the same object): each distinct judge read once.
+    const judges = [...new Set(members.map((m) => index.judgeOf(m.session.key, cluster.id)))];
     // The kind's report lists each check once; its sentence is on the lesson (and on each task's check).
     cluster.checks = uniqueChecks(judges.flatMap((j) => j.checks)).map(({ op, arg }) =>
       arg === undefined ? { op } : { op, arg },

@@ -226,15 +226,7 @@ function consolidate(candidates: readonly Candidate[], kinds: readonly KindRef[]
       else join(first, i);
     }
   });
-  for (const [i, j] of sharingWords(candidates)) {
-    const a = candidates[i] as Candidate;
-    const b = candidates[j] as Candidate;
-    if (find(i) === find(j)) continue;
-    // Two corrections with checks are the same lesson only by their checks ("use yarn, not pnpm" is
-    // worded like "use pnpm, not npm" and says the opposite).
-    if (a.checks.length > 0 && b.checks.length > 0) continue;
-    if (sameWords(a.tokens, b.tokens)) join(i, j);
-  }
+  joinSameWords(candidates, find, join);
   const groups = new Map<number, Candidate[]>();
   candidates.forEach((c, i) => {
     const root = find(i);
@@ -248,35 +240,91 @@ function consolidate(candidates: readonly Candidate[], kinds: readonly KindRef[]
 }
 
 /**
- * The pairs of candidates of one project that share a word, each once: only they can say the same
- * thing. A word most of the project's candidates hold pairs nothing (it is how this user writes).
+ * Joins candidates that say the same thing (most of their words in common). Two that both carry checks
+ * are the same lesson only by their checks ("use yarn, not pnpm" is worded like "use pnpm, not yarn"
+ * and says the opposite), so words join a sentence without checks to any other. Sentences with the
+ * very same words (one instruction said in many sessions) form one wording, and only wordings are
+ * compared with each other: the pairs looked at grow with how many ways the user said things, not
+ * with how often.
  */
-function sharingWords(candidates: readonly Candidate[]): Array<[number, number]> {
-  const byWord = new Map<string, number[]>();
+function joinSameWords(
+  candidates: readonly Candidate[],
+  find: (i: number) => number,
+  join: (a: number, b: number) => void,
+): void {
+  const byWords = new Map<string, number[]>();
   candidates.forEach((c, i) => {
+    if (c.tokens.size < MIN_SHARED_TOKENS) return;
+    const key = `${c.project}\u0000${[...c.tokens].sort().join('\u0000')}`;
+    const members = byWords.get(key);
+    if (members) members.push(i);
+    else byWords.set(key, [i]);
+  });
+  const wordings = [...byWords.values()].map((members) => ({
+    members,
+    free: members.find((i) => (candidates[i] as Candidate).checks.length === 0),
+  }));
+  for (const w of wordings) if (w.free !== undefined) for (const m of w.members) join(w.free, m);
+  const absorbed = new Set<number>();
+  const joinWording = (free: number, other: number): void => {
+    const w = wordings[other] as (typeof wordings)[number];
+    if (w.free !== undefined || absorbed.has(other)) join(free, w.free ?? (w.members[0] as number));
+    else {
+      for (const m of w.members) join(free, m);
+      absorbed.add(other);
+    }
+  };
+  for (const [x, y] of sharingWords(candidates, wordings)) {
+    const a = wordings[x] as (typeof wordings)[number];
+    const b = wordings[y] as (typeof wordings)[number];
+    if (a.free === undefined && b.free === undefined) continue;
+    const ca = candidates[a.members[0] as number] as Candidate;
+    const cb = candidates[b.members[0] as number] as Candidate;
+    // One member stands for its wording only once the whole wording is joined.
+    const whole = (w: (typeof wordings)[number], at: number): boolean =>
+      w.free !== undefined || absorbed.has(at);
+    if (whole(a, x) && whole(b, y) && find(a.members[0] as number) === find(b.members[0] as number)) continue;
+    if (!sameWords(ca.tokens, cb.tokens)) continue;
+    if (a.free !== undefined) joinWording(a.free, y);
+    else joinWording(b.free as number, x);
+  }
+}
+
+/**
+ * The pairs of wordings of one project that share a word, each once: only they can say the same
+ * thing. A word most of the project's sentences hold pairs nothing (it is how this user writes).
+ */
+function sharingWords(
+  candidates: readonly Candidate[],
+  wordings: ReadonlyArray<{ members: readonly number[] }>,
+): Array<[number, number]> {
+  const byWord = new Map<string, { wordings: number[]; sentences: number }>();
+  wordings.forEach((w, x) => {
+    const c = candidates[w.members[0] as number] as Candidate;
     for (const token of c.tokens) {
       const key = `${c.project}\u0000${token}`;
-      const list = byWord.get(key);
-      if (list) list.push(i);
-      else byWord.set(key, [i]);
+      const entry = byWord.get(key) ?? { wordings: [], sentences: 0 };
+      entry.wordings.push(x);
+      entry.sentences += w.members.length;
+      byWord.set(key, entry);
     }
   });
   const perProject = new Map<string, number>();
   for (const c of candidates) perProject.set(c.project, (perProject.get(c.project) ?? 0) + 1);
   const seen = new Set<number>();
   const pairs: Array<[number, number]> = [];
-  const n = candidates.length;
-  for (const [key, list] of byWord) {
+  const n = wordings.length;
+  for (const [key, { wordings: list, sentences }] of byWord) {
     const total = perProject.get(key.slice(0, key.indexOf('\u0000'))) ?? 0;
-    if (list.length < 2 || (total >= 8 && list.length * 2 > total)) continue;
-    for (let x = 0; x < list.length; x++) {
-      for (let y = x + 1; y < list.length; y++) {
-        const i = list[x] as number;
-        const j = list[y] as number;
-        const id = i * n + j;
+    if (list.length < 2 || (total >= 8 && sentences * 2 > total)) continue;
+    for (let p = 0; p < list.length; p++) {
+      for (let q = p + 1; q < list.length; q++) {
+        const x = list[p] as number;
+        const y = list[q] as number;
+        const id = x * n + y;
         if (seen.has(id)) continue;
         seen.add(id);
-        pairs.push([i, j]);
+        pairs.push([x, y]);
       }
     }
   }
@@ -297,17 +345,18 @@ function toLesson(group: readonly Candidate[], kinds: readonly KindRef[]): Lesso
   );
   const first = ordered[0] as Candidate;
   const evidence: LessonEvidence[] = [];
-  const seen = new Set<string>();
+  const byPrompt = new Map<string, LessonEvidence>();
   for (const c of ordered) {
     const key = `${c.evidence.session}\u0000${c.evidence.turn}`;
-    const known = evidence.find((e) => `${e.session}\u0000${e.turn}` === key);
+    const known = byPrompt.get(key);
     if (known) {
       for (const signal of c.evidence.signals)
         if (!known.signals.includes(signal)) known.signals.push(signal);
       continue;
     }
-    seen.add(key);
-    evidence.push({ ...c.evidence, signals: [...c.evidence.signals] });
+    const piece = { ...c.evidence, signals: [...c.evidence.signals] };
+    byPrompt.set(key, piece);
+    evidence.push(piece);
   }
   const checks = uniqueChecks(ordered.flatMap((c) => c.checks));
   const ruleSource = representative(ordered);

@@ -33,7 +33,8 @@ export interface ClassifiedPrompt {
   class: PromptClass;
   /** What made it a correction or a preference (empty for the other classes). */
   signals: string[];
-  /** The user's words that state the lesson: the prompt, or its clauses that carry the signal. */
+  /** The user's words that state the lesson: the prompt, or its clauses that carry the signal (empty
+   * for the classes that teach nothing). */
   rule: string;
   /** Earlier prompts of the session that said the same thing (a statement the agent recorded later). */
   alsoSaidAt: number[];
@@ -101,25 +102,32 @@ function classifyOne(
   const base = {
     episode: k,
     signals: [] as string[],
-    rule: oneLineCut(prompt, MAX_RULE_CHARS),
+    rule: '',
     alsoSaidAt: [],
   };
+  const said = (): string => oneLineCut(prompt, MAX_RULE_CHARS);
   const report = prompt.length > REPORT_CHARS || prompt.split('\n').length > REPORT_LINES;
   // A request states the task (a spec in capitals is still the task): it teaches by repetition only.
   if (isRequest) return { ...base, class: 'request' };
   if (!report && finding !== undefined && rejectsSomething(finding, confirmed))
-    return { ...base, class: 'correction', signals: ['check'] };
+    return { ...base, class: 'correction', signals: ['check'], rule: said() };
   if (isNudge(prompt)) return { ...base, class: 'nudge' };
   const memory = recordedInInstructions(episodes, k);
   if (memory !== null)
-    return { ...base, class: 'preference', signals: ['recorded'], alsoSaidAt: memory.alsoSaidAt };
+    return {
+      ...base,
+      class: 'preference',
+      signals: ['recorded'],
+      rule: said(),
+      alsoSaidAt: memory.alsoSaidAt,
+    };
   if (report) return { ...base, class: 'report' };
   const shouted = shoutedClauses(prompt, corpus.ordinaryWord);
   if (shouted.length > 0 && !endsWithQuestion(ruleOf(shouted)))
     return { ...base, class: 'correction', signals: ['shouted'], rule: ruleOf(shouted) };
   if (endsWithQuestion(prompt)) return { ...base, class: 'question' };
   if (stoppedNamedCommand(episodes, k, corpus.common))
-    return { ...base, class: 'correction', signals: ['stopped'] };
+    return { ...base, class: 'correction', signals: ['stopped'], rule: said() };
   return { ...base, class: 'request' };
 }
 
@@ -188,7 +196,6 @@ function stoppedNamedCommand(episodes: readonly Episode[], k: number, common: Re
   const previous = episodes[k - 1];
   const episode = episodes[k] as Episode;
   if (previous === undefined) return false;
-  const said = new Set((episode.prompt.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? []).map((w) => w));
   const steps = new Set<string>();
   for (const action of previous.actions) {
     if (action.kind !== 'run') continue;
@@ -197,6 +204,8 @@ function stoppedNamedCommand(episodes: readonly Episode[], k: number, common: Re
       if (sub !== undefined && /^[a-z][a-z-]{2,}$/.test(sub)) steps.add(sub);
     }
   }
+  if (steps.size === 0) return false;
+  const said = new Set(episode.prompt.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? []);
   const named = [...steps].filter((step) => said.has(step) && !common.has(step));
   if (named.length === 0) return false;
   // Any new work in reply ("also add a note to the README" after `uv add x`) is a new request.

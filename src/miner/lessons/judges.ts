@@ -9,14 +9,15 @@ import { checkKey, type Check } from '../../core/task.js';
 
 const CONSOLIDATED = 2;
 
+/** Shared by the sessions a judge is the same for: read it, copy what you keep. */
 export interface TaskJudge {
-  checks: Check[];
+  checks: readonly Check[];
   /** Rules of lessons without a check, in the user's words, for a model's rubric. */
-  criteria: string[];
+  criteria: readonly string[];
   /** The lessons that apply (ids), for provenance. */
-  lessons: string[];
+  lessons: readonly string[];
   /** The sessions whose words the task carries (each lesson's rule), for `forget`'s trace. */
-  sessions: string[];
+  sessions: readonly string[];
   /** The prompt (episode index) of this session's last lesson with a check: its reply is the accepted answer. */
   acceptedAt: number | null;
 }
@@ -44,8 +45,8 @@ export function lessonIndex(lessons: readonly Lesson[]): LessonIndex {
     }
   }
   // A kind's sessions mostly share one judge (its consolidated lessons): built once per set of lessons.
-  const memo = new Map<string, Omit<TaskJudge, 'acceptedAt'>>();
-  const judgeOfLessons = (applied: readonly Lesson[]): Omit<TaskJudge, 'acceptedAt'> => {
+  const memo = new Map<string, TaskJudge>();
+  const judgeOfLessons = (applied: readonly Lesson[]): TaskJudge => {
     const key = applied.map((l) => l.id).join('\u0000');
     const known = memo.get(key);
     if (known) return known;
@@ -64,16 +65,28 @@ export function lessonIndex(lessons: readonly Lesson[]): LessonIndex {
       criteria: [...new Set(applied.filter((l) => l.criterion !== null).map((l) => l.criterion as string))],
       lessons: applied.map((l) => l.id),
       sessions: [...new Set(applied.map((l) => l.rule_from))],
+      acceptedAt: null,
     };
     memo.set(key, judge);
+    return judge;
+  };
+  const kindMemo = new Map<string, TaskJudge>();
+  const judgeOfKind = (kindId: string, ofKind: readonly Lesson[]): TaskJudge => {
+    const known = kindMemo.get(kindId);
+    if (known) return known;
+    const judge = judgeOfLessons(ofKind);
+    kindMemo.set(kindId, judge);
     return judge;
   };
   return {
     judgeOf(sessionKey, kindId) {
       const own = bySession.get(sessionKey) ?? [];
-      const applied = [...own];
-      for (const lesson of byKind.get(kindId) ?? []) if (!own.includes(lesson)) applied.push(lesson);
-      const judge = judgeOfLessons(applied);
+      const ofKind = byKind.get(kindId) ?? [];
+      // Most sessions taught nothing themselves: their judge is their kind's, known by the kind alone.
+      const judge =
+        own.length === 0
+          ? judgeOfKind(kindId, ofKind)
+          : judgeOfLessons([...own, ...ofKind.filter((lesson) => !own.includes(lesson))]);
       let acceptedAt: number | null = null;
       for (const lesson of own) {
         if (lesson.checks.length === 0) continue;
@@ -82,12 +95,7 @@ export function lessonIndex(lessons: readonly Lesson[]): LessonIndex {
             acceptedAt = e.turn;
         }
       }
-      return {
-        ...judge,
-        checks: judge.checks.map((c) => ({ ...c })),
-        criteria: [...judge.criteria],
-        acceptedAt,
-      };
+      return acceptedAt === null ? judge : { ...judge, acceptedAt };
     },
   };
 }
