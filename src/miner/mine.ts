@@ -6,7 +6,7 @@
  */
 import { clusterId, instanceId, truncateIntent } from './task-ids.js';
 import type { Check, TaskRecord } from '../core/task.js';
-import { correctionsToChecks, filterUsefulChecks } from './corrections.js';
+import { correctionsToChecks, dedupeChecks, filterUsefulChecks } from './corrections.js';
 import { renderAnswer, type Episode } from './episodes.js';
 import { groupKinds } from './kinds/kinds.js';
 import { spacedLength } from './kinds/request-tokens.js';
@@ -181,7 +181,7 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
     // Sessions of a kind mostly share one judge (the same object): each distinct judge read once.
     const judges = [...new Set(members.map((m) => index.judgeOf(m.session.key, cluster.id)))];
     // The kind's report lists each check once; its sentence is on the lesson (and on each task's check).
-    cluster.checks = uniqueChecks(judges.flatMap((j) => j.checks)).map(({ op, arg }) =>
+    cluster.checks = dedupeChecks(judges.flatMap((j) => j.checks)).map(({ op, arg }) =>
       arg === undefined ? { op } : { op, arg },
     );
     cluster.criteria = unique(judges.flatMap((j) => j.criteria));
@@ -218,16 +218,6 @@ function readingsOfSession(
       readings.set(reading.turn, reading);
   }
   return readings.size > 0 ? { readings } : {};
-}
-
-function uniqueChecks(checks: readonly Check[]): Check[] {
-  const seen = new Set<string>();
-  return checks.filter((check) => {
-    const key = `${check.op}\u0000${String(check.arg ?? '')}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 function promptsOf(o: Observation | undefined): string[] {

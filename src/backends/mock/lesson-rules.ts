@@ -10,7 +10,7 @@
  */
 import type { Check, TaskRecord } from '../../core/task.js';
 import { mentionsWord } from '../../core/negative-check.js';
-import type { RuleScope } from './rule-grammar.js';
+import { formatScope, type RuleScope } from './rule-grammar.js';
 
 const normalize = (s: string): string =>
   s
@@ -19,25 +19,10 @@ const normalize = (s: string): string =>
     .replace(/[.!?。！？]+$/u, '')
     .trim();
 
-function scopePrefix(scope: RuleScope): string {
-  switch (scope.kind) {
-    case 'all':
-      return '';
-    case 'task-kind':
-      return `When the task is "${scope.label}": `;
-    case 'mentions':
-      return `When the task mentions "${scope.word}": `;
-    default: {
-      const never: never = scope;
-      return never;
-    }
-  }
-}
-
 /** The skill line of a lesson: its scope, then the user's sentence, ended. */
 export function lessonRuleLine(sentence: string, scope: RuleScope): string {
   const text = sentence.replace(/\s+/g, ' ').trim();
-  return `${scopePrefix(scope)}${/[.!?。！？"”]$/u.test(text) ? text : `${text}.`}`;
+  return `${formatScope(scope)}${/[.!?。！？"”]$/u.test(text) ? text : `${text}.`}`;
 }
 
 const SCOPED = /^When the task (is|mentions) "([^"]+)":\s*(.+)$/i;

@@ -94,7 +94,8 @@ export function parseGrammarRules(doc: string): GrammarRule[] {
     .filter((r): r is GrammarRule => r !== null);
 }
 
-function formatScope(scope: RuleScope): string {
+/** How a rule line names its scope ("When the task is …: "), for the mock's rules of every kind. */
+export function formatScope(scope: RuleScope): string {
   switch (scope.kind) {
     case 'all':
       return '';

@@ -17,6 +17,7 @@ import type { FollowUpReading } from '../model/read-follow-ups.js';
 import { clauseKey, repeatedClauses, type PromptRef } from './repeated-clauses.js';
 import { endsWithQuestion, jaccard, oneLineCut, textTokens } from './text.js';
 import { MAX_RULE_CHARS } from './follow-ups.js';
+import { dedupeChecks } from '../corrections.js';
 
 /** One mined session as the lesson builder reads it. */
 export interface LessonSession {
@@ -358,7 +359,7 @@ function toLesson(group: readonly Candidate[], kinds: readonly KindRef[]): Lesso
     byPrompt.set(key, piece);
     evidence.push(piece);
   }
-  const checks = uniqueChecks(ordered.flatMap((c) => c.checks));
+  const checks = dedupeChecks(ordered.flatMap((c) => c.checks));
   const ruleSource = representative(ordered);
   const kindIds = [...new Set(ordered.map((c) => kinds[c.kind]?.id ?? ''))].filter((id) => id !== '');
   return {
@@ -401,16 +402,6 @@ function representative(ordered: readonly Candidate[]): Candidate {
     }
   }
   return best;
-}
-
-function uniqueChecks(checks: readonly Check[]): Check[] {
-  const seen = new Set<string>();
-  return checks.filter((check) => {
-    const key = checkKey(check);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** The term a check asks for or forbids (in the text or in the answer's actions), lower-cased. */
