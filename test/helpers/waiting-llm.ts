@@ -38,6 +38,42 @@ class WaitingProvider implements ChatProvider {
   }
 }
 
+/** A provider that answers every request at once with `reply`: the same night, run interactively. */
+class AnsweringProvider implements ChatProvider {
+  readonly name = 'handoff';
+  readonly model = 'handoff';
+  readonly kind = 'agent-cli' as const;
+  sent = 0;
+  private readonly reply: (ask: QueuedAsk) => string;
+  constructor(reply: (ask: QueuedAsk) => string) {
+    this.reply = reply;
+  }
+  send(req: ChatRequest): Promise<ChatReply> {
+    this.sent += 1;
+    const text = this.reply({ id: exchangeHash(req), purpose: req.purpose ?? req.role, request: req });
+    return Promise.resolve({ text, usage: { inputTokens: 1, outputTokens: 1 } });
+  }
+}
+
+function backendOver(provider: ChatProvider, workers: number): LlmBackend {
+  const meter = new SpendMeter({ maxCalls: null, maxTokens: null, maxCostUsd: null });
+  const chat = new GuardedChat(provider, {
+    meter,
+    cache: memoryResponseCache(),
+    limiter: new Limiter(workers),
+    retry: defaultRetryPolicy(0),
+    price: null,
+    logger: silentLogger,
+  });
+  return new LlmBackend({ target: chat, optimizer: chat }, meter);
+}
+
+/** The night answered as it asks (interactively); `sent()` counts its requests. */
+export function answeringBackend(reply: (ask: QueuedAsk) => string): { llm: LlmBackend; sent: () => number } {
+  const provider = new AnsweringProvider(reply);
+  return { llm: backendOver(provider, 4), sent: () => provider.sent };
+}
+
 /** The answers given so far and the requests still open, across invocations. */
 export class WaitingNightSim {
   readonly answers = new Map<string, string>();
@@ -47,16 +83,7 @@ export class WaitingNightSim {
 
   /** A fresh backend for one invocation (no cache carried over: answers come from the queue). */
   invocation(workers = 4): LlmBackend {
-    const meter = new SpendMeter({ maxCalls: null, maxTokens: null, maxCostUsd: null });
-    const chat = new GuardedChat(new WaitingProvider(this), {
-      meter,
-      cache: memoryResponseCache(),
-      limiter: new Limiter(workers),
-      retry: defaultRetryPolicy(0),
-      price: null,
-      logger: silentLogger,
-    });
-    return new LlmBackend({ target: chat, optimizer: chat }, meter);
+    return backendOver(new WaitingProvider(this), workers);
   }
 
   /** Answer every open request with `reply`; records the round's counts by purpose. */
