@@ -4,7 +4,8 @@
  * others are recorded and, when the invocation stops to wait, submitted together as ONE batch per
  * provider and model. The next `run` first polls the open batches: still running → it waits again
  * without replaying; completed → the results go into the store and the night replays further;
- * expired or failed → resubmitted once, and a second failure ends the night (`batch_failed`).
+ * expired or failed → resubmitted once, and a second failure ends the night (`batch_failed`). To
+ * `run-night.ts` it is a `WaitingNight` (`waiting-night.ts`, `batchWaitingNight` below).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -33,7 +34,8 @@ import type { ChatRequest } from '../backends/llm/chat.js';
 import { ProviderFailure } from '../backends/llm/chat.js';
 import { BATCH_PRICE_FACTOR } from '../backends/llm/prices.js';
 import type { BatchReport } from './night-report.js';
-import { loadResumableState, type ResumableNight } from './resumable-night.js';
+import { loadResumableState, saveResumableState, type ResumableNight } from './resumable-night.js';
+import type { WaitingNight } from './waiting-night.js';
 import { batchNightStarted, batchRows } from './batch-status.js';
 
 /** A batch is resubmitted once after it expired or failed; the second failure ends the night. */
@@ -259,4 +261,47 @@ export function batchSummary(night: BatchNight, failed = ''): BatchReport {
 export function discardBatchNight(night: BatchNight): void {
   dropBatchNight(night.store.db, night.project);
   rmSync(night.dir, { recursive: true, force: true });
+}
+
+/** The night as `run-night.ts` drives it (a `WaitingNight`). */
+export function batchWaitingNight(night: BatchNight): WaitingNight {
+  let replaying = false;
+  return {
+    waitsAs: 'waiting_batch',
+    state: night.state,
+    started: night.started,
+    saveState(state) {
+      keepBatchNight(night);
+      saveResumableState(night.dir, state);
+    },
+    lastInvocation: () => startedBatchInvocation(night),
+    rememberInvocation: (id) => rememberBatchInvocation(night, id),
+    async resume(logger) {
+      const polled = await pollBatches(night, logger);
+      if (polled.kind === 'ready') {
+        replaying = true;
+        return { kind: 'replay' };
+      }
+      if (polled.kind === 'waiting') return { kind: 'wait', source: { batch: batchSummary(night) } };
+      // Failed twice: its batches and state are forgotten, the answers collected stay in the cache.
+      logger.warn(`batch: ${polled.reason}; the night ends here`);
+      const batch = batchSummary(night, polled.reason);
+      discardBatchNight(night);
+      return { kind: 'ended', stopped: 'batch_failed', reason: polled.reason, source: { batch } };
+    },
+    async wait(_pending, logger) {
+      await submitPending(night, logger);
+      return { batch: batchSummary(night) };
+    },
+    finish() {
+      const batch = batchSummary(night);
+      discardBatchNight(night);
+      return { batch };
+    },
+    fail() {
+      // A night that fails while it replays would fail the same way on every later run: it ends (so
+      // does one that failed before it batched anything: nothing of it is lost).
+      if (replaying || batchSummary(night).requests === 0) discardBatchNight(night);
+    },
+  };
 }

@@ -8,7 +8,7 @@ import type { SpendSummary } from '../backends/llm/spend-meter.js';
 import type { TaskRecord } from '../core/task.js';
 import { addUsage, zeroUsage } from '../core/usage.js';
 import type { NightPlan } from './night-plan.js';
-import type { BatchReport, HandoffReport } from './night-report.js';
+import type { AnswerSource } from './waiting-night.js';
 import type { NightStepResult } from './night-step.js';
 import type { PassesResult } from './passes/index.js';
 import type { PassOutcome, ReportSection } from './passes/types.js';
@@ -25,9 +25,8 @@ export interface NightOutcome {
   budgetStop: { limit: string; replays: ReplayLog['done'] } | null;
   /** Everything the passes would stage, in registry order (nothing after a budget stop). */
   targets: StageTarget[];
-  handoff: HandoffReport | null;
-  /** A `--batch` night's batches (null for other nights). */
-  batch?: BatchReport | null;
+  /** A night that waits for answers: its handoff queue or its batches (empty for any other night). */
+  answers: AnswerSource;
   backend: string;
   /** The backend's meter after the night (null on a backend without one). */
   spend: SpendSummary | null;
@@ -41,8 +40,7 @@ interface OutcomeAt {
   backend: string;
   spend: SpendSummary | null;
   endedAt: number;
-  handoff: HandoffReport | null;
-  batch?: BatchReport | null;
+  answers: AnswerSource;
 }
 
 /** A night that trained (its passes ran to the end or the budget stopped them). */

@@ -25,9 +25,6 @@ import { reportLessons } from './lesson-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
 import { readLessonsWithModel } from './lessons-pass.js';
 import type { ReadStats } from '../miner/model/read-follow-ups.js';
-import { saveHandoffState } from './handoff-night.js';
-import { saveResumableState } from './resumable-night.js';
-import { keepBatchNight } from './batch-night.js';
 import { explainMining } from './explain-mining.js';
 import type { KindSends } from './explain-sends.js';
 import { sqliteSessionLabels } from '../store/session-labels-repo.js';
@@ -60,9 +57,9 @@ export interface TaskSet {
 
 export { selectedSources };
 
-/** The night's tasks: saved by an earlier invocation of a handoff or batch night, from a tasks file, or mined. */
+/** The night's tasks: saved by an earlier invocation of a waiting night, from a tasks file, or mined. */
 export async function nightTasks(req: NightRequest, deps: NightDeps, started: number): Promise<TaskSet> {
-  const saved = req.handoff?.state ?? req.batch?.state;
+  const saved = req.waiting?.state;
   if (saved) {
     if (saved.spend) deps.backend.restoreSpend?.(saved.spend);
     return saved.tasks;
@@ -79,11 +76,7 @@ export async function nightTasks(req: NightRequest, deps: NightDeps, started: nu
     tasks: set,
     spend: deps.backend.spendSummary?.() ?? null,
   };
-  if (req.handoff) saveHandoffState(req.handoff.queue, state);
-  if (req.batch) {
-    keepBatchNight(req.batch);
-    saveResumableState(req.batch.dir, state);
-  }
+  req.waiting?.saveState(state);
   return set;
 }
 

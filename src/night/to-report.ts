@@ -91,8 +91,7 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     ...(plan.tasksFile !== null ? { tasks_file: plan.tasksFile, tasks_reviewed: set.reviewed ?? false } : {}),
     ...(plan.tasksFrom !== null ? { tasks_from: plan.tasksFrom, tasks_reviewed: set.reviewed ?? false } : {}),
     ...outcome.sections,
-    ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
-    ...(outcome.batch ? { batch: outcome.batch } : {}),
+    ...outcome.answers,
     ...(outcome.state === 'plan' ? { plan: plan.spend } : {}),
   };
 }

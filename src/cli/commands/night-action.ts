@@ -3,12 +3,13 @@
 // only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { createBackend, isOfflineConfig, usesHandoff } from '../../backends/factory.js';
-import { openBatchNight } from '../../night/batch-night.js';
+import { batchWaitingNight, openBatchNight } from '../../night/batch-night.js';
 import { batchNightWanted, renderBatch } from '../night-batch.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
 import type { Config } from '../../config/schema.js';
 import { UsageError } from '../../core/errors.js';
-import { loadHandoffState, type HandoffState } from '../../night/handoff-night.js';
+import { handoffNight } from '../../night/handoff-night.js';
+import type { WaitingNight } from '../../night/waiting-night.js';
 import type { Backend } from '../../backends/types.js';
 import type { Logger } from '../../core/logger.js';
 import { dbFile } from '../../config/paths.js';
@@ -183,26 +184,26 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
 }
 
 /**
- * A handoff night's queue and the state its first invocation saved (whose config it goes on with, so
- * the budget and gate stay those the night started with). Null for other backends and with --replay.
+ * A handoff night: its queue, and the night (whose saved config it goes on with, so the budget and
+ * gate stay those the night started with). Null for other backends and with --replay.
  */
-function handoffNight(
+function handoffNightOf(
   name: 'run' | 'dry-run',
   flags: NightFlags,
   at: { home: string; project: string; config: Config; logger: Logger },
-): { queue: HandoffQueue; state: HandoffState | null } | null {
+): { queue: HandoffQueue; night: WaitingNight } | null {
   if (!usesHandoff(at.config) || flags.replay) return null;
   if (name === 'dry-run')
     throw new UsageError(
       'the handoff backend stops a night to wait for answers and resumes it on the next run, which a dry-run cannot: use `skillopt-sleep run --backend handoff`',
     );
   const queue = new HandoffQueue(at.home, at.project);
-  const state = loadHandoffState(queue);
-  if (state)
+  const night = handoffNight(queue);
+  if (night.state)
     at.logger.progress(
-      `handoff: resuming the night started ${new Date(state.started_at).toISOString()} (${queue.open().length} requests open)`,
+      `handoff: resuming the night started ${new Date(night.state.started_at).toISOString()} (${queue.open().length} requests open)`,
     );
-  return { queue, state };
+  return { queue, night };
 }
 
 /** A night that stopped to wait has nothing to adopt yet. */
@@ -276,7 +277,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
     const project = demo ? demo.project : resolveProject(flags.project);
     const loaded = projectConfig(ctx, project, command).config;
     const live = demo ? demoConfig(loaded) : loaded;
-    const handoff = handoffNight(name, flags, {
+    const handoff = handoffNightOf(name, flags, {
       home: ctx.home,
       project,
       config: live,
@@ -288,7 +289,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       handoff && !typedBatch
         ? null
         : batchNightWanted(name, flags, { home: ctx.home, project, config: live, typed: typedBatch });
-    const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
+    const config = handoff?.night.state?.config ?? batchWanted?.state?.config ?? live;
     if (typedBatch && isOfflineConfig(config))
       ctx.logger.warn(
         '--batch: the mock backend answers at once and bills nothing, so this night runs as usual',
@@ -307,6 +308,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       const planOnly =
         name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
       const batch = batchWanted ? openBatchNight(ctx.home, db, project, () => ctx.clock.now()) : null;
+      const waiting = handoff?.night ?? (batch ? batchWaitingNight(batch) : null);
       if (batch?.state)
         ctx.logger.progress(`batch: resuming the night started ${new Date(batch.started).toISOString()}`);
       const recording = recordingDeps(flags, config, {
@@ -333,8 +335,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           config,
           mode: name,
           planOnly,
-          ...(handoff ? { handoff } : {}),
-          ...(batch ? { batch } : {}),
+          ...(waiting ? { waiting } : {}),
           ...fileTasks(flags),
           ...(demo
             ? {
