@@ -5,14 +5,15 @@
  */
 import { AnswerPendingError } from './errors.js';
 
-/** Await `work`; a wait for an answer inside it is named by `phase` (see `AnswerPendingError`). */
-export async function inPhase<T>(phase: string, work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
+/**
+ * A rejection handler that names a wait for an answer by the phase it happened in (see
+ * `AnswerPendingError`) and rethrows anything else: `await work().catch(waitsIn('skill reflect'))`.
+ */
+export const waitsIn =
+  (phase: string) =>
+  (err: unknown): never => {
     throw err instanceof AnswerPendingError ? err.inPhase(phase) : err;
-  }
-}
+  };
 
 /**
  * Await branches that do not depend on each other, in the order given. Each runs to its end even when

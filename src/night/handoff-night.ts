@@ -9,10 +9,10 @@ import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
 import { handoffUsage } from '../backends/handoff/handoff-provider.js';
 import { ExchangeWriter, toExchange } from '../backends/recording/exchange-log.js';
 import type { TaskSet } from './night-tasks.js';
-import type { HandoffReport } from './night-report.js';
+import type { HandoffReport, WaitingSummary } from './night-report.js';
 import { recordingsDir } from '../config/paths.js';
 import { loadResumableState, saveResumableState } from './resumable-night.js';
-import type { WaitingNight } from './waiting-night.js';
+import { countByPurpose, type WaitingNight } from './waiting-night.js';
 
 /** The project's handoff night: the one its queue holds, or a new one (its state saved once mined). */
 export function handoffNight(queue: HandoffQueue): WaitingNight {
@@ -26,7 +26,11 @@ export function handoffNight(queue: HandoffQueue): WaitingNight {
     rememberInvocation: (id) => queue.rememberNight(id),
     // The queue answers as soon as an answer is recorded: every invocation replays.
     resume: () => Promise.resolve({ kind: 'replay' }),
-    wait: () => Promise.resolve({ handoff: waitingSummary(queue) }),
+    wait: (pending) =>
+      Promise.resolve({
+        waiting: waitingFor(queue, pending.phases),
+        source: { handoff: queueReport(queue) },
+      }),
     finish: (at) => ({ handoff: finishHandoff(queue, at) }),
     // The queue and its answers stay for the next `run` (or `handoff discard`).
     fail: () => undefined,
@@ -84,12 +88,23 @@ export function emptyTaskSet(): TaskSet {
 }
 
 /** What a waiting night reports about its queue. */
-export function waitingSummary(queue: HandoffQueue): HandoffReport {
+function queueReport(queue: HandoffQueue): HandoffReport {
   return {
     open: queue.open().length,
     requests: queue.requests().length,
     queue_dir: queue.dir,
     recording: '',
+  };
+}
+
+/** What the night waits for: the requests `handoff next` will serve, by purpose. */
+function waitingFor(queue: HandoffQueue, phases: readonly string[]): WaitingSummary {
+  const open = queue.open();
+  return {
+    phases: [...phases],
+    open: open.length,
+    open_by_purpose: countByPurpose(open.map((r) => r.purpose ?? r.role)),
+    requests: queue.requests().length,
   };
 }
 

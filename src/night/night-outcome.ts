@@ -16,7 +16,7 @@ import type { ReplayLog } from './night-train.js';
 
 export interface NightOutcome {
   plan: NightPlan;
-  /** trained: the passes ran (or the budget stopped them); plan: a plan-only dry-run; waiting: a handoff or batch wait. */
+  /** trained: the passes ran (or the budget stopped them); plan: a plan-only dry-run; batch_failed: its batches failed. */
   state: 'trained' | IdleState;
   passes: PassOutcome[];
   sections: ReportSection;
@@ -33,8 +33,8 @@ export interface NightOutcome {
   endedAt: number;
 }
 
-/** Why a night did not train: a plan-only dry-run, a wait for answers, or its batches failed. */
-export type IdleState = 'plan' | 'waiting_handoff' | 'waiting_batch' | 'batch_failed';
+/** Why a night did not train: a plan-only dry-run, or its batches failed (a wait is no outcome yet). */
+export type IdleState = 'plan' | 'batch_failed';
 
 interface OutcomeAt {
   backend: string;
@@ -66,7 +66,7 @@ export function trainedOutcome(
   };
 }
 
-/** A night that never trained: a plan-only dry-run, or a handoff night waiting for answers. */
+/** A night that never trained: a plan-only dry-run, or a batch night whose batches failed. */
 export function idleOutcome(plan: NightPlan, state: IdleState, at: OutcomeAt): NightOutcome {
   return {
     plan,

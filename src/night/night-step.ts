@@ -15,7 +15,7 @@ import type { GateAction, GateTrial, RejectedEdit, ReplayPhase } from '../traine
 import { selectEdits, TIE_REASON } from '../trainer/select-edits.js';
 import { applyEdits } from '../trainer/learned-block.js';
 import { proposeEdits } from '../trainer/propose.js';
-import { inPhase, WaitList } from '../core/waits.js';
+import { waitsIn, WaitList } from '../core/waits.js';
 
 export interface TrainerOptions {
   editBudget: number;
@@ -133,7 +133,9 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   ): Promise<ReplayResult[]> => {
     const docs =
       input.target === 'memory' ? { skill: input.memory, memory: skill } : { skill, memory: input.memory };
-    const results = await inPhase(`${target} ${phase}`, replayTasks(tasks, docs, backend, usage, sampleId));
+    const results = await replayTasks(tasks, docs, backend, usage, sampleId).catch(
+      waitsIn(`${target} ${phase}`),
+    );
     input.onReplay?.(phase, skill, results);
     return results;
   };
@@ -193,29 +195,26 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     result.noEditsReason = 'edit_budget is 0';
   } else {
     // A night reflects once on all its failures (no minibatches) and keeps edit_budget edits.
-    const proposal = await inPhase(
-      `${target} reflect`,
-      proposeEdits({
-        backend,
-        target,
-        doc: workingDoc,
-        otherDoc: input.memory,
-        failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
-        successes: trainRollouts.best
-          .filter((r) => r.hard >= 1)
-          .map((r) => ({ task: r.task, response: r.response, score: r })),
-        minibatchSize: 0,
-        reflectSuccesses: false,
-        reflectBudget: options.editBudget,
-        select: options.editBudget,
-        rejected: input.rejected,
-        pending: input.pending ?? [],
-        preferences: options.preferences,
-        workers: options.workers ?? 1,
-        seed: 0,
-        usage,
-      }),
-    );
+    const proposal = await proposeEdits({
+      backend,
+      target,
+      doc: workingDoc,
+      otherDoc: input.memory,
+      failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+      successes: trainRollouts.best
+        .filter((r) => r.hard >= 1)
+        .map((r) => ({ task: r.task, response: r.response, score: r })),
+      minibatchSize: 0,
+      reflectSuccesses: false,
+      reflectBudget: options.editBudget,
+      select: options.editBudget,
+      rejected: input.rejected,
+      pending: input.pending ?? [],
+      preferences: options.preferences,
+      workers: options.workers ?? 1,
+      seed: 0,
+      usage,
+    }).catch(waitsIn(`${target} reflect`));
     // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
     const proposed = proposal.selected;
     const appliedNew = applyEdits(workingDoc, proposed);

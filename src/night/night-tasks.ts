@@ -4,6 +4,7 @@
  */
 import type { NightDeps, NightRequest } from './run-night.js';
 import { BudgetExhaustedError } from '../core/errors.js';
+import { waitsIn } from '../core/waits.js';
 import type { TaskRecord } from '../core/task.js';
 import { selectedSources } from '../harvest/sources.js';
 import { privacyOptions } from '../harvest/harvest-rules.js';
@@ -195,7 +196,7 @@ export async function mineClustersWithModel(
     sessions: new Map(mined.sessionsWithTurns().map((s) => [s.key, s])),
     backend: deps.backend,
     stopsMining: (err) => err instanceof BudgetExhaustedError,
-  });
+  }).catch(waitsIn('mine llm_miner'));
   const dropped = Object.values(result.stats.dropped).reduce((a, b) => a + b, 0);
   deps.logger.progress(
     `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} tasks (${dropped} dropped; ${result.stats.skipped_one_off} uncorrected one-offs not sent)${result.stats.stopped ? '; stopped by the budget' : ''}`,

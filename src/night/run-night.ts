@@ -14,15 +14,16 @@ import type { Db } from '../store/db.js';
 import { failNight, forgetNight, nightStatus, startNight } from '../store/nights-repo.js';
 import type { Checkpoint } from '../../proposals/index.js';
 import { lockProject } from './lock.js';
-import type { NightReport } from './night-report.js';
-import type { AnswerSource, Resumption, WaitingNight } from './waiting-night.js';
+import type { NightReport, NightResult, WaitingReport } from './night-report.js';
+import type { AnswerSource, Resumption, WaitingNight, WaitingStop } from './waiting-night.js';
 import { planNight, waitingPlan, type NightPlan } from './night-plan.js';
 import { runPasses } from './passes/index.js';
 import type { TrainingPlan } from './passes/types.js';
 import { nightTrainer, type ReplayLog } from './night-train.js';
 import { idleOutcome, trainedOutcome, type NightOutcome } from './night-outcome.js';
 import { closeNight, recordNight, stageNight } from './record-night.js';
-import { toReport } from './to-report.js';
+import { toReport, toWaitingReport } from './to-report.js';
+import type { TaskSet } from './night-tasks.js';
 import { explainPlan } from './explain-night.js';
 import { summarizeSends } from './explain-sends.js';
 
@@ -57,7 +58,10 @@ export interface NightRequest {
   waiting?: WaitingNight;
 }
 
-export async function runNight(req: NightRequest, deps: NightDeps): Promise<NightReport> {
+/** A night that cannot wait for answers (no `waiting`) always runs to its report. */
+export function runNight(req: NightRequest & { waiting?: undefined }, deps: NightDeps): Promise<NightReport>;
+export function runNight(req: NightRequest, deps: NightDeps): Promise<NightResult>;
+export async function runNight(req: NightRequest, deps: NightDeps): Promise<NightResult> {
   const waiting = req.waiting ?? null;
   const started = waiting?.started ?? deps.clock.now();
   const lock = req.mode === 'run' ? lockProject(deps.home, req.project, deps.clock.now()) : null;
@@ -89,9 +93,8 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     if (err instanceof AnswerPendingError && waiting) {
       // Not a night yet: it is recorded once, when its last answer lets it finish.
       if (nightId !== null) forgetNight(deps.db, nightId);
-      const answers = await waiting.wait(err, deps.logger);
-      const at = plan ?? waitingPlan(req, deps, started);
-      return toReport(idleOutcome(at, waiting.waitsAs, outcomeAt(deps, answers)));
+      const stop = await waiting.wait(err, deps.logger);
+      return waitingReport(req, deps, started, { waiting, stop, tasks: plan?.tasks ?? null });
     }
     if (nightId !== null) failNight(deps.db, nightId, errorMessage(err), deps.clock.now());
     waiting?.fail();
@@ -113,12 +116,30 @@ function stopBeforeReplay(
   deps: NightDeps,
   started: number,
   { waiting, resumed }: { waiting: WaitingNight; resumed: Exclude<Resumption, { kind: 'replay' }> },
-): NightReport {
+): NightResult {
+  if (resumed.kind === 'wait')
+    return waitingReport(req, deps, started, { waiting, stop: resumed, tasks: waiting.state?.tasks ?? null });
   const plan = waitingPlan(req, deps, started);
-  const state = resumed.kind === 'wait' ? waiting.waitsAs : resumed.stopped;
-  const report = toReport(idleOutcome(plan, state, outcomeAt(deps, resumed.source)));
-  if (resumed.kind === 'wait') return report;
+  const report = toReport(idleOutcome(plan, resumed.stopped, outcomeAt(deps, resumed.source)));
   return { ...report, notes: [...report.notes, `the night ended: ${resumed.reason}`] };
+}
+
+/** What an invocation that stops to wait says: what ran, and what the night waits for. */
+function waitingReport(
+  req: NightRequest,
+  deps: NightDeps,
+  started: number,
+  w: { waiting: WaitingNight; stop: WaitingStop; tasks: TaskSet | null },
+): WaitingReport {
+  return toWaitingReport({
+    plan: waitingPlan(req, deps, started),
+    tasks: w.tasks,
+    stopped: w.waiting.waitsAs,
+    stop: w.stop,
+    backend: deps.backend.name,
+    spend: deps.backend.spendSummary?.() ?? null,
+    endedAt: deps.clock.now(),
+  });
 }
 
 /** Record what the night learned, stage its proposal, then complete its row with the final report. */

@@ -137,6 +137,11 @@ describe.each(['openai', 'anthropic'] as const)('a --batch night on %s', (flavor
     expect(waiting.staging_dir).toBe('');
     expect(waiting.batch?.batches).toHaveLength(1);
     expect(waiting.batch?.batches[0]).toMatchObject({ state: 'in_progress', attempt: 1 });
+    // It says what it waits for (the round it batched), and nothing of a gate that has not run.
+    const round = { phases: ['skill baseline_val', 'skill train'], open: 6, open_by_purpose: { attempt: 6 } };
+    expect((waiting as unknown as Record<string, unknown>).waiting).toMatchObject(round);
+    expect(waiting).not.toHaveProperty('gate_action');
+    expect(waiting.notes).toEqual([]);
 
     // `status` shows the waiting night and its batch.
     const status = await runCli(box, ['status', '--json']);
@@ -156,6 +161,8 @@ describe.each(['openai', 'anthropic'] as const)('a --batch night on %s', (flavor
       /waiting for batches: 1 running \(\d+ of \d+ requests answered so far\); nothing was staged yet/,
     );
     expect(human.stdout).toContain('skillopt-sleep run --project');
+    // A poll that finds the batch running (anthropic) says the round again; openai's went on to the next.
+    expect(human.stdout).toMatch(/the batches answer \d+ (attempt|reflect) \(skill (baseline_val|reflect)/);
 
     const { reports, last } = await runToEnd(box, args);
     expect(reports.length).toBeGreaterThanOrEqual(2);

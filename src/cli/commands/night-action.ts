@@ -14,7 +14,16 @@ import type { Backend } from '../../backends/types.js';
 import type { Logger } from '../../core/logger.js';
 import { dbFile } from '../../config/paths.js';
 import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
-import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from '../../night/night-report.js';
+import {
+  LEAKED_HOLDOUT_TEXT,
+  isWaitingReport,
+  splitText,
+  taskCountText,
+  type NightReport,
+  type NightResult,
+  type WaitingReport,
+} from '../../night/night-report.js';
+import type { Db } from '../../store/db.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { cliContext, openNightStore, resolveProject, type CommonFlags } from '../context.js';
@@ -27,6 +36,7 @@ import type { RecordingFlags } from '../recording-options.js';
 import { explainNight, sendlessBackend } from '../../night/explain-night.js';
 import { renderExplanation, renderSendsSummary } from '../sends-text.js';
 import { nightBranch, planNightBranch, renderNightBranch } from '../night-branch.js';
+import type { BranchPlan } from '../../../proposals/git-branch.js';
 
 /** Where the night's tasks come from, besides harvesting: at most one of the three. */
 function checkTaskSources(flags: NightFlags): void {
@@ -121,12 +131,21 @@ function whatRunWouldDo(r: NightReport, demo: boolean): string {
   return `${run} would stage nothing (${why})${keeps}`;
 }
 
-function renderWaiting(r: NightReport): void {
-  const h = r.handoff;
-  if (!h) return;
+/** What an invocation that stops to wait for answers says, and how to go on. */
+function renderWaiting(r: WaitingReport): void {
+  const w = r.waiting;
+  const purposes = Object.entries(w.open_by_purpose)
+    .map(([purpose, n]) => `${n} ${purpose}`)
+    .join(', ');
+  const where = w.phases.length > 0 ? ` (${w.phases.join(', ')})` : '';
+  if (r.batch) {
+    renderBatch(r);
+    if (w.open > 0) say(`[sleep] the batches answer ${purposes}${where}`);
+    return;
+  }
   const project = JSON.stringify(r.project);
   say(
-    `[sleep] waiting for answers: ${h.open} handoff request${h.open === 1 ? '' : 's'} open (${h.requests} asked so far); nothing was staged yet`,
+    `[sleep] waiting for answers${where}: ${w.open} handoff request${w.open === 1 ? '' : 's'} open (${purposes}; ${w.requests} asked so far); nothing was staged yet`,
   );
   say(`[sleep] read the next one: skillopt-sleep handoff next --project ${project}`);
   say(`[sleep] answer it: skillopt-sleep handoff answer ID --project ${project} --file REPLY.txt`);
@@ -138,11 +157,7 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
     renderPlan(r);
     return;
   }
-  if (r.stopped === 'waiting_handoff') {
-    renderWaiting(r);
-    return;
-  }
-  if (r.stopped === 'waiting_batch' || r.stopped === 'batch_failed') {
+  if (r.stopped === 'batch_failed') {
     renderBatch(r);
     return;
   }
@@ -206,9 +221,6 @@ function handoffNightOf(
   return { queue, night };
 }
 
-/** A night that stopped to wait has nothing to adopt yet. */
-const WAITING = new Set(['waiting_handoff', 'waiting_batch', 'batch_failed']);
-
 const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
 
 /** A backend without a spend meter (the mock) limits nothing: say so rather than ignore the flags. */
@@ -263,6 +275,37 @@ async function explainSendsAction(flags: NightFlags, command: Command): Promise<
   } finally {
     demo?.cleanup();
   }
+}
+
+/** Adopt (auto_adopt) and branch (--branch) what the night staged, then say what it did or waits for. */
+async function sayNight(
+  result: NightResult,
+  at: {
+    db: Db;
+    config: Config;
+    now: number;
+    json: boolean;
+    branchPlan: BranchPlan | null;
+    demo: boolean;
+    warn: (line: string) => void;
+  },
+): Promise<void> {
+  // A night that waits, or whose batches failed, has nothing to adopt yet.
+  const adoptable = !isWaitingReport(result) && result.stopped !== 'batch_failed' ? result : null;
+  const adopted =
+    at.config.auto_adopt && adoptable
+      ? await autoAdopt(at.db, adoptable, at.now, at.config.adopt_commit)
+      : null;
+  if (adopted && !adopted.adopted) at.warn(`auto-adopt refused: ${adopted.reason}`);
+  const branch = at.branchPlan ? await nightBranch(at.branchPlan, result) : null;
+  if (at.json) {
+    printJson({ ...result, ...(adopted ? { auto_adopt: adopted } : {}), ...(branch ? { branch } : {}) });
+    return;
+  }
+  if (isWaitingReport(result)) renderWaiting(result);
+  else renderHuman(result, adopted?.adopted === true, at.demo);
+  if (adopted) renderAutoAdopt(adopted);
+  if (branch) renderNightBranch(branch);
 }
 
 export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, command: Command): Promise<void> {
@@ -329,7 +372,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       };
       const backend = createBackend(config, deps);
       warnUnmeteredBudget(command, backend, ctx.logger);
-      const report = await runNight(
+      const result = await runNight(
         {
           project,
           config,
@@ -355,19 +398,15 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           logger: ctx.logger,
         },
       );
-      const adopted =
-        config.auto_adopt && !WAITING.has(report.stopped)
-          ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
-          : null;
-      if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
-      const branch = branchPlan ? await nightBranch(branchPlan, report) : null;
-      if (ctx.json)
-        printJson({ ...report, ...(adopted ? { auto_adopt: adopted } : {}), ...(branch ? { branch } : {}) });
-      else {
-        renderHuman(report, adopted?.adopted === true, demo !== null);
-        if (adopted) renderAutoAdopt(adopted);
-        if (branch) renderNightBranch(branch);
-      }
+      await sayNight(result, {
+        db,
+        config,
+        now: ctx.clock.now(),
+        json: ctx.json,
+        branchPlan,
+        demo: demo !== null,
+        warn: (line) => ctx.logger.warn(line),
+      });
     } finally {
       db.close();
     }
