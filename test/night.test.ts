@@ -10,6 +10,7 @@ import { InputError } from '../src/core/errors.js';
 import { silentLogger } from '../src/core/logger.js';
 import { defaultConfig } from '../src/config/schema.js';
 import { runNight, type NightDeps } from '../src/night/run-night.js';
+import type { NightReport } from '../src/night/night-report.js';
 import { openStore } from '../src/store/db.js';
 import { rejectedEdits } from '../src/store/learning-repo.js';
 import { nightsForProject } from '../src/store/nights-repo.js';
@@ -113,7 +114,7 @@ describe('rules that only help together, at edit_budget 1', () => {
     const { deps, project } = setup();
     const config = { ...defaultConfig(), edit_budget: 1 };
     const file = path.join(PERSONAS, 'researcher.tasks.json');
-    const nights: Awaited<ReturnType<typeof runNight>>[] = [];
+    const nights: NightReport[] = [];
     for (let night = 0; night < 3; night++) {
       const r = await runNight({ project, config, mode: 'run', tasksFile: file }, deps);
       expect(r.n_accepted_edits + r.pending_edits.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { BATCH_BACKENDS, unbatchableBackends } from '../backends/factory.js';
 import type { Config } from '../config/schema.js';
 import { UsageError } from '../core/errors.js';
 import { batchNightDir, batchNightOpen } from '../night/batch-night.js';
-import type { NightReport } from '../night/night-report.js';
+import type { NightReport, WaitingReport } from '../night/night-report.js';
 import { loadResumableState, type ResumableState } from '../night/resumable-night.js';
 import { displayText, say } from './output.js';
 
@@ -39,7 +39,7 @@ export function batchNightWanted(
   return { state };
 }
 
-export function renderBatch(r: NightReport): void {
+export function renderBatch(r: NightReport | WaitingReport): void {
   const b = r.batch;
   if (!b) return;
   const open = b.batches.filter((x) => x.state === 'in_progress');

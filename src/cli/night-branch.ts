@@ -15,8 +15,11 @@ export type NightBranch = BranchOutcome | { status: 'not_staged'; message: strin
 export const planNightBranch = (project: string, flag: string | true, env: Env): Promise<BranchPlan> =>
   planProposalBranch(project, flag === true ? null : flag, { env, tempDir: systemTempDir() });
 
-export async function nightBranch(plan: BranchPlan, report: NightReport): Promise<NightBranch> {
-  if (report.staging_dir === '' || report.proposal_id === '') {
+export async function nightBranch(
+  plan: BranchPlan,
+  report: Pick<NightReport, 'staging_dir'> & { proposal_id?: string },
+): Promise<NightBranch> {
+  if (report.staging_dir === '' || !report.proposal_id) {
     return { status: 'not_staged', message: 'the night staged no proposal, so no branch was created' };
   }
   return commitProposalBranch(plan, { dir: report.staging_dir, id: report.proposal_id });

@@ -78,20 +78,37 @@ export class LockHeldError extends SkilloptError {
 }
 
 /**
- * A request went to the handoff queue and has no answer yet (`--backend handoff`). Not a failure: the
- * night stops cleanly (exit 0, `"stopped": "waiting_handoff"`) and resumes on the next `run`. Loops
- * over independent requests (`mapPool`, the miner's loops) go on past it, so one invocation queues
- * every request that does not wait on another, then rethrow the first.
+ * A request waits for an answer: it went to the handoff queue (`--backend handoff`) or into the next
+ * batch (`--batch`). Not a failure: the night stops cleanly (exit 0, `"stopped": "waiting_handoff"`)
+ * and resumes on the next `run`. Work that does not depend on the waiting answer goes on past it
+ * (`waits.ts`, `mapPool`, the miner's loops), so one invocation queues every request
+ * that does not wait on another; the waits are then thrown as one, naming the phases that wait.
  */
 export class AnswerPendingError extends SkilloptError {
   readonly requestId: string;
-  constructor(requestId: string) {
+  /** The phases of the night that wait (e.g. "skill baseline_val"), each named where it waited. */
+  readonly phases: readonly string[];
+  constructor(requestId: string, phases: readonly string[] = []) {
     super(
       `the request ${requestId} waits for an answer (skillopt-sleep handoff next)`,
       EXIT.ok,
       'waiting_handoff',
     );
     this.requestId = requestId;
+    this.phases = phases;
+  }
+
+  /** This wait named by `phase`, unless a phase inside it was named already (the innermost wins). */
+  inPhase(phase: string): AnswerPendingError {
+    return this.phases.length > 0 ? this : new AnswerPendingError(this.requestId, [phase]);
+  }
+
+  /** Several waits as one: the first one's request, and every phase that waits, once, in order. */
+  static join(waits: readonly AnswerPendingError[]): AnswerPendingError {
+    const first = waits[0];
+    if (!first) throw new Error('unreachable: joining no waits');
+    if (waits.length === 1) return first;
+    return new AnswerPendingError(first.requestId, [...new Set(waits.flatMap((w) => w.phases))]);
   }
 }
 

@@ -3,7 +3,7 @@ import { Limiter } from './limiter.js';
 
 /**
  * Run `work` over `items` with at most `limit` calls in flight; results keep the input order. An item
- * waiting for a handoff answer does not stop the others: the first such wait is rethrown at the end.
+ * waiting for an answer does not stop the others: the waits are thrown as one at the end.
  * Any other failure is thrown, and items not started yet are not started.
  */
 export async function mapPool<T, R>(
@@ -13,7 +13,7 @@ export async function mapPool<T, R>(
 ): Promise<R[]> {
   const limiter = new Limiter(limit);
   // Holders, not `let`s: they are set inside the tasks' closures.
-  const state: { waiting: AnswerPendingError | null; failed: boolean } = { waiting: null, failed: false };
+  const state: { waits: AnswerPendingError[]; failed: boolean } = { waits: [], failed: false };
   const results = await Promise.all(
     items.map((item, index) =>
       limiter.run(async (): Promise<R | undefined> => {
@@ -25,12 +25,12 @@ export async function mapPool<T, R>(
             state.failed = true;
             throw err;
           }
-          state.waiting ??= err;
+          state.waits.push(err);
           return undefined;
         }
       }),
     ),
   );
-  if (state.waiting) throw state.waiting;
+  if (state.waits.length > 0) throw AnswerPendingError.join(state.waits);
   return results as R[];
 }

@@ -4,7 +4,8 @@
  * others are recorded and, when the invocation stops to wait, submitted together as ONE batch per
  * provider and model. The next `run` first polls the open batches: still running → it waits again
  * without replaying; completed → the results go into the store and the night replays further;
- * expired or failed → resubmitted once, and a second failure ends the night (`batch_failed`).
+ * expired or failed → resubmitted once, and a second failure ends the night (`batch_failed`). To
+ * `run-night.ts` it is a `WaitingNight` (`waiting-night.ts`, `batchWaitingNight` below).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import type { Db } from '../store/db.js';
 import {
   batchJobs,
   dropBatchNight,
+  openRequests,
   recordBatch,
   requestCounts,
   requestsOfBatch,
@@ -32,8 +34,9 @@ import { apiKey, type BatchNightStore } from '../backends/batch/batch-provider.j
 import type { ChatRequest } from '../backends/llm/chat.js';
 import { ProviderFailure } from '../backends/llm/chat.js';
 import { BATCH_PRICE_FACTOR } from '../backends/llm/prices.js';
-import type { BatchReport } from './night-report.js';
-import { loadResumableState, type ResumableNight } from './resumable-night.js';
+import type { BatchReport, WaitingSummary } from './night-report.js';
+import { loadResumableState, saveResumableState, type ResumableNight } from './resumable-night.js';
+import { countByPurpose, type WaitingNight } from './waiting-night.js';
 import { batchNightStarted, batchRows } from './batch-status.js';
 
 /** A batch is resubmitted once after it expired or failed; the second failure ends the night. */
@@ -259,4 +262,88 @@ export function batchSummary(night: BatchNight, failed = ''): BatchReport {
 export function discardBatchNight(night: BatchNight): void {
   dropBatchNight(night.store.db, night.project);
   rmSync(night.dir, { recursive: true, force: true });
+}
+
+/** The night as `run-night.ts` drives it (a `WaitingNight`). */
+export function batchWaitingNight(night: BatchNight): WaitingNight {
+  let replaying = false;
+  return {
+    waitsAs: 'waiting_batch',
+    state: night.state,
+    started: night.started,
+    saveState(state) {
+      keepBatchNight(night);
+      saveResumableState(night.dir, state);
+    },
+    lastInvocation: () => startedBatchInvocation(night),
+    rememberInvocation: (id) => rememberBatchInvocation(night, id),
+    async resume(logger) {
+      const polled = await pollBatches(night, logger);
+      if (polled.kind === 'ready') {
+        replaying = true;
+        return { kind: 'replay' };
+      }
+      if (polled.kind === 'waiting')
+        return {
+          kind: 'wait',
+          waiting: waitingFor(night, savedPhases(night)),
+          source: { batch: batchSummary(night) },
+        };
+      // Failed twice: its batches and state are forgotten, the answers collected stay in the cache.
+      logger.warn(`batch: ${polled.reason}; the night ends here`);
+      const batch = batchSummary(night, polled.reason);
+      discardBatchNight(night);
+      return { kind: 'ended', stopped: 'batch_failed', reason: polled.reason, source: { batch } };
+    },
+    async wait(pending, logger) {
+      await submitPending(night, logger);
+      // A later run that finds the batches still running says what they answer.
+      keepBatchNight(night);
+      writeFileAtomicSync(phasesFile(night), `${JSON.stringify(pending.phases)}\n`, 0o600);
+      return { waiting: waitingFor(night, pending.phases), source: { batch: batchSummary(night) } };
+    },
+    finish() {
+      const batch = batchSummary(night);
+      discardBatchNight(night);
+      return { batch };
+    },
+    fail() {
+      // A night that fails while it replays would fail the same way on every later run: it ends (so
+      // does one that failed before it batched anything: nothing of it is lost).
+      if (replaying || batchSummary(night).requests === 0) discardBatchNight(night);
+    },
+  };
+}
+
+const phasesFile = (night: BatchNight): string => path.join(night.dir, 'waiting-phases.json');
+
+/** The phases the last invocation stopped in (none when it was not saved). */
+function savedPhases(night: BatchNight): string[] {
+  try {
+    const value: unknown = JSON.parse(readFileSync(phasesFile(night), 'utf8'));
+    return Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What the night waits for: its requests without an answer yet, by purpose. */
+function waitingFor(night: BatchNight, phases: readonly string[]): WaitingSummary {
+  const { db, project } = night.store;
+  const open = openRequests(db, project);
+  return {
+    phases: [...phases],
+    open: open.length,
+    open_by_purpose: countByPurpose(open.map(purposeOf)),
+    requests: requestCounts(db, project).requests,
+  };
+}
+
+function purposeOf(row: BatchRequestRow): string {
+  try {
+    const req = JSON.parse(row.request) as Partial<ChatRequest>;
+    return req.purpose ?? req.role ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

@@ -62,7 +62,7 @@ export async function trainGroups(
   train: (tasks: TaskRecord[], doc: string) => Promise<NightStepResult>,
 ): Promise<GroupOutcome[]> {
   const outcomes: GroupOutcome[] = [];
-  let pending: AnswerPendingError | null = null;
+  const waits: AnswerPendingError[] = [];
   for (const group of plan.groups) {
     const base = { skill_name: group.name, n_tasks: group.tasks.length };
     const r = group.resolution;
@@ -107,7 +107,7 @@ export async function trainGroups(
     } catch (err) {
       // A handoff wait stops the whole night, not one group (and other groups queue their requests).
       if (err instanceof AnswerPendingError) {
-        pending ??= err;
+        waits.push(err);
         continue;
       }
       outcomes.push({
@@ -117,7 +117,7 @@ export async function trainGroups(
       });
     }
   }
-  if (pending) throw pending;
+  if (waits.length > 0) throw AnswerPendingError.join(waits);
   return outcomes;
 }
 

@@ -1,28 +1,40 @@
 /**
- * A handoff night across invocations: a resumable night (`resumable-night.ts`) whose state is saved
- * beside its queue, so sessions harvested in between (the answering agent's own among them) cannot
- * change the night. Requests the night already asked are answered from the queue, so the trainer
- * replays to the point where it stopped and goes on.
+ * A handoff night across invocations, a `WaitingNight` (`waiting-night.ts`): a resumable night
+ * (`resumable-night.ts`) whose state is saved beside its queue, so sessions harvested in between (the
+ * answering agent's own among them) cannot change the night. Requests the night already asked are
+ * answered from the queue, so the trainer replays to the point where it stopped and goes on.
  */
 import path from 'node:path';
 import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
 import { handoffUsage } from '../backends/handoff/handoff-provider.js';
 import { ExchangeWriter, toExchange } from '../backends/recording/exchange-log.js';
 import type { TaskSet } from './night-tasks.js';
-import type { HandoffReport } from './night-report.js';
+import type { HandoffReport, WaitingSummary } from './night-report.js';
 import { recordingsDir } from '../config/paths.js';
-import { loadResumableState, saveResumableState, type ResumableState } from './resumable-night.js';
+import { loadResumableState, saveResumableState } from './resumable-night.js';
+import { countByPurpose, type WaitingNight } from './waiting-night.js';
 
-/** A handoff night's saved state: a resumable night's (`resumable-night.ts`), beside its queue. */
-export type HandoffState = ResumableState;
-
-/** The saved state of this project's handoff night, or null before its mining finished. */
-export function loadHandoffState(queue: HandoffQueue): HandoffState | null {
-  return loadResumableState(queue.dir, queue.project);
-}
-
-export function saveHandoffState(queue: HandoffQueue, state: Omit<HandoffState, 'format'>): void {
-  saveResumableState(queue.dir, state);
+/** The project's handoff night: the one its queue holds, or a new one (its state saved once mined). */
+export function handoffNight(queue: HandoffQueue): WaitingNight {
+  const state = loadResumableState(queue.dir, queue.project);
+  return {
+    waitsAs: 'waiting_handoff',
+    state,
+    started: state?.started_at ?? null,
+    saveState: (s) => saveResumableState(queue.dir, s),
+    lastInvocation: () => queue.startedNight(),
+    rememberInvocation: (id) => queue.rememberNight(id),
+    // The queue answers as soon as an answer is recorded: every invocation replays.
+    resume: () => Promise.resolve({ kind: 'replay' }),
+    wait: (pending) =>
+      Promise.resolve({
+        waiting: waitingFor(queue, pending.phases),
+        source: { handoff: queueReport(queue) },
+      }),
+    finish: (at) => ({ handoff: finishHandoff(queue, at) }),
+    // The queue and its answers stay for the next `run` (or `handoff discard`).
+    fail: () => undefined,
+  };
 }
 
 /**
@@ -76,12 +88,23 @@ export function emptyTaskSet(): TaskSet {
 }
 
 /** What a waiting night reports about its queue. */
-export function waitingSummary(queue: HandoffQueue): HandoffReport {
+function queueReport(queue: HandoffQueue): HandoffReport {
   return {
     open: queue.open().length,
     requests: queue.requests().length,
     queue_dir: queue.dir,
     recording: '',
+  };
+}
+
+/** What the night waits for: the requests `handoff next` will serve, by purpose. */
+function waitingFor(queue: HandoffQueue, phases: readonly string[]): WaitingSummary {
+  const open = queue.open();
+  return {
+    phases: [...phases],
+    open: open.length,
+    open_by_purpose: countByPurpose(open.map((r) => r.purpose ?? r.role)),
+    requests: queue.requests().length,
   };
 }
 

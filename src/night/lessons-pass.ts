@@ -6,6 +6,7 @@
  * mined project is returned untouched.
  */
 import { BudgetExhaustedError } from '../core/errors.js';
+import { waitsIn } from '../core/waits.js';
 import { canAskJson } from '../miner/model/label-sessions.js';
 import { readFollowUps, type ReadStats } from '../miner/model/read-follow-ups.js';
 import { observeSessions } from '../miner/mine.js';
@@ -37,7 +38,7 @@ export async function readLessonsWithModel(
     store,
     maxSessions: req.config.llm_lessons_max_sessions,
     stopsOn: (err) => err instanceof BudgetExhaustedError,
-  });
+  }).catch(waitsIn('mine llm_lessons'));
   const { stats } = read;
   deps.logger.progress(
     `llm lessons: ${stats.sessions} sessions read (${stats.sent} requests), ${stats.reused} read before${stats.skipped > 0 ? `, ${stats.skipped} left for a later night` : ''}${stats.stopped ? '; stopped by the budget' : ''}`,

@@ -5,6 +5,7 @@
  * Off, or on the mock, the mined project is returned untouched.
  */
 import { BudgetExhaustedError } from '../core/errors.js';
+import { waitsIn } from '../core/waits.js';
 import type { Cluster } from '../miner/types.js';
 import { applyLabels, type SessionInfo } from '../miner/model/apply-labels.js';
 import { canAskJson, labelSessions, type LabelStats } from '../miner/model/label-sessions.js';
@@ -57,7 +58,7 @@ export async function refineWithModel(
     backend,
     store,
     stopsOn,
-  });
+  }).catch(waitsIn('mine llm_labels'));
   const info = new Map<string, SessionInfo>(
     mined.sessions.map((s) => [s.key, { start: s.startedAt ?? s.endedAt, partition: s.partition ?? '' }]),
   );
@@ -68,7 +69,7 @@ export async function refineWithModel(
     intents,
     backend,
     stopsOn,
-  });
+  }).catch(waitsIn('mine llm_rules'));
   const before = new Map(mined.clusters.map((c) => [c.id, c]));
   const changed = new Set(triples.changed);
   for (const c of kinds.clusters) {

@@ -8,7 +8,7 @@ import type { SpendSummary } from '../backends/llm/spend-meter.js';
 import type { TaskRecord } from '../core/task.js';
 import { addUsage, zeroUsage } from '../core/usage.js';
 import type { NightPlan } from './night-plan.js';
-import type { BatchReport, HandoffReport } from './night-report.js';
+import type { AnswerSource } from './waiting-night.js';
 import type { NightStepResult } from './night-step.js';
 import type { PassesResult } from './passes/index.js';
 import type { PassOutcome, ReportSection } from './passes/types.js';
@@ -16,7 +16,7 @@ import type { ReplayLog } from './night-train.js';
 
 export interface NightOutcome {
   plan: NightPlan;
-  /** trained: the passes ran (or the budget stopped them); plan: a plan-only dry-run; waiting: a handoff or batch wait. */
+  /** trained: the passes ran (or the budget stopped them); plan: a plan-only dry-run; batch_failed: its batches failed. */
   state: 'trained' | IdleState;
   passes: PassOutcome[];
   sections: ReportSection;
@@ -25,24 +25,22 @@ export interface NightOutcome {
   budgetStop: { limit: string; replays: ReplayLog['done'] } | null;
   /** Everything the passes would stage, in registry order (nothing after a budget stop). */
   targets: StageTarget[];
-  handoff: HandoffReport | null;
-  /** A `--batch` night's batches (null for other nights). */
-  batch?: BatchReport | null;
+  /** A night that waits for answers: its handoff queue or its batches (empty for any other night). */
+  answers: AnswerSource;
   backend: string;
   /** The backend's meter after the night (null on a backend without one). */
   spend: SpendSummary | null;
   endedAt: number;
 }
 
-/** Why a night did not train: a plan-only dry-run, a wait for answers, or its batches failed. */
-export type IdleState = 'plan' | 'waiting_handoff' | 'waiting_batch' | 'batch_failed';
+/** Why a night did not train: a plan-only dry-run, or its batches failed (a wait is no outcome yet). */
+export type IdleState = 'plan' | 'batch_failed';
 
 interface OutcomeAt {
   backend: string;
   spend: SpendSummary | null;
   endedAt: number;
-  handoff: HandoffReport | null;
-  batch?: BatchReport | null;
+  answers: AnswerSource;
 }
 
 /** A night that trained (its passes ran to the end or the budget stopped them). */
@@ -68,7 +66,7 @@ export function trainedOutcome(
   };
 }
 
-/** A night that never trained: a plan-only dry-run, or a handoff night waiting for answers. */
+/** A night that never trained: a plan-only dry-run, or a batch night whose batches failed. */
 export function idleOutcome(plan: NightPlan, state: IdleState, at: OutcomeAt): NightOutcome {
   return {
     plan,

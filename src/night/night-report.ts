@@ -250,12 +250,11 @@ export const nightReportSchema = z.object({
   spend: record<SpendSummary>().nullable().default(null),
   /**
    * '' when the night ran to its end; 'budget' when a spend limit stopped it; 'plan' when a dry-run on a
-   * real backend only printed its plan (see `plan`) because spending was not confirmed;
-   * 'waiting_handoff' when a handoff night queued requests and waits for their answers (see `handoff`);
-   * 'waiting_batch' when a `--batch` night waits for its batches, 'batch_failed' when a batch failed
-   * twice and the night ended (see `batch`).
+   * real backend only printed its plan (see `plan`) because spending was not confirmed; 'batch_failed'
+   * when a batch failed twice and the night ended (see `batch`). An invocation that stops to wait for
+   * answers prints a `WaitingReport` instead (`waiting_handoff`, `waiting_batch`).
    */
-  stopped: z.enum(['', 'budget', 'plan', 'waiting_handoff', 'waiting_batch', 'batch_failed']).default(''),
+  stopped: z.enum(['', 'budget', 'plan', 'batch_failed']).default(''),
   staging_dir: z.string().default(''),
   proposal_id: z.string().default(''),
   notes: z.array(z.string()).default([]),
@@ -277,6 +276,58 @@ export const nightReportSchema = z.object({
   sends: record<SendsSummary>().optional(),
 });
 export type NightReport = z.infer<typeof nightReportSchema>;
+
+/** What an invocation of a waiting night waits for (`WaitingReport.waiting`). */
+export const waitingSchema = z.object({
+  /** The phases of the night that wait, e.g. "mine llm_lessons", "skill baseline_val", "skill reflect". */
+  phases: z.array(z.string()),
+  /** Requests waiting for an answer: what `handoff next` serves, one by one, until it says none. */
+  open: z.number(),
+  /** The same requests by purpose, the prompt they carry (attempt, judge, reflect, read-follow-ups, …). */
+  open_by_purpose: z.record(z.string(), z.number()),
+  /** Requests the night asked so far, answered ones included. */
+  requests: z.number(),
+});
+export type WaitingSummary = z.infer<typeof waitingSchema>;
+
+/**
+ * What `run --json` prints when an invocation stops to wait for answers: what ran so far (its mining,
+ * once done: counts, notes, spend) and what it waits for, and nothing of phases that have not run (no
+ * gate action, no scores, no edits). Never staged: the night's report is written when it ends.
+ */
+export const waitingReportSchema = z.object({
+  schema_version: z.number(),
+  night: z.number(),
+  mode: z.literal('run'),
+  project: z.string(),
+  backend: z.string(),
+  started_at: z.number(),
+  ended_at: z.number(),
+  stopped: z.enum(['waiting_handoff', 'waiting_batch']),
+  waiting: waitingSchema,
+  /** The mined tasks' counts, once the night's mining finished (absent while it mines). */
+  n_sessions: z.number().optional(),
+  n_tasks: z.number().optional(),
+  n_unjudged: z.number().optional(),
+  n_clusters: z.number().optional(),
+  n_recurring: z.number().optional(),
+  n_train: z.number().optional(),
+  n_val: z.number().optional(),
+  n_test: z.number().optional(),
+  spend: record<SpendSummary>().nullable(),
+  staging_dir: z.literal(''),
+  /** What the mining that ran had to say (no note of a phase that has not run). */
+  notes: z.array(z.string()),
+  handoff: handoffReportSchema.optional(),
+  batch: batchReportSchema.optional(),
+});
+export type WaitingReport = z.infer<typeof waitingReportSchema>;
+
+/** What `runNight` returns: the night's report, or what an invocation that waits says. */
+export type NightResult = NightReport | WaitingReport;
+
+export const isWaitingReport = (r: NightResult): r is WaitingReport =>
+  r.stopped === 'waiting_handoff' || r.stopped === 'waiting_batch';
 
 /** A staged report.json read back: unknown keys (a newer version's) are kept, missing ones defaulted. */
 export const storedReportSchema = nightReportSchema.loose();

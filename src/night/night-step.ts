@@ -15,6 +15,7 @@ import type { GateAction, GateTrial, RejectedEdit, ReplayPhase } from '../traine
 import { selectEdits, TIE_REASON } from '../trainer/select-edits.js';
 import { applyEdits } from '../trainer/learned-block.js';
 import { proposeEdits } from '../trainer/propose.js';
+import { waitsIn, WaitList } from '../core/waits.js';
 
 export interface TrainerOptions {
   editBudget: number;
@@ -83,7 +84,8 @@ export function partition(tasks: TaskRecord[]): Partition {
 
 /**
  * Replay the train split `k` times (sample ids 0..k-1) and keep, per task, the worst attempt (what to
- * fix) and the best one (what worked): contrastive material for reflection.
+ * fix) and the best one (what worked): contrastive material for reflection. The samples do not depend
+ * on each other: a night that waits for answers queues them all at once.
  */
 async function rolloutTrain(
   train: TaskRecord[],
@@ -97,8 +99,12 @@ async function rolloutTrain(
   ) => Promise<ReplayResult[]>,
 ): Promise<{ worst: ReplayResult[]; best: ReplayResult[] }> {
   const rounds: ReplayResult[][] = [];
-  for (let sample = 0; sample < Math.max(1, k); sample++)
-    rounds.push(await replay('train', train, doc, sample));
+  const waits = new WaitList();
+  for (let sample = 0; sample < Math.max(1, k); sample++) {
+    const round = await waits.pass(replay('train', train, doc, sample));
+    if (round) rounds.push(round);
+  }
+  waits.rethrow();
   const pick = (better: (a: ReplayResult, b: ReplayResult) => boolean): ReplayResult[] =>
     train
       .map((_, i) => {
@@ -118,6 +124,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   const { backend, options } = input;
   const usage = zeroUsage();
   const parts = partition(input.tasks);
+  const target = input.target ?? 'skill';
   const replay = async (
     phase: ReplayPhase,
     tasks: TaskRecord[],
@@ -126,7 +133,9 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   ): Promise<ReplayResult[]> => {
     const docs =
       input.target === 'memory' ? { skill: input.memory, memory: skill } : { skill, memory: input.memory };
-    const results = await replayTasks(tasks, docs, backend, usage, sampleId);
+    const results = await replayTasks(tasks, docs, backend, usage, sampleId).catch(
+      waitsIn(`${target} ${phase}`),
+    );
     input.onReplay?.(phase, skill, results);
     return results;
   };
@@ -162,15 +171,21 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     result.noEditsReason = 'no tasks to replay';
     return finish();
   }
-  const baselineResults = await replay('baseline_val', parts.val, input.skill);
-  result.baseline = batchScore(baselineResults, options.metric);
-  result.candidate = result.baseline;
-
   // Edits that tied on an earlier night are tried again on top of the live skill, so rules that only
   // help together can be learned one at a time (the reference stayed stuck at edit_budget 1).
   const pending = applyEdits(input.skill, input.pending ?? []);
   const workingDoc = pending.doc;
-  const trainRollouts = await rolloutTrain(parts.train, workingDoc, options.rollouts ?? 1, replay);
+  // The baseline and the train replays do not depend on each other: a night that waits for answers
+  // queues both in one round (an interactive night still replays one after the other).
+  const waits = new WaitList();
+  const baselineResults = await waits.pass(replay('baseline_val', parts.val, input.skill));
+  const trainRollouts = await waits.pass(
+    rolloutTrain(parts.train, workingDoc, options.rollouts ?? 1, replay),
+  );
+  waits.rethrow();
+  if (!baselineResults || !trainRollouts) throw new Error('unreachable: replays without a wait have results');
+  result.baseline = batchScore(baselineResults, options.metric);
+  result.candidate = result.baseline;
   const trainResults = trainRollouts.worst;
   const failures = trainResults.filter((r) => r.hard < 1);
   let fresh: Edit[] = [];
@@ -182,7 +197,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     // A night reflects once on all its failures (no minibatches) and keeps edit_budget edits.
     const proposal = await proposeEdits({
       backend,
-      target: input.target ?? 'skill',
+      target,
       doc: workingDoc,
       otherDoc: input.memory,
       failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
@@ -199,7 +214,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
       workers: options.workers ?? 1,
       seed: 0,
       usage,
-    });
+    }).catch(waitsIn(`${target} reflect`));
     // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
     const proposed = proposal.selected;
     const appliedNew = applyEdits(workingDoc, proposed);
@@ -221,7 +236,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     noRegression: options.noRegression,
     replay,
   });
-  result.trials = selection.trials.map((t) => ({ ...t, target: input.target ?? 'skill' }));
+  result.trials = selection.trials.map((t) => ({ ...t, target }));
   result.rejectedEdits = selection.rejected;
   if (!selection.accepted) return finish();
   if (parts.leaked) {

@@ -4,6 +4,7 @@
  */
 import type { NightDeps, NightRequest } from './run-night.js';
 import { BudgetExhaustedError } from '../core/errors.js';
+import { waitsIn } from '../core/waits.js';
 import type { TaskRecord } from '../core/task.js';
 import { selectedSources } from '../harvest/sources.js';
 import { privacyOptions } from '../harvest/harvest-rules.js';
@@ -25,9 +26,6 @@ import { reportLessons } from './lesson-report.js';
 import { refineWithModel, type RefineStats } from './model-refine.js';
 import { readLessonsWithModel } from './lessons-pass.js';
 import type { ReadStats } from '../miner/model/read-follow-ups.js';
-import { saveHandoffState } from './handoff-night.js';
-import { saveResumableState } from './resumable-night.js';
-import { keepBatchNight } from './batch-night.js';
 import { explainMining } from './explain-mining.js';
 import type { KindSends } from './explain-sends.js';
 import { sqliteSessionLabels } from '../store/session-labels-repo.js';
@@ -60,9 +58,9 @@ export interface TaskSet {
 
 export { selectedSources };
 
-/** The night's tasks: saved by an earlier invocation of a handoff or batch night, from a tasks file, or mined. */
+/** The night's tasks: saved by an earlier invocation of a waiting night, from a tasks file, or mined. */
 export async function nightTasks(req: NightRequest, deps: NightDeps, started: number): Promise<TaskSet> {
-  const saved = req.handoff?.state ?? req.batch?.state;
+  const saved = req.waiting?.state;
   if (saved) {
     if (saved.spend) deps.backend.restoreSpend?.(saved.spend);
     return saved.tasks;
@@ -79,11 +77,7 @@ export async function nightTasks(req: NightRequest, deps: NightDeps, started: nu
     tasks: set,
     spend: deps.backend.spendSummary?.() ?? null,
   };
-  if (req.handoff) saveHandoffState(req.handoff.queue, state);
-  if (req.batch) {
-    keepBatchNight(req.batch);
-    saveResumableState(req.batch.dir, state);
-  }
+  req.waiting?.saveState(state);
   return set;
 }
 
@@ -202,7 +196,7 @@ export async function mineClustersWithModel(
     sessions: new Map(mined.sessionsWithTurns().map((s) => [s.key, s])),
     backend: deps.backend,
     stopsMining: (err) => err instanceof BudgetExhaustedError,
-  });
+  }).catch(waitsIn('mine llm_miner'));
   const dropped = Object.values(result.stats.dropped).reduce((a, b) => a + b, 0);
   deps.logger.progress(
     `llm miner: ${result.stats.accepted} checkable tasks from ${result.stats.clusters} tasks (${dropped} dropped; ${result.stats.skipped_one_off} uncorrected one-offs not sent)${result.stats.stopped ? '; stopped by the budget' : ''}`,

@@ -14,25 +14,16 @@ import type { Db } from '../store/db.js';
 import { failNight, forgetNight, nightStatus, startNight } from '../store/nights-repo.js';
 import type { Checkpoint } from '../../proposals/index.js';
 import { lockProject } from './lock.js';
-import type { HandoffQueue } from '../backends/handoff/handoff-queue.js';
-import { finishHandoff, waitingSummary, type HandoffState } from './handoff-night.js';
-import {
-  batchSummary,
-  discardBatchNight,
-  pollBatches,
-  rememberBatchInvocation,
-  startedBatchInvocation,
-  submitPending,
-  type BatchNight,
-} from './batch-night.js';
-import type { BatchReport, NightReport } from './night-report.js';
+import type { NightReport, NightResult, WaitingReport } from './night-report.js';
+import type { AnswerSource, Resumption, WaitingNight, WaitingStop } from './waiting-night.js';
 import { planNight, waitingPlan, type NightPlan } from './night-plan.js';
 import { runPasses } from './passes/index.js';
 import type { TrainingPlan } from './passes/types.js';
 import { nightTrainer, type ReplayLog } from './night-train.js';
 import { idleOutcome, trainedOutcome, type NightOutcome } from './night-outcome.js';
 import { closeNight, recordNight, stageNight } from './record-night.js';
-import { toReport } from './to-report.js';
+import { toReport, toWaitingReport } from './to-report.js';
+import type { TaskSet } from './night-tasks.js';
 import { explainPlan } from './explain-night.js';
 import { summarizeSends } from './explain-sends.js';
 
@@ -63,31 +54,27 @@ export interface NightRequest {
   planOnly?: boolean;
   /** Test-only: called at each step of staging the proposal (the crash tests kill the process there). */
   stageCheckpoint?: Checkpoint;
-  /** A handoff night: its queue, and its saved state once its mining finished (`handoff-night.ts`). */
-  handoff?: { queue: HandoffQueue; state: HandoffState | null };
-  /** A `--batch` night: its folder, saved state and batches (`batch-night.ts`). */
-  batch?: BatchNight;
+  /** A night that waits for answers across invocations: a handoff or a `--batch` night. */
+  waiting?: WaitingNight;
 }
 
-export async function runNight(req: NightRequest, deps: NightDeps): Promise<NightReport> {
-  const started = req.batch?.started ?? req.handoff?.state?.started_at ?? deps.clock.now();
+/** A night that cannot wait for answers (no `waiting`) always runs to its report. */
+export function runNight(req: NightRequest & { waiting?: undefined }, deps: NightDeps): Promise<NightReport>;
+export function runNight(req: NightRequest, deps: NightDeps): Promise<NightResult>;
+export async function runNight(req: NightRequest, deps: NightDeps): Promise<NightResult> {
+  const waiting = req.waiting ?? null;
+  const started = waiting?.started ?? deps.clock.now();
   const lock = req.mode === 'run' ? lockProject(deps.home, req.project, deps.clock.now()) : null;
-  if (req.handoff && lock) forgetKilledInvocation(deps.db, req.handoff.queue.startedNight());
-  if (req.batch && lock) forgetKilledInvocation(deps.db, startedBatchInvocation(req.batch));
+  if (waiting && lock) forgetKilledInvocation(deps.db, waiting.lastInvocation());
   let plan: NightPlan | null = null;
   let nightId: number | null = null;
-  // A batch night that fails while it replays would fail the same way on every later run: it ends
-  // (so does one that failed before it batched anything: nothing of it is lost).
-  let replaying = false;
   try {
-    if (req.batch) {
-      const polled = await pollBatches(req.batch, deps.logger);
-      if (polled.kind !== 'ready') return batchStop(req, req.batch, deps, started, polled);
-      replaying = true;
-    }
+    const resumed = waiting ? await waiting.resume(deps.logger) : null;
+    if (waiting && resumed && resumed.kind !== 'replay')
+      return stopBeforeReplay(req, deps, started, { waiting, resumed });
     plan = await planNight(req, deps, started);
     if (req.planOnly) {
-      const report = toReport(idleOutcome(plan, 'plan', outcomeAt(deps, null)));
+      const report = toReport(idleOutcome(plan, 'plan', outcomeAt(deps, {})));
       return { ...report, sends: summarizeSends(await explainPlan(plan, deps.userHome)) };
     }
     nightId = plan.records ? startNightRow(req, deps, plan) : null;
@@ -98,33 +85,19 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
     const passes = await runPasses(training, nightTrainer(training, deps, nightId, log));
     // Requests sent before a budget stop still answer and bill: the report counts them (bounded wait).
     await deps.backend.settleSpend?.(inFlightWaitMs(req.config));
-    const outcome = trainedOutcome(plan, passes, log, outcomeAt(deps, null));
-    logGate(deps.logger, outcome);
-    const settled: NightOutcome = req.handoff
-      ? { ...outcome, handoff: finishHandoff(req.handoff.queue, deps) }
-      : req.batch
-        ? { ...outcome, batch: finishBatch(req.batch) }
-        : outcome;
-    return nightId === null ? toReport(settled) : await recordAndStage(req, deps, settled, nightId);
+    const trained = trainedOutcome(plan, passes, log, outcomeAt(deps, {}));
+    logGate(deps.logger, trained);
+    const outcome = waiting ? { ...trained, answers: waiting.finish(deps) } : trained;
+    return nightId === null ? toReport(outcome) : await recordAndStage(req, deps, outcome, nightId);
   } catch (err) {
-    if (err instanceof AnswerPendingError && req.handoff) {
+    if (err instanceof AnswerPendingError && waiting) {
       // Not a night yet: it is recorded once, when its last answer lets it finish.
       if (nightId !== null) forgetNight(deps.db, nightId);
-      const waiting = plan ?? waitingPlan(req, deps, started);
-      return toReport(
-        idleOutcome(waiting, 'waiting_handoff', outcomeAt(deps, waitingSummary(req.handoff.queue))),
-      );
-    }
-    if (err instanceof AnswerPendingError && req.batch) {
-      if (nightId !== null) forgetNight(deps.db, nightId);
-      await submitPending(req.batch, deps.logger);
-      const waiting = plan ?? waitingPlan(req, deps, started);
-      return toReport(
-        idleOutcome(waiting, 'waiting_batch', { ...outcomeAt(deps, null), batch: batchSummary(req.batch) }),
-      );
+      const stop = await waiting.wait(err, deps.logger);
+      return waitingReport(req, deps, started, { waiting, stop, tasks: plan?.tasks ?? null });
     }
     if (nightId !== null) failNight(deps.db, nightId, errorMessage(err), deps.clock.now());
-    if (req.batch && (replaying || batchSummary(req.batch).requests === 0)) discardBatchNight(req.batch);
+    waiting?.fail();
     throw err;
   } finally {
     lock?.release();
@@ -133,39 +106,40 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
 
 function startNightRow(req: NightRequest, deps: NightDeps, plan: NightPlan): number {
   const id = startNight(deps.db, req.project, deps.backend.name, plan.started);
-  req.handoff?.queue.rememberNight(id);
-  if (req.batch) rememberBatchInvocation(req.batch, id);
+  req.waiting?.rememberInvocation(id);
   return id;
 }
 
-/**
- * A batch night that did not replay: its batches still run (it waits again), or one failed twice
- * (the night ends: its batches and state are forgotten, the answers collected stay in the cache).
- */
-function batchStop(
+/** A waiting night that did not replay: its answers are not in yet (it waits again), or it ended. */
+function stopBeforeReplay(
   req: NightRequest,
-  night: BatchNight,
   deps: NightDeps,
   started: number,
-  polled: { kind: 'waiting' } | { kind: 'failed'; reason: string },
-): NightReport {
+  { waiting, resumed }: { waiting: WaitingNight; resumed: Exclude<Resumption, { kind: 'replay' }> },
+): NightResult {
+  if (resumed.kind === 'wait')
+    return waitingReport(req, deps, started, { waiting, stop: resumed, tasks: waiting.state?.tasks ?? null });
   const plan = waitingPlan(req, deps, started);
-  if (polled.kind === 'waiting')
-    return toReport(
-      idleOutcome(plan, 'waiting_batch', { ...outcomeAt(deps, null), batch: batchSummary(night) }),
-    );
-  deps.logger.warn(`batch: ${polled.reason}; the night ends here`);
-  const batch = batchSummary(night, polled.reason);
-  discardBatchNight(night);
-  const report = toReport(idleOutcome(plan, 'batch_failed', { ...outcomeAt(deps, null), batch }));
-  return { ...report, notes: [...report.notes, `the night ended: ${polled.reason}`] };
+  const report = toReport(idleOutcome(plan, resumed.stopped, outcomeAt(deps, resumed.source)));
+  return { ...report, notes: [...report.notes, `the night ended: ${resumed.reason}`] };
 }
 
-/** The night finished: what its batches were, then they and its saved state are forgotten. */
-function finishBatch(night: BatchNight): BatchReport {
-  const summary = batchSummary(night);
-  discardBatchNight(night);
-  return summary;
+/** What an invocation that stops to wait says: what ran, and what the night waits for. */
+function waitingReport(
+  req: NightRequest,
+  deps: NightDeps,
+  started: number,
+  w: { waiting: WaitingNight; stop: WaitingStop; tasks: TaskSet | null },
+): WaitingReport {
+  return toWaitingReport({
+    plan: waitingPlan(req, deps, started),
+    tasks: w.tasks,
+    stopped: w.waiting.waitsAs,
+    stop: w.stop,
+    backend: deps.backend.name,
+    spend: deps.backend.spendSummary?.() ?? null,
+    endedAt: deps.clock.now(),
+  });
 }
 
 /** Record what the night learned, stage its proposal, then complete its row with the final report. */
@@ -190,11 +164,11 @@ async function recordAndStage(
   return report;
 }
 
-const outcomeAt = (deps: NightDeps, handoff: NightOutcome['handoff']) => ({
+const outcomeAt = (deps: NightDeps, answers: AnswerSource) => ({
   backend: deps.backend.name,
   spend: deps.backend.spendSummary?.() ?? null,
   endedAt: deps.clock.now(),
-  handoff,
+  answers,
 });
 
 function logGate(logger: Logger, { budgetStop, result }: NightOutcome): void {
@@ -206,7 +180,7 @@ function logGate(logger: Logger, { budgetStop, result }: NightOutcome): void {
 }
 
 /**
- * An earlier invocation of this handoff or batch night that was killed left its row running; under the
+ * An earlier invocation of this waiting night that was killed left its row running; under the
  * project's lock nothing else runs it, so it never happened (the night is recorded when it finishes).
  */
 function forgetKilledInvocation(db: Db, id: number | null): void {

@@ -5,9 +5,12 @@
 import { addUsage, zeroUsage, type Usage } from '../core/usage.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from './night-step-record.js';
-import type { NightOutcome } from './night-outcome.js';
-import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport } from './night-report.js';
+import { idleStep, type NightOutcome } from './night-outcome.js';
+import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport, type WaitingReport } from './night-report.js';
 import { isRecurring, llmMinerReport, llmRefineReport, type TaskSet } from './night-tasks.js';
+import type { NightPlan } from './night-plan.js';
+import type { WaitingStop } from './waiting-night.js';
+import type { SpendSummary } from '../backends/llm/spend-meter.js';
 
 /** What only the end of a recording night knows: when it ended, and where its proposal went. */
 export interface ReportClosing {
@@ -16,12 +19,7 @@ export interface ReportClosing {
   proposalId?: string;
 }
 
-const STOPPED = {
-  plan: 'plan',
-  waiting_handoff: 'waiting_handoff',
-  waiting_batch: 'waiting_batch',
-  batch_failed: 'batch_failed',
-} as const;
+const STOPPED = { plan: 'plan', batch_failed: 'batch_failed' } as const;
 
 export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): NightReport {
   const { plan, result: step, spend } = outcome;
@@ -91,9 +89,53 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     ...(plan.tasksFile !== null ? { tasks_file: plan.tasksFile, tasks_reviewed: set.reviewed ?? false } : {}),
     ...(plan.tasksFrom !== null ? { tasks_from: plan.tasksFrom, tasks_reviewed: set.reviewed ?? false } : {}),
     ...outcome.sections,
-    ...(outcome.handoff ? { handoff: outcome.handoff } : {}),
-    ...(outcome.batch ? { batch: outcome.batch } : {}),
+    ...outcome.answers,
     ...(outcome.state === 'plan' ? { plan: plan.spend } : {}),
+  };
+}
+
+/**
+ * What an invocation that stops to wait says: the mining that ran (once it finished) and what the
+ * night waits for, never a gate action, score or note of a phase that has not run.
+ */
+export function toWaitingReport(w: {
+  plan: Pick<NightPlan, 'night' | 'project' | 'started'>;
+  /** The night's tasks once its mining finished; null while it mines. */
+  tasks: TaskSet | null;
+  stopped: WaitingReport['stopped'];
+  stop: WaitingStop;
+  backend: string;
+  spend: SpendSummary | null;
+  endedAt: number;
+}): WaitingReport {
+  const set = w.tasks;
+  const splits = set ? idleStep(set.tasks).counts : null;
+  return {
+    schema_version: REPORT_SCHEMA_VERSION,
+    night: w.plan.night,
+    mode: 'run',
+    project: w.plan.project,
+    backend: w.backend,
+    started_at: w.plan.started,
+    ended_at: w.endedAt,
+    stopped: w.stopped,
+    waiting: w.stop.waiting,
+    ...(set && splits
+      ? {
+          n_sessions: set.nSessions,
+          n_tasks: set.tasks.length,
+          n_unjudged: set.unjudged ?? 0,
+          n_clusters: set.nClusters,
+          n_recurring: set.nRecurring,
+          n_train: splits.train,
+          n_val: splits.val,
+          n_test: splits.test,
+        }
+      : {}),
+    spend: w.spend,
+    staging_dir: '',
+    notes: set ? [...set.notes] : [],
+    ...w.stop.source,
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Backend } from '../backends/types.js';
 import type { Usage } from '../core/usage.js';
 import { addUsage } from '../core/usage.js';
+import { allOrWait } from '../core/waits.js';
 import type { Score, TaskRecord } from '../core/task.js';
 import { scoreAnswer } from './score.js';
 
@@ -20,7 +21,8 @@ export interface ReplayDocs {
 
 /**
  * Replay each task once. Tasks run concurrently (real backends bound how many requests are in flight
- * with their `workers` limit); results keep the order of `tasks`.
+ * with their `workers` limit); results keep the order of `tasks`. A task whose attempt or judge waits
+ * for an answer does not stop the others (`allOrWait`): a waiting night queues the whole replay.
  */
 export async function replayTasks(
   tasks: TaskRecord[],
@@ -29,7 +31,7 @@ export async function replayTasks(
   usage: Usage,
   sampleId = 0,
 ): Promise<ReplayResult[]> {
-  return Promise.all(
+  return allOrWait(
     tasks.map(async (task): Promise<ReplayResult> => {
       const started = performance.now();
       const attempt = await backend.attempt({ task, skill: docs.skill, memory: docs.memory, sampleId });

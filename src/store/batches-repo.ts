@@ -69,6 +69,16 @@ export function unsubmittedRequests(db: Db, project: string): BatchRequestRow[] 
     .all(project) as BatchRequestRow[];
 }
 
+/** Requests still waiting for an answer (submitted or not; not failed for good), oldest first. */
+export function openRequests(db: Db, project: string): BatchRequestRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM batch_requests WHERE project = ? AND answer IS NULL AND error_kind = ''
+         ORDER BY created_at, custom_id`,
+    )
+    .all(project) as BatchRequestRow[];
+}
+
 export function requestsOfBatch(db: Db, project: string, batchId: string): BatchRequestRow[] {
   return db
     .prepare('SELECT * FROM batch_requests WHERE project = ? AND batch_id = ? ORDER BY created_at, custom_id')

@@ -7,6 +7,12 @@
  * A leave-one-out trial replays its tasks in growing waves, those the edits changed first, and stops as
  * soon as even perfect answers on the rest could not keep the score: the edit then stays, as it would
  * after the whole replay, without the calls (a useful edit usually shows on its first task).
+ *
+ * In a night that waits for answers (handoff, batch) each invocation replays the selection from the
+ * start with the answers given so far, and what waits does not stop what comes after it: the trials
+ * of an elimination round are queued together, a trial's waves all at once (the bound needs their
+ * answers), and a leave-one-out trial that waits counts as keeping its edit, so the next trials are
+ * queued too. Once everything is answered, every decision is the one an interactive night makes.
  */
 import { REGRESSION_REASON } from '../core/rejected-edit.js';
 import type { Edit, TaskRecord } from '../core/task.js';
@@ -14,6 +20,7 @@ import type { ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
 import { batchScore, judgeCandidate } from './gate.js';
 import { applyEdits } from './learned-block.js';
+import { WaitList } from '../core/waits.js';
 import type { GateTrial, RejectedEdit, ReplayPhase } from './gate-records.js';
 
 /** The reason given to edits refused because the held-out score stayed the same. */
@@ -68,17 +75,22 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
   // Backward elimination: drop the edit whose removal helps most, until the rest passes or nothing helps.
   while (!accepted && kept.length > 1) {
     let best: { edit: Edit; score: number; verdict: ReturnType<typeof judgeCandidate> } | null = null;
+    const round = new WaitList();
     for (const edit of kept) {
-      const trial = await tryEdits(
-        'selection_trial',
-        kept.filter((e) => e !== edit),
+      const trial = await round.pass(
+        tryEdits(
+          'selection_trial',
+          kept.filter((e) => e !== edit),
+        ),
       );
+      if (!trial) continue;
       const better =
         best === null ||
         trial.verdict.candidate > best.score ||
         (trial.verdict.accepted && !best.verdict.accepted);
       if (better) best = { edit, score: trial.verdict.candidate, verdict: trial.verdict };
     }
+    round.rethrow();
     if (best === null || !(best.score > score || best.verdict.accepted)) break;
     const dropped = best.edit;
     rejected.push({ ...dropped, delta: score - best.score, reason: 'lowered the held-out score' });
@@ -97,11 +109,13 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
 
   // Leave-one-out: drop each edit whose removal keeps the score and still beats the baseline.
   const order = changedFirst(baselineResults, whole.results);
+  const pruning = new WaitList();
   for (const edit of [...kept]) {
     if (kept.length <= 1) break;
     const others = kept.filter((e) => e !== edit);
-    const without = await pruneTrial(input, order, applyEdits(baseDoc, others).doc, score);
-    if (without !== null && without.verdict.accepted && without.verdict.candidate >= score) {
+    // Waiting for answers, the edit stays for now (undefined), as it does when its trial stops early.
+    const without = await pruning.pass(pruneTrial(input, order, applyEdits(baseDoc, others).doc, score));
+    if (without && without.verdict.accepted && without.verdict.candidate >= score) {
       rejected.push({
         ...edit,
         delta: score - without.verdict.candidate,
@@ -111,6 +125,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
       score = without.verdict.candidate;
     }
   }
+  pruning.rethrow();
   return { accepted: true, kept, doc: applyEdits(baseDoc, kept).doc, score, rejected, trials };
 }
 
@@ -136,17 +151,21 @@ async function pruneTrial(
   score: number,
 ): Promise<{ verdict: ReturnType<typeof judgeCandidate> } | null> {
   const done = new Map<string, ReplayResult>();
+  const waves = new WaitList();
   let wave = 1;
   for (let start = 0; start < order.length; start += wave, wave *= 2) {
     const batch = order.slice(start, start + wave);
-    for (const r of await input.replay('prune_trial', batch, doc)) done.set(r.task.id, r);
+    for (const r of (await waves.pass(input.replay('prune_trial', batch, doc))) ?? []) done.set(r.task.id, r);
     if (start + batch.length >= order.length) break;
+    // The bound needs every answer so far: while some wait, the next wave is queued with them.
+    if (waves.waiting) continue;
     // Tasks the baseline left unjudged are out of both means (judgeCandidate), so out of the bound too.
     const optimistic = input.baselineResults
       .filter((b) => b.unjudged !== true)
       .map((b) => done.get(b.task.id) ?? { ...PERFECT, task: b.task, response: '', toolsCalled: [] });
     if (batchScore(optimistic, input.metric) < score) return null;
   }
+  waves.rethrow();
   const results = input.baselineResults.flatMap((r) => done.get(r.task.id) ?? []);
   return { verdict: judgeCandidate(input.baselineResults, results, input.metric, input.noRegression) };
 }

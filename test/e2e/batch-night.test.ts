@@ -137,6 +137,11 @@ describe.each(['openai', 'anthropic'] as const)('a --batch night on %s', (flavor
     expect(waiting.staging_dir).toBe('');
     expect(waiting.batch?.batches).toHaveLength(1);
     expect(waiting.batch?.batches[0]).toMatchObject({ state: 'in_progress', attempt: 1 });
+    // It says what it waits for (the round it batched), and nothing of a gate that has not run.
+    const round = { phases: ['skill baseline_val', 'skill train'], open: 6, open_by_purpose: { attempt: 6 } };
+    expect((waiting as unknown as Record<string, unknown>).waiting).toMatchObject(round);
+    expect(waiting).not.toHaveProperty('gate_action');
+    expect(waiting.notes).toEqual([]);
 
     // `status` shows the waiting night and its batch.
     const status = await runCli(box, ['status', '--json']);
@@ -156,6 +161,8 @@ describe.each(['openai', 'anthropic'] as const)('a --batch night on %s', (flavor
       /waiting for batches: 1 running \(\d+ of \d+ requests answered so far\); nothing was staged yet/,
     );
     expect(human.stdout).toContain('skillopt-sleep run --project');
+    // A poll that finds the batch running (anthropic) says the round again; openai's went on to the next.
+    expect(human.stdout).toMatch(/the batches answer \d+ (attempt|reflect) \(skill (baseline_val|reflect)/);
 
     const { reports, last } = await runToEnd(box, args);
     expect(reports.length).toBeGreaterThanOrEqual(2);
@@ -254,7 +261,7 @@ describe('a --batch night on azure-openai', () => {
     const { last } = await runToEnd(box, args);
     expect(last).toMatchObject({ stopped: '', accepted: true });
     expect(last.learned_rules).toContain(RULE);
-    expect(fake.created).toHaveLength(4);
+    expect(fake.created).toHaveLength(3);
     expect(new Set(fake.endpoints)).toEqual(new Set(['/chat/completions']));
     expect(last.batch?.price_factor).toBe(0.5);
   });
@@ -338,8 +345,9 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     const { last } = await runToEnd(box, args);
     expect(last).toMatchObject({ stopped: '', accepted: true, edits: expected.report.edits });
     expect(stagedDocs(last.staging_dir)).toEqual(expected.docs);
-    // Four rounds (baseline, train, reflect, candidate): four batches, each request in one of them.
-    expect(fake.created.map((ids) => ids.length)).toEqual([3, 3, 1, 3]);
+    // Three rounds (baseline and train together, reflect, candidate): three batches, each request in
+    // one of them.
+    expect(fake.created.map((ids) => ids.length)).toEqual([6, 1, 3]);
     expect(new Set(allIds(fake)).size).toBe(10);
     // The killed invocations left no night behind: one completed night in the history.
     const nights = (await runCli(box, ['status', '--json'])).json().nights as Array<{ status: string }>;
@@ -354,13 +362,12 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     const args = [...nightArgs(writeTasksFile(box.root), 'anthropic', fake.url), '--batch'];
     const { last } = await runToEnd(box, args);
     expect(last).toMatchObject({ stopped: '', accepted: true });
-    // The expired first batch came again once (same requests), then the four rounds as usual.
-    expect(fake.created).toHaveLength(5);
+    // The expired first batch came again once (same requests), then the other rounds as usual.
+    expect(fake.created).toHaveLength(4);
     expect(fake.created[1]).toEqual(fake.created[0]);
     expect(last.batch?.batches.map((b) => [b.state, b.attempt])).toEqual([
       ['retried', 1],
       ['collected', 2],
-      ['collected', 1],
       ['collected', 1],
       ['collected', 1],
     ]);
@@ -375,7 +382,7 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     const args = [...nightArgs(writeTasksFile(box.root), 'openai', fake.url), '--batch'];
     const { last } = await runToEnd(box, args);
     expect(last).toMatchObject({ stopped: '', accepted: true });
-    expect(fake.created.map((ids) => ids.length)).toEqual([3, 1, 3, 1, 3]);
+    expect(fake.created.map((ids) => ids.length)).toEqual([6, 4, 1, 3]);
     expect(fake.created[1]).toEqual(fake.created[0]?.slice(2));
     expect(new Set(allIds(fake)).size).toBe(10);
   });
@@ -405,12 +412,13 @@ describe('a --batch night that is interrupted or whose batches fail', () => {
     const fake = batch.openai;
     fake.reset();
     const box = sandbox();
-    const args = [...nightArgs(writeTasksFile(box.root), 'openai', fake.url), '--batch', '--max-calls', '5'];
+    const args = [...nightArgs(writeTasksFile(box.root), 'openai', fake.url), '--batch', '--max-calls', '6'];
     const { reports, last } = await runToEnd(box, args);
-    // Round 1 (3 baseline attempts) fits; round 2 (3 train attempts) would make 6 calls: never batched.
+    // Round 1 (3 baseline and 3 train attempts) fits; round 2 (the reflection) would make 7 calls:
+    // never batched.
     expect(reports.map((r) => r.stopped)).toEqual(['waiting_batch', 'budget']);
-    expect(fake.created.map((ids) => ids.length)).toEqual([3]);
-    expect(last.spend).toMatchObject({ calls: 3, stopped_by: 'max_calls' });
+    expect(fake.created.map((ids) => ids.length)).toEqual([6]);
+    expect(last.spend).toMatchObject({ calls: 6, stopped_by: 'max_calls' });
     expect(last.staging_dir).toBe('');
     expect((await runCli(box, ['status', '--json'])).json().batch).toBeNull();
   });

@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import type { Config } from '../../src/config/schema.js';
 import { prepareDemo, type DemoSetup } from '../../src/night/demo.js';
 import { runNight, type NightDeps } from '../../src/night/run-night.js';
+import type { NightReport } from '../../src/night/night-report.js';
 import { openStore } from '../../src/store/db.js';
 
 const demos: DemoSetup[] = [];
@@ -17,7 +18,7 @@ export function cleanupDemoNights(): void {
   for (const demo of demos.splice(0)) demo.cleanup();
 }
 
-export function demoNight(backend: Backend, config: Config): ReturnType<typeof runNight> {
+export function demoNight(backend: Backend, config: Config): Promise<NightReport> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sos-demo-night-'));
   const demo = prepareDemo(path.join(root, 'state'), false);
   demos.push(demo);

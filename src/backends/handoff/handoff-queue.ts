@@ -32,6 +32,8 @@ const requestSchema = z.object({
   max_tokens: z.number(),
   temperature: z.number(),
   sample: z.number(),
+  /** What the request is for (its prompt: attempt, judge, reflect, …); absent in older queues. */
+  purpose: z.string().optional(),
 });
 export type HandoffRequest = z.infer<typeof requestSchema>;
 
@@ -101,6 +103,7 @@ export class HandoffQueue {
       max_tokens: req.maxTokens,
       temperature: req.temperature,
       sample: req.sample ?? 0,
+      ...(req.purpose ? { purpose: req.purpose } : {}),
     };
     writeFileAtomicSync(file, `${JSON.stringify(entry, null, 2)}\n`, 0o600);
     return id;

@@ -27,6 +27,11 @@ export interface ChatRequest {
    * reply, never sent, not part of the cache key; the guarded chat takes it off before the provider.
    */
   sessions?: readonly string[];
+  /**
+   * What the request is for: its prompt template (`attempt`, `judge`, `reflect`, `read-follow-ups`,
+   * …). Never sent and not part of the cache key; a waiting night counts its open requests by it.
+   */
+  purpose?: string;
 }
 
 export interface ChatUsage {

@@ -135,6 +135,7 @@ export class LlmBackend implements Backend {
         messages: msgs,
         maxTokens: JSON_MAX_TOKENS,
         temperature: 0,
+        purpose: template,
         ...(sessions ? { sessions } : {}),
       });
       addUsage(usage, reply.usage);
@@ -181,6 +182,7 @@ export class LlmBackend implements Backend {
       temperature: req.sampleId > 0 ? 0.7 : 0,
       sample: req.sampleId,
       sessions: taskSessions(req.task),
+      purpose: 'attempt',
     });
     return { response: reply.text.trim(), toolsCalled: [], usage: reply.usage };
   }

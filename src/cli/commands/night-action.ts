@@ -3,17 +3,27 @@
 // only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { createBackend, isOfflineConfig, usesHandoff } from '../../backends/factory.js';
-import { openBatchNight } from '../../night/batch-night.js';
+import { batchWaitingNight, openBatchNight } from '../../night/batch-night.js';
 import { batchNightWanted, renderBatch } from '../night-batch.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
 import type { Config } from '../../config/schema.js';
 import { UsageError } from '../../core/errors.js';
-import { loadHandoffState, type HandoffState } from '../../night/handoff-night.js';
+import { handoffNight } from '../../night/handoff-night.js';
+import type { WaitingNight } from '../../night/waiting-night.js';
 import type { Backend } from '../../backends/types.js';
 import type { Logger } from '../../core/logger.js';
 import { dbFile } from '../../config/paths.js';
 import { demoConfig, demoStoreFile, prepareDemo } from '../../night/demo.js';
-import { LEAKED_HOLDOUT_TEXT, splitText, taskCountText, type NightReport } from '../../night/night-report.js';
+import {
+  LEAKED_HOLDOUT_TEXT,
+  isWaitingReport,
+  splitText,
+  taskCountText,
+  type NightReport,
+  type NightResult,
+  type WaitingReport,
+} from '../../night/night-report.js';
+import type { Db } from '../../store/db.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
 import { cliContext, openNightStore, resolveProject, type CommonFlags } from '../context.js';
@@ -26,6 +36,7 @@ import type { RecordingFlags } from '../recording-options.js';
 import { explainNight, sendlessBackend } from '../../night/explain-night.js';
 import { renderExplanation, renderSendsSummary } from '../sends-text.js';
 import { nightBranch, planNightBranch, renderNightBranch } from '../night-branch.js';
+import type { BranchPlan } from '../../../proposals/git-branch.js';
 
 /** Where the night's tasks come from, besides harvesting: at most one of the three. */
 function checkTaskSources(flags: NightFlags): void {
@@ -120,12 +131,21 @@ function whatRunWouldDo(r: NightReport, demo: boolean): string {
   return `${run} would stage nothing (${why})${keeps}`;
 }
 
-function renderWaiting(r: NightReport): void {
-  const h = r.handoff;
-  if (!h) return;
+/** What an invocation that stops to wait for answers says, and how to go on. */
+function renderWaiting(r: WaitingReport): void {
+  const w = r.waiting;
+  const purposes = Object.entries(w.open_by_purpose)
+    .map(([purpose, n]) => `${n} ${purpose}`)
+    .join(', ');
+  const where = w.phases.length > 0 ? ` (${w.phases.join(', ')})` : '';
+  if (r.batch) {
+    renderBatch(r);
+    if (w.open > 0) say(`[sleep] the batches answer ${purposes}${where}`);
+    return;
+  }
   const project = JSON.stringify(r.project);
   say(
-    `[sleep] waiting for answers: ${h.open} handoff request${h.open === 1 ? '' : 's'} open (${h.requests} asked so far); nothing was staged yet`,
+    `[sleep] waiting for answers${where}: ${w.open} handoff request${w.open === 1 ? '' : 's'} open (${purposes}; ${w.requests} asked so far); nothing was staged yet`,
   );
   say(`[sleep] read the next one: skillopt-sleep handoff next --project ${project}`);
   say(`[sleep] answer it: skillopt-sleep handoff answer ID --project ${project} --file REPLY.txt`);
@@ -137,11 +157,7 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
     renderPlan(r);
     return;
   }
-  if (r.stopped === 'waiting_handoff') {
-    renderWaiting(r);
-    return;
-  }
-  if (r.stopped === 'waiting_batch' || r.stopped === 'batch_failed') {
+  if (r.stopped === 'batch_failed') {
     renderBatch(r);
     return;
   }
@@ -183,30 +199,27 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
 }
 
 /**
- * A handoff night's queue and the state its first invocation saved (whose config it goes on with, so
- * the budget and gate stay those the night started with). Null for other backends and with --replay.
+ * A handoff night: its queue, and the night (whose saved config it goes on with, so the budget and
+ * gate stay those the night started with). Null for other backends and with --replay.
  */
-function handoffNight(
+function handoffNightOf(
   name: 'run' | 'dry-run',
   flags: NightFlags,
   at: { home: string; project: string; config: Config; logger: Logger },
-): { queue: HandoffQueue; state: HandoffState | null } | null {
+): { queue: HandoffQueue; night: WaitingNight } | null {
   if (!usesHandoff(at.config) || flags.replay) return null;
   if (name === 'dry-run')
     throw new UsageError(
       'the handoff backend stops a night to wait for answers and resumes it on the next run, which a dry-run cannot: use `skillopt-sleep run --backend handoff`',
     );
   const queue = new HandoffQueue(at.home, at.project);
-  const state = loadHandoffState(queue);
-  if (state)
+  const night = handoffNight(queue);
+  if (night.state)
     at.logger.progress(
-      `handoff: resuming the night started ${new Date(state.started_at).toISOString()} (${queue.open().length} requests open)`,
+      `handoff: resuming the night started ${new Date(night.state.started_at).toISOString()} (${queue.open().length} requests open)`,
     );
-  return { queue, state };
+  return { queue, night };
 }
-
-/** A night that stopped to wait has nothing to adopt yet. */
-const WAITING = new Set(['waiting_handoff', 'waiting_batch', 'batch_failed']);
 
 const BUDGET_FLAGS = { maxCalls: '--max-calls', maxTokens: '--max-tokens', maxCostUsd: '--max-cost-usd' };
 
@@ -264,6 +277,37 @@ async function explainSendsAction(flags: NightFlags, command: Command): Promise<
   }
 }
 
+/** Adopt (auto_adopt) and branch (--branch) what the night staged, then say what it did or waits for. */
+async function sayNight(
+  result: NightResult,
+  at: {
+    db: Db;
+    config: Config;
+    now: number;
+    json: boolean;
+    branchPlan: BranchPlan | null;
+    demo: boolean;
+    warn: (line: string) => void;
+  },
+): Promise<void> {
+  // A night that waits, or whose batches failed, has nothing to adopt yet.
+  const adoptable = !isWaitingReport(result) && result.stopped !== 'batch_failed' ? result : null;
+  const adopted =
+    at.config.auto_adopt && adoptable
+      ? await autoAdopt(at.db, adoptable, at.now, at.config.adopt_commit)
+      : null;
+  if (adopted && !adopted.adopted) at.warn(`auto-adopt refused: ${adopted.reason}`);
+  const branch = at.branchPlan ? await nightBranch(at.branchPlan, result) : null;
+  if (at.json) {
+    printJson({ ...result, ...(adopted ? { auto_adopt: adopted } : {}), ...(branch ? { branch } : {}) });
+    return;
+  }
+  if (isWaitingReport(result)) renderWaiting(result);
+  else renderHuman(result, adopted?.adopted === true, at.demo);
+  if (adopted) renderAutoAdopt(adopted);
+  if (branch) renderNightBranch(branch);
+}
+
 export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, command: Command): Promise<void> {
   checkTaskSources(flags);
   if (name === 'run' && flags.explainSends) {
@@ -276,7 +320,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
     const project = demo ? demo.project : resolveProject(flags.project);
     const loaded = projectConfig(ctx, project, command).config;
     const live = demo ? demoConfig(loaded) : loaded;
-    const handoff = handoffNight(name, flags, {
+    const handoff = handoffNightOf(name, flags, {
       home: ctx.home,
       project,
       config: live,
@@ -288,7 +332,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       handoff && !typedBatch
         ? null
         : batchNightWanted(name, flags, { home: ctx.home, project, config: live, typed: typedBatch });
-    const config = handoff?.state?.config ?? batchWanted?.state?.config ?? live;
+    const config = handoff?.night.state?.config ?? batchWanted?.state?.config ?? live;
     if (typedBatch && isOfflineConfig(config))
       ctx.logger.warn(
         '--batch: the mock backend answers at once and bills nothing, so this night runs as usual',
@@ -307,6 +351,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       const planOnly =
         name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
       const batch = batchWanted ? openBatchNight(ctx.home, db, project, () => ctx.clock.now()) : null;
+      const waiting = handoff?.night ?? (batch ? batchWaitingNight(batch) : null);
       if (batch?.state)
         ctx.logger.progress(`batch: resuming the night started ${new Date(batch.started).toISOString()}`);
       const recording = recordingDeps(flags, config, {
@@ -327,14 +372,13 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       };
       const backend = createBackend(config, deps);
       warnUnmeteredBudget(command, backend, ctx.logger);
-      const report = await runNight(
+      const result = await runNight(
         {
           project,
           config,
           mode: name,
           planOnly,
-          ...(handoff ? { handoff } : {}),
-          ...(batch ? { batch } : {}),
+          ...(waiting ? { waiting } : {}),
           ...fileTasks(flags),
           ...(demo
             ? {
@@ -354,19 +398,15 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           logger: ctx.logger,
         },
       );
-      const adopted =
-        config.auto_adopt && !WAITING.has(report.stopped)
-          ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
-          : null;
-      if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
-      const branch = branchPlan ? await nightBranch(branchPlan, report) : null;
-      if (ctx.json)
-        printJson({ ...report, ...(adopted ? { auto_adopt: adopted } : {}), ...(branch ? { branch } : {}) });
-      else {
-        renderHuman(report, adopted?.adopted === true, demo !== null);
-        if (adopted) renderAutoAdopt(adopted);
-        if (branch) renderNightBranch(branch);
-      }
+      await sayNight(result, {
+        db,
+        config,
+        now: ctx.clock.now(),
+        json: ctx.json,
+        branchPlan,
+        demo: demo !== null,
+        warn: (line) => ctx.logger.warn(line),
+      });
     } finally {
       db.close();
     }

@@ -8,6 +8,8 @@ import type { NightPass } from './types.js';
 
 export const fanoutPass: NightPass = {
   name: 'fanout',
+  // Its groups train their own skills, with the memory document as it is live.
+  independent: true,
   applies: (plan) => plan.targets.fanout !== null,
   async run({ plan, train }) {
     const { fanout, memory } = plan.targets;

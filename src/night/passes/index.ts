@@ -3,6 +3,7 @@
  * the skill's result in place, then the per-skill groups. Adding a pass is one file and one line here.
  */
 import { BudgetExhaustedError } from '../../core/errors.js';
+import { WaitList } from '../../core/waits.js';
 import { fanoutPass } from './fanout.js';
 import { memoryPass } from './memory.js';
 import { skillPass } from './skill.js';
@@ -19,7 +20,10 @@ export interface PassesResult {
   sections: ReportSection;
 }
 
-/** Run every pass that applies, in order; a budget stop drops every outcome. */
+/**
+ * Run every pass that applies, in order; a budget stop drops every outcome. While a pass waits for
+ * answers, the passes that train without it (`independent`) still queue theirs.
+ */
 export async function runPasses(
   plan: TrainingPlan,
   train: PassContext['train'],
@@ -28,9 +32,13 @@ export async function runPasses(
   const outcomes: PassOutcome[] = [];
   let budgetStop: PassesResult['budgetStop'] = null;
   try {
+    const waits = new WaitList();
     for (const pass of passes) {
-      if (pass.applies(plan)) outcomes.push(await pass.run({ plan, before: outcomes, train }));
+      if (!pass.applies(plan) || (waits.waiting && !pass.independent)) continue;
+      const outcome = await waits.pass(pass.run({ plan, before: outcomes, train }));
+      if (outcome) outcomes.push(outcome);
     }
+    waits.rethrow();
   } catch (err) {
     if (!(err instanceof BudgetExhaustedError)) throw err;
     budgetStop = { limit: err.limit };

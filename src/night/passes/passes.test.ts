@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../config/schema.js';
-import { BudgetExhaustedError } from '../../core/errors.js';
+import { AnswerPendingError, BudgetExhaustedError } from '../../core/errors.js';
 import { emptyTask, type Edit } from '../../core/task.js';
 import { zeroUsage } from '../../core/usage.js';
 import { emptyTaskSet } from '../handoff-night.js';
@@ -107,5 +107,34 @@ describe('the pass registry', () => {
     const result = await runPasses(plan(), recordingTrainer([]), [...NIGHT_PASSES, lintPass]);
     expect(seen).toEqual(['skill', 'memory']);
     expect(result.outcomes.at(-1)).toMatchObject({ pass: 'lint', notes: ['lint: one rule'] });
+  });
+
+  it('while a pass waits for answers, an independent pass still trains and a dependent one waits', async () => {
+    const ran: string[] = [];
+    const pass = (name: string, independent: boolean): NightPass => ({
+      name,
+      ...(independent ? { independent } : {}),
+      applies: () => true,
+      run() {
+        ran.push(name);
+        if (name === 'skill') return Promise.reject(new AnswerPendingError('r').inPhase('skill train'));
+        return Promise.resolve({
+          pass: name,
+          joined: null,
+          apartUsage: zeroUsage(),
+          targets: [],
+          section: {},
+          notes: [],
+        });
+      },
+      idleSection: () => ({}),
+    });
+    const run = runPasses(plan(), recordingTrainer([]), [
+      pass('skill', false),
+      pass('memory', false),
+      pass('groups', true),
+    ]);
+    await expect(run).rejects.toMatchObject({ phases: ['skill train'] });
+    expect(ran).toEqual(['skill', 'groups']);
   });
 });

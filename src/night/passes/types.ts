@@ -50,6 +50,8 @@ export interface PassOutcome {
 
 export interface NightPass {
   name: string;
+  /** Trains without the outcomes of the passes before it, so it need not wait for theirs. */
+  independent?: boolean;
   applies(plan: TrainingPlan): boolean;
   run(ctx: PassContext): Promise<PassOutcome>;
   /** Its section when it did not run, or when the budget stopped the night and its outcome was dropped. */
