@@ -9,7 +9,7 @@ import type { TaskRecord } from '../core/task.js';
 import { addUsage, zeroUsage } from '../core/usage.js';
 import type { NightPlan } from './night-plan.js';
 import type { BatchReport, HandoffReport } from './night-report.js';
-import type { NightStepResult } from './night-step.js';
+import { joinRequests, type NightStepResult } from './night-step.js';
 import type { PassesResult } from './passes/index.js';
 import type { PassOutcome, ReportSection } from './passes/types.js';
 import type { ReplayLog } from './night-train.js';
@@ -108,6 +108,7 @@ export function combineSteps(outcomes: readonly PassOutcome[], skillText: string
     pendingEdits: steps.flatMap((p) => p.pendingEdits),
     testScore: last.testScore,
     counts: first.counts,
+    requests: joinRequests(steps.map((p) => p.requests)),
     usage,
   };
 }
@@ -140,7 +141,9 @@ export function idleStep(tasks: TaskRecord[]): NightStepResult {
       train: tasks.filter((t) => t.split === 'train').length,
       val: tasks.filter((t) => t.split === 'val').length,
       test: tasks.filter((t) => t.split === 'test').length,
+      unscored: 0,
     },
+    requests: { replays: {}, reflect: 0 },
     usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
   };
 }
