@@ -7,7 +7,7 @@
  */
 import { checkForms } from '../core/action-checks.js';
 import { forbiddenTerm } from '../core/negative-check.js';
-import { checkKey, ruleChecks, type Check, type Edit } from '../core/task.js';
+import { ruleChecks, type Check, type Edit } from '../core/task.js';
 import type { ReplayResult } from '../replay/replay.js';
 import { evaluateCheck } from '../replay/judges/rule-checks.js';
 
@@ -78,12 +78,4 @@ export function failedChecks(result: ReplayResult): Check[] {
   return ruleChecks(result.task).filter(
     (check) => !evaluateCheck(check, result.response, result.toolsCalled).pass,
   );
-}
-
-/** The distinct checks the baseline failed on the held-out tasks: the requirements the night is for. */
-export function baselineFailedChecks(baseline: readonly ReplayResult[]): Check[] {
-  const byKey = new Map<string, Check>();
-  for (const r of baseline)
-    for (const c of failedChecks(r)) if (!byKey.has(checkKey(c))) byKey.set(checkKey(c), c);
-  return [...byKey.values()];
 }

@@ -118,24 +118,32 @@ describe('pruning keeps the edit that states a failed check’s own requirement'
     expect(s.rejected.map((e) => e.content)).toEqual([SHAPE.content]);
   });
 
-  it('keeps a requirement-stating edit with no measurable effect while the block is within budget', async () => {
+  it('with a regressed task, keeps the precise rule on a tie and drops the one that hurts', async () => {
+    // The shape rule shortens the answer but drops its summary: one task regresses, so every edit gets
+    // its trial. Without the limit the score ties: the precise rule stays. Without the shape rule the
+    // score rises: it goes. (Pruning used to drop the limit for the tie, then keep the shape rule.)
+    const summary = task('s', [{ op: 'contains', arg: 'Summary' }]);
+    const produce = (rules: string[]): string =>
+      `${rules.includes(SHAPE.content) ? '' : 'Summary '}${'x'.repeat(lengthy(rules.filter((r) => r === LIMIT.content || r === SHAPE.content)).length)}`;
+    const t = target(produce);
+    const s = await select('# Skill\n', [short('v1'), short('v2'), summary], [LIMIT, SHAPE], t);
+    expect(s.kept).toEqual([LIMIT]);
+    expect(s.untried).toEqual([]);
+    // Past the budget the precise rule has no such standing: the tie drops it.
+    const long = applyEdits('# Skill\n', [add('y'.repeat(STATED_RULES_BUDGET_CHARS))]).doc;
+    const o = await select(long, [short('v1'), short('v2'), summary], [LIMIT, SHAPE], target(produce));
+    expect(o.kept).toEqual([SHAPE]);
+  });
+
+  it('prunes a rule that states a failed check the candidate still fails', async () => {
     const verdict = task('v', [{ op: 'section_present', arg: 'Verdict' }]);
     const tiny = task('w', [{ op: 'max_chars', arg: 5 }]);
     const produce = (rules: string[]): string =>
       rules.some((r) => r.includes('Verdict')) ? 'Verdict: ok' : 'ok then';
     const VERDICT = add('End with a Verdict: line.');
     const FIVE = add('Keep answers under 5 characters.');
-    const within = target(produce);
-    const s = await select('# Skill\n', [verdict, tiny], [FIVE, VERDICT], within);
-    expect(s.kept).toEqual([FIVE, VERDICT]);
-    expect(s.untried.map((u) => [u.edit.content, u.why])).toEqual([
-      [FIVE.content, 'states'],
-      [VERDICT.content, 'fixes'],
-    ]);
-    // Past the budget, a rule that changes nothing is a cost: its trial runs and the tie drops it.
-    const long = applyEdits('# Skill\n', [add('y'.repeat(STATED_RULES_BUDGET_CHARS))]).doc;
-    const over = target(produce);
-    const o = await select(long, [verdict, tiny], [FIVE, VERDICT], over);
-    expect(o.kept).toEqual([VERDICT]);
+    const s = await select('# Skill\n', [verdict, tiny], [FIVE, VERDICT], target(produce));
+    expect(s.kept).toEqual([VERDICT]);
+    expect(s.rejected.map((e) => e.content)).toEqual([FIVE.content]);
   });
 });

@@ -7,10 +7,11 @@
  * Pruning replays only what the candidate's answers leave open (`edit-checks.ts`). An edit that alone
  * states a check the candidate now meets on a held-out task fixed that task: removing it would undo the
  * fix, so it stays untried (when every edit fixes its own tasks, no trial runs). An edit that alone
- * states a check the baseline failed (its own requirement: "under 1,200 characters" for `max_chars`)
- * is never dropped for a tie while the learned block is within its budget: a vaguer rule that happened
- * to pass the same answers must not push out the precise one. Either holds only while no held-out
- * task regressed; otherwise every edit gets its trial.
+ * states a check the baseline failed and the candidate meets (its own requirement: "under 1,200
+ * characters" for `max_chars`) is never dropped for a tie while the learned block is within its
+ * budget: a vaguer rule that happened to pass the same answers must not push out the precise one. It
+ * goes only when removing it raises the score. Untried edits need no held-out task to have regressed;
+ * otherwise every edit gets its trial.
  *
  * A leave-one-out trial replays its tasks in growing waves, those the edits changed first, and stops as
  * soon as even perfect answers on the rest could not keep the score: the edit then stays, as it would
@@ -23,7 +24,7 @@ import type { GateMetricConfig } from '../replay/score.js';
 import { batchScore, judgeCandidate, type GateVerdict } from './gate.js';
 import { applyEdits, learnedRules } from './learned-block.js';
 import type { GateTrial, RejectedEdit, ReplayPhase } from './gate-records.js';
-import { baselineFailedChecks, failedChecks, statesCheck } from './edit-checks.js';
+import { failedChecks, statesCheck } from './edit-checks.js';
 
 /** The reason given to edits refused because the held-out score stayed the same. */
 export const TIE_REASON = 'held-out score did not improve';
@@ -127,12 +128,12 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
   // Leave-one-out: drop each edit whose removal keeps the score and still beats the baseline.
   const untried: UntriedEdit[] = [];
   const order = changedFirst(baselineResults, current.results);
-  const failedBefore = baselineFailedChecks(baselineResults);
   for (const edit of [...kept]) {
     if (kept.length <= 1 || input.prune === false) break;
     const regressed = current.verdict.deltas.some((d) => d.status === 'regressed');
-    const stated = withinBudget(baseDoc, kept) ? soleStated(edit, kept, failedBefore) : [];
-    const fixed = soleStated(edit, kept, newlyMet(baselineResults, current));
+    const met = newlyMet(baselineResults, current);
+    const stated = withinBudget(baseDoc, kept) ? soleStated(edit, kept, met.anywhere) : [];
+    const fixed = soleStated(edit, kept, met.onImproved);
     if (!regressed && (fixed.length > 0 || stated.length > 0)) {
       untried.push(
         fixed.length > 0 ? { edit, why: 'fixes', checks: fixed } : { edit, why: 'states', checks: stated },
@@ -164,22 +165,33 @@ function soleStated(edit: Edit, kept: readonly Edit[], checks: readonly Check[])
   );
 }
 
-/** Checks the baseline failed on a held-out task the candidate improved, and the candidate meets there. */
+/**
+ * Checks the baseline failed on a held-out task and the candidate meets there, on a task where it
+ * fails no check it met before: on any such task, and on those whose score the candidate improved.
+ */
 function newlyMet(
   baseline: readonly ReplayResult[],
   candidate: { results: ReplayResult[]; verdict: GateVerdict },
-): Check[] {
+): { anywhere: Check[]; onImproved: Check[] } {
   const improved = new Set(
     candidate.verdict.deltas.filter((d) => d.status === 'improved').map((d) => d.task_id),
   );
   const after = new Map(candidate.results.map((r) => [r.task.id, r]));
-  return baseline.flatMap((before) => {
+  const anywhere: Check[] = [];
+  const onImproved: Check[] = [];
+  for (const before of baseline) {
     const now = after.get(before.task.id);
-    if (now === undefined || !improved.has(before.task.id)) return [];
-    // One task's checks are the same objects on both sides.
-    const stillFailing = new Set(failedChecks(now));
-    return failedChecks(before).filter((c) => !stillFailing.has(c));
-  });
+    if (now === undefined) continue;
+    // One task's checks are the same objects on both sides. A check met at another's expense (the
+    // task's own checks contradict) is no fix: the trade shows only in a trial.
+    const failing = new Set(failedChecks(now));
+    const failedBefore = new Set(failedChecks(before));
+    if ([...failing].some((c) => !failedBefore.has(c))) continue;
+    const met = [...failedBefore].filter((c) => !failing.has(c));
+    anywhere.push(...met);
+    if (improved.has(before.task.id)) onImproved.push(...met);
+  }
+  return { anywhere, onImproved };
 }
 
 const withinBudget = (baseDoc: string, kept: Edit[]): boolean =>
