@@ -5,12 +5,13 @@
  * removal does not hurt, so a harmful or useless edit never rides along with a useful one.
  *
  * Pruning replays only what the candidate's answers leave open (`edit-checks.ts`). An edit that alone
- * states a check the candidate now meets on a held-out task fixed that task: removing it would undo the
- * fix, so it stays untried (when every edit fixes its own tasks, no trial runs). An edit that alone
- * states a check the baseline failed and the candidate meets (its own requirement: "under 1,200
- * characters" for `max_chars`) is never dropped for a tie while the learned block is within its
- * budget: a vaguer rule that happened to pass the same answers must not push out the precise one. It
- * goes only when removing it raises the score. Untried edits need no held-out task to have regressed;
+ * states a check the candidate now meets on an improved held-out task fixed that task: removing it
+ * would undo the fix, so it stays untried (when every edit fixes its own tasks, no trial runs). An
+ * edit that alone states a check the baseline failed and the candidate meets (its own requirement:
+ * "under 1,200 characters" for `max_chars`) is never dropped for a tie while the learned block is
+ * within its budget: a vaguer rule that happened to pass the same answers must not push out the
+ * precise one; it goes only when removing it raises the score. A check met where another check of the
+ * same task broke counts for neither. Edits stay untried only while no held-out task regressed;
  * otherwise every edit gets its trial.
  *
  * A leave-one-out trial replays its tasks in growing waves, those the edits changed first, and stops as
@@ -31,7 +32,7 @@ export const TIE_REASON = 'held-out score did not improve';
 
 /**
  * The learned block's size (characters of its rules) up to which an edit stating a failed check's own
- * requirement is kept without a trial: about a thousand tokens, which every attempt pays for.
+ * requirement is not dropped for a tie: about a thousand tokens, which every attempt pays for.
  */
 export const STATED_RULES_BUDGET_CHARS = 4000;
 
