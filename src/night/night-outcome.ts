@@ -7,6 +7,7 @@ import type { StageTarget } from '../../proposals/index.js';
 import type { SpendSummary } from '../backends/llm/spend-meter.js';
 import type { TaskRecord } from '../core/task.js';
 import { addUsage, zeroUsage } from '../core/usage.js';
+import { separatesAnswers } from '../replay/score.js';
 import type { NightPlan } from './night-plan.js';
 import type { BatchReport, HandoffReport } from './night-report.js';
 import { joinRequests, type NightStepResult } from './night-step.js';
@@ -121,8 +122,12 @@ function budgetStoppedStep(tasks: TaskRecord[], limit: string, baseline: number 
   return step;
 }
 
-/** The result of a night that replayed nothing (plan only, or stopped before the gate decided). */
-export function idleStep(tasks: TaskRecord[]): NightStepResult {
+/**
+ * The result of a night that replayed nothing (plan only, or stopped before the gate decided). Its
+ * counts leave out the tasks a step would not replay (a plan is for a backend with a model judge).
+ */
+export function idleStep(all: TaskRecord[]): NightStepResult {
+  const tasks = all.filter((t) => separatesAnswers(t, { offline: false }));
   return {
     accepted: false,
     gateAction: 'reject',
@@ -141,7 +146,7 @@ export function idleStep(tasks: TaskRecord[]): NightStepResult {
       train: tasks.filter((t) => t.split === 'train').length,
       val: tasks.filter((t) => t.split === 'val').length,
       test: tasks.filter((t) => t.split === 'test').length,
-      unscored: 0,
+      unscored: all.length - tasks.length,
     },
     requests: { replays: {}, reflect: 0 },
     usage: { calls: 0, inputTokens: 0, outputTokens: 0 },

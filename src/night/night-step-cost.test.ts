@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MockBackend } from '../backends/mock/mock-backend.js';
 import type { AttemptRequest, AttemptResult, ReflectRequest, ReflectResult } from '../backends/types.js';
 import { emptyTask, type Split, type TaskRecord } from '../core/task.js';
+import { ReplayMemo } from '../replay/replay-memo.js';
 import { runNightStep, type NightStepInput } from './night-step.js';
 
 /** The mock, recording which task each attempt was for. */
@@ -90,5 +91,28 @@ describe('a night step', () => {
     expect(r.requests.replays.train).toMatchObject({ attempts: 0, reusedAnswers: 2 });
     expect(backend.attempted.filter((id) => id === 't1')).toHaveLength(2); // baseline, gate trial
     expect(r.requests.reflect).toBe(backend.reflections);
+  });
+
+  it('a later pass asks nothing for the documents an earlier pass replayed: the memory baseline is the skill candidate', async () => {
+    const backend = new CountingMock();
+    const memo = new ReplayMemo();
+    const tasks = ['train', 'train', 'val', 'val'].map((split, i) => researcher(`r${i}`, split as Split));
+    const skill = await runNightStep({ ...input(tasks, backend), memory: '# Memory\n', memo });
+    expect(skill.accepted).toBe(true);
+    const asked = backend.attempted.length;
+    const memory = await runNightStep({
+      ...input(tasks, backend),
+      target: 'memory',
+      skill: '# Memory\n',
+      memory: skill.skill,
+      memo,
+    });
+    expect(memory.requests.replays.baseline_val).toEqual({
+      attempts: 0,
+      judges: 0,
+      reusedAnswers: 2,
+      reusedVerdicts: 0,
+    });
+    expect(backend.attempted.length - asked).toBe(memory.requests.replays.train?.attempts);
   });
 });
