@@ -197,7 +197,7 @@ function reflectSends(task: TaskRecord): RoleSends | null {
     role: 'optimizer-reflect',
     prompt: 'reflect',
     to: 'optimizer',
-    when: 'when the night reflects (some train answer failed), as a failed or a passed replay',
+    when: 'when the night reflects (some train answer failed), as a failed or a passed replay (a failure with the same verdict as one shown: its request only)',
     texts: texts.map((t) => ({ ...t, chars: t.text.length })),
     model_parts: [
       `the target's answer (up to ${REFLECTED_ANSWER_CHARS} characters)`,

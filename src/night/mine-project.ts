@@ -25,6 +25,7 @@ import { dreamVariants, recallSimilar } from './dream.js';
 import { selectedSources } from '../harvest/sources.js';
 import { repositoryPartitions } from './partitions.js';
 import { replayableTasks } from '../miner/no-request.js';
+import { separatesAnswers } from '../replay/score.js';
 
 /** When `max_sessions_per_night` is not set: enough history for any project, mined in about a second. */
 export const DEFAULT_MAX_SESSIONS = 5000;
@@ -36,6 +37,8 @@ export interface ProjectTasks {
   lessons: Lesson[];
   /** Mined tasks left out of a night because no judge can tell their answers apart. */
   unjudged: number;
+  /** Mined tasks left out of a night because they are alone in their lesson or kind (`withoutOneOffs`). */
+  oneOff: number;
   /** Sessions of the project mined (the stored history of the selected sources, newest first, capped). */
   nSessions: number;
   /** Older sessions the cap left out (0 when it left none out). */
@@ -219,14 +222,6 @@ export function replayableMined(mined: MinedProject): MinedProject {
   };
 }
 
-/**
- * A task whose judge can tell two answers apart: checks, a rubric or an exact answer. A task judged
- * only by how its session ended scores the same whatever is answered: replaying it costs and teaches
- * nothing.
- */
-export const judgesAnswers = (t: TaskRecord): boolean =>
-  t.reference_kind === 'rule' || t.reference_kind === 'rubric' || t.reference_kind === 'exact';
-
 /** The lessons that judge a task (its `lesson:` tags), else its kind: the groups a split keeps apart. */
 const splitGroups = (t: TaskRecord): string[] => {
   const lessons = t.tags.filter((tag) => tag.startsWith('lesson:'));
@@ -234,27 +229,50 @@ const splitGroups = (t: TaskRecord): string[] => {
 };
 
 /**
+ * Tasks alone in every group that judges them (their lessons, else their kind): a one-off. A split
+ * puts it on one side only, so a rule learned from it cannot show on a held-out task, and a held-out
+ * one no train task teaches: replaying it fills the reflect prompt and the gate's trials for nothing.
+ * A kind's group counts all its tasks, whichever lessons judge them (a model-mined task of a
+ * recurring kind is no one-off).
+ */
+export function withoutOneOffs(tasks: readonly TaskRecord[]): TaskRecord[] {
+  const members = new Map<string, number>();
+  const count = (group: string): void => void members.set(group, (members.get(group) ?? 0) + 1);
+  for (const t of tasks) {
+    if (t.origin !== 'real') continue;
+    const groups = splitGroups(t);
+    groups.forEach(count);
+    if (!groups.includes(clusterOf(t))) count(clusterOf(t));
+  }
+  return tasks.filter((t) => t.origin !== 'real' || splitGroups(t).some((g) => (members.get(g) ?? 0) >= 2));
+}
+
+/**
  * Phase two: split the instances (plus any tasks a model mined for the same clusters), then the opt-in
  * dreaming extras. Each lesson's tasks get a train and a held-out side (split by session: one task per
  * session), so a rule learned from some of its sessions shows on the others. `replayOnly` (a night)
- * keeps the tasks a judge can score; a harvest lists them all.
+ * keeps the tasks a judge can score on the night's backend (`offline`: no model judge) that are not
+ * one-offs; a harvest lists them all.
  */
 export function finishProjectTasks(
   mined: MinedProject,
   config: Config,
   extra: readonly TaskRecord[] = [],
-  opts: { replayOnly?: boolean } = {},
+  opts: { replayOnly?: boolean; offline?: boolean } = {},
 ): ProjectTasks {
   const split = { seed: config.seed, valFraction: config.val_fraction, testFraction: config.test_fraction };
   const all = [...mined.instances, ...extra];
-  const kept = opts.replayOnly === true ? all.filter(judgesAnswers) : all;
+  const judge = { offline: opts.offline === true };
+  const scored = opts.replayOnly === true ? all.filter((t) => separatesAnswers(t, judge)) : all;
+  const kept = opts.replayOnly === true ? withoutOneOffs(scored) : scored;
   const tasks = assignSplitsWithinGroups(kept, splitGroups, split);
   // Opt-in dreaming: recall older tasks of the project like tonight's, and wrap train tasks in variants.
   const recalled = recallSimilar(tasks, mined.archive, config.recall_k);
   const dreamt = dreamVariants([...tasks, ...recalled], config.dream_factor);
   return {
     tasks: [...tasks, ...recalled, ...dreamt],
-    unjudged: all.length - kept.length,
+    unjudged: all.length - scored.length,
+    oneOff: scored.length - kept.length,
     clusters: mined.clusters,
     lessons: mined.lessons,
     nSessions: mined.nSessions,
@@ -285,7 +303,7 @@ export function leftOutNote(leftOut: number, limit: number): string {
  */
 export function emptyNightNote(
   mined: Pick<ProjectTasks, 'tasks' | 'nSessions' | 'sessionsLeftOut' | 'activeSince' | 'funnel'> &
-    Partial<Pick<ProjectTasks, 'unjudged'>>,
+    Partial<Pick<ProjectTasks, 'unjudged' | 'oneOff'>>,
   project: string,
   config: Config,
 ): string | null {
@@ -307,6 +325,11 @@ export function emptyNightNote(
   }
   if (funnel.active === 0) {
     return `no task had a session in the last ${config.lookback_hours} hours (lookback_hours, since ${since}), so ${leftOut(funnel.mined)}: --lookback-hours 0 replays all history, or give a larger --lookback-hours`;
+  }
+  if ((mined.oneOff ?? 0) > 0) {
+    const unjudged =
+      (mined.unjudged ?? 0) > 0 ? ` (and ${tasks(mined.unjudged ?? 0)} no judge can score)` : '';
+    return `each of the ${tasks(mined.oneOff ?? 0)} a judge can score is alone in its lesson and kind${unjudged}: a rule learned from a one-off could not be checked on another task, so none is replayed`;
   }
   if ((mined.unjudged ?? 0) > 0) {
     return `no lesson judges any of the ${tasks(mined.unjudged ?? 0)} mined: nothing to learn tonight (a task without a check or a criterion scores the same whatever is answered, so it is not replayed)`;

@@ -7,9 +7,10 @@ import type { StageTarget } from '../../proposals/index.js';
 import type { SpendSummary } from '../backends/llm/spend-meter.js';
 import type { TaskRecord } from '../core/task.js';
 import { addUsage, zeroUsage } from '../core/usage.js';
+import { separatesAnswers } from '../replay/score.js';
 import type { NightPlan } from './night-plan.js';
 import type { AnswerSource } from './waiting-night.js';
-import type { NightStepResult } from './night-step.js';
+import { joinRequests, type NightStepResult } from './night-step.js';
 import type { PassesResult } from './passes/index.js';
 import type { PassOutcome, ReportSection } from './passes/types.js';
 import type { ReplayLog } from './night-train.js';
@@ -106,6 +107,7 @@ export function combineSteps(outcomes: readonly PassOutcome[], skillText: string
     pendingEdits: steps.flatMap((p) => p.pendingEdits),
     testScore: last.testScore,
     counts: first.counts,
+    requests: joinRequests(steps.map((p) => p.requests)),
     usage,
   };
 }
@@ -118,8 +120,12 @@ function budgetStoppedStep(tasks: TaskRecord[], limit: string, baseline: number 
   return step;
 }
 
-/** The result of a night that replayed nothing (plan only, or stopped before the gate decided). */
-export function idleStep(tasks: TaskRecord[]): NightStepResult {
+/**
+ * The result of a night that replayed nothing (plan only, or stopped before the gate decided). Its
+ * counts leave out the tasks a step would not replay (a plan is for a backend with a model judge).
+ */
+export function idleStep(all: TaskRecord[]): NightStepResult {
+  const tasks = all.filter((t) => separatesAnswers(t, { offline: false }));
   return {
     accepted: false,
     gateAction: 'reject',
@@ -138,7 +144,9 @@ export function idleStep(tasks: TaskRecord[]): NightStepResult {
       train: tasks.filter((t) => t.split === 'train').length,
       val: tasks.filter((t) => t.split === 'val').length,
       test: tasks.filter((t) => t.split === 'test').length,
+      unscored: all.length - tasks.length,
     },
+    requests: { replays: {}, reflect: 0 },
     usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
   };
 }

@@ -173,6 +173,24 @@ export const memoryPassReportSchema = z.object({
 });
 export type MemoryPassReport = z.infer<typeof memoryPassReportSchema>;
 
+const replayRequestsSchema = z.object({
+  attempts: z.number(),
+  judges: z.number(),
+  reused_answers: z.number(),
+  reused_verdicts: z.number(),
+});
+
+/**
+ * What the trainer asked the backend, by purpose: per replay phase (baseline_val, train, gate_trial,
+ * selection_trial, prune_trial, final_test) the attempts and model verdicts asked, and those taken
+ * from the night's earlier replays of the same documents instead; and the reflection requests.
+ */
+export const requestsReportSchema = z.object({
+  replays: z.record(z.string(), replayRequestsSchema).default({}),
+  reflect: z.number().default(0),
+});
+export type RequestsReport = z.infer<typeof requestsReportSchema>;
+
 const harvestReportSchema = z.object({
   files_seen: z.number(),
   files_parsed: z.number(),
@@ -199,8 +217,10 @@ export const nightReportSchema = z.object({
   holdout_leaked: z.boolean().default(false),
   n_sessions: z.number().default(0),
   n_tasks: z.number().default(0),
-  /** Mined task instances not replayed: no judge can tell their answers apart (no check, no criterion). */
+  /** Task instances not replayed: no judge can tell their answers apart (no check, no criterion). */
   n_unjudged: z.number().default(0),
+  /** Mined task instances not replayed: alone in their lesson and kind (a one-off), nothing learned from one shows on another. */
+  n_one_off: z.number().default(0),
   /** Distinct tasks mined, and how many of them recurred (two or more sessions). */
   n_clusters: z.number().default(0),
   n_recurring: z.number().default(0),
@@ -246,6 +266,7 @@ export const nightReportSchema = z.object({
   target_skill_path: z.string().default(''),
   calls: z.number().default(0),
   tokens_used: z.number().default(0),
+  requests: requestsReportSchema.default({ replays: {}, reflect: 0 }),
   /** Real backends: requests, tokens, cost, cache hits, retries, redactions and invalid replies. */
   spend: record<SpendSummary>().nullable().default(null),
   /**

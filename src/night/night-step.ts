@@ -9,7 +9,8 @@ import type { Usage } from '../core/usage.js';
 import { zeroUsage } from '../core/usage.js';
 import type { Edit, EditTarget, TaskRecord } from '../core/task.js';
 import { replayTasks, type ReplayResult } from '../replay/replay.js';
-import type { GateMetricConfig } from '../replay/score.js';
+import { separatesAnswers, type GateMetricConfig } from '../replay/score.js';
+import { addTally, emptyTally, ReplayMemo, type ReplayTally } from '../replay/replay-memo.js';
 import { batchScore } from '../trainer/gate.js';
 import type { GateAction, GateTrial, RejectedEdit, ReplayPhase } from '../trainer/gate-records.js';
 import { selectEdits, TIE_REASON } from '../trainer/select-edits.js';
@@ -44,6 +45,14 @@ export interface NightStepInput {
   options: TrainerOptions;
   /** Called after every replay batch (for the store and progress). */
   onReplay?: (phase: ReplayPhase, doc: string, results: ReplayResult[]) => void;
+  /** The night's replays so far (shared by its passes): documents replayed before are not asked again. */
+  memo?: ReplayMemo;
+}
+
+/** What a step asked the backend, by purpose: each replay phase, and reflection. */
+export interface StepRequests {
+  replays: Partial<Record<ReplayPhase, ReplayTally>>;
+  reflect: number;
 }
 
 export interface NightStepResult {
@@ -61,8 +70,21 @@ export interface NightStepResult {
   /** Rejected only for a tie (no task regressed): worth re-testing with the next night's edits. */
   pendingEdits: Edit[];
   testScore: number | null;
-  counts: { train: number; val: number; test: number };
+  /** `unscored`: tasks left out of every phase because their judge cannot tell answers apart. */
+  counts: { train: number; val: number; test: number; unscored: number };
+  requests: StepRequests;
   usage: Usage;
+}
+
+/** The requests of several steps (a night's passes) as one: each phase's tallies summed. */
+export function joinRequests(all: readonly StepRequests[]): StepRequests {
+  const joined: StepRequests = { replays: {}, reflect: 0 };
+  for (const r of all) {
+    joined.reflect += r.reflect;
+    for (const [phase, tally] of Object.entries(r.replays) as Array<[ReplayPhase, ReplayTally]>)
+      addTally((joined.replays[phase] ??= emptyTally()), tally);
+  }
+  return joined;
 }
 
 interface Partition {
@@ -123,8 +145,12 @@ async function rolloutTrain(
 export async function runNightStep(input: NightStepInput): Promise<NightStepResult> {
   const { backend, options } = input;
   const usage = zeroUsage();
-  const parts = partition(input.tasks);
   const target = input.target ?? 'skill';
+  // A task no answer can change (score constant: no check, no criterion) is never replayed.
+  const scored = input.tasks.filter((t) => separatesAnswers(t, backend));
+  const parts = partition(scored);
+  const memo = input.memo ?? new ReplayMemo();
+  const requests: StepRequests = { replays: {}, reflect: 0 };
   const replay = async (
     phase: ReplayPhase,
     tasks: TaskRecord[],
@@ -133,11 +159,16 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   ): Promise<ReplayResult[]> => {
     const docs =
       input.target === 'memory' ? { skill: input.memory, memory: skill } : { skill, memory: input.memory };
-    const results = await replayTasks(tasks, docs, backend, usage, sampleId).catch(
-      waitsIn(`${target} ${phase}`),
-    );
-    input.onReplay?.(phase, skill, results);
-    return results;
+    const tally = emptyTally();
+    try {
+      const results = await replayTasks(tasks, docs, backend, usage, { sampleId, memo, tally }).catch(
+        waitsIn(`${target} ${phase}`),
+      );
+      input.onReplay?.(phase, skill, results);
+      return results;
+    } finally {
+      addTally((requests.replays[phase] ??= emptyTally()), tally);
+    }
   };
   const result: NightStepResult = {
     accepted: false,
@@ -153,7 +184,13 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     trials: [],
     pendingEdits: [],
     testScore: null,
-    counts: { train: parts.train.length, val: parts.val.length, test: parts.test.length },
+    counts: {
+      train: parts.train.length,
+      val: parts.val.length,
+      test: parts.test.length,
+      unscored: input.tasks.length - scored.length,
+    },
+    requests,
     usage,
   };
   const finish = async (): Promise<NightStepResult> => {
@@ -215,6 +252,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
       seed: 0,
       usage,
     }).catch(waitsIn(`${target} reflect`));
+    requests.reflect += proposal.reflectCalls;
     // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
     const proposed = proposal.selected;
     const appliedNew = applyEdits(workingDoc, proposed);
@@ -235,6 +273,8 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     metric: options.metric,
     noRegression: options.noRegression,
     replay,
+    // A leaked holdout accepts nothing: pruning would decide nothing.
+    prune: !parts.leaked,
   });
   result.trials = selection.trials.map((t) => ({ ...t, target }));
   result.rejectedEdits = selection.rejected;

@@ -54,6 +54,8 @@ export interface TaskSet {
   llmLessons?: ReadStats | null;
   /** Mined instances a judge cannot score, left out of the replays. */
   unjudged?: number;
+  /** Mined instances alone in their lesson and kind (one-offs), left out of the replays. */
+  oneOff?: number;
 }
 
 export { selectedSources };
@@ -105,9 +107,16 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
   const refined = await refineWithModel(offline, req, deps);
   const phase1 = refined.mined;
   const llm = await mineClustersWithModel(phase1, req, deps);
-  const mined = finishProjectTasks(phase1, config, llm?.tasks ?? [], { replayOnly: true });
-  if (mined.unjudged > 0 && mined.tasks.length > 0) {
-    deps.logger.progress(`mine: ${mined.unjudged} tasks no judge can score are not replayed`);
+  const mined = finishProjectTasks(phase1, config, llm?.tasks ?? [], {
+    replayOnly: true,
+    offline: deps.backend.offline,
+  });
+  const notReplayed = [
+    ...(mined.unjudged > 0 ? [`${mined.unjudged} tasks no judge can score`] : []),
+    ...(mined.oneOff > 0 ? [`${mined.oneOff} one-offs (alone in their lesson and kind)`] : []),
+  ];
+  if (notReplayed.length > 0 && mined.tasks.length > 0) {
+    deps.logger.progress(`mine: ${notReplayed.join(' and ')} are not replayed`);
   }
   const notes: string[] = [];
   if (req.planOnly && modelMiningWanted(phase1, req, deps)) {
@@ -138,6 +147,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     llmRefine: refined.stats,
     llmLessons: read.stats,
     unjudged: mined.unjudged,
+    oneOff: mined.oneOff,
     tasks: mined.tasks,
     nSessions: mined.nSessions,
     sessionsLeftOut: mined.sessionsLeftOut,

@@ -11,6 +11,7 @@ import type { Backend } from '../backends/types.js';
 import type { Logger } from '../core/logger.js';
 import { batchScore } from '../trainer/gate.js';
 import { runNightStep } from './night-step.js';
+import { ReplayMemo } from '../replay/replay-memo.js';
 import type { PassContext, TrainingPlan } from './passes/types.js';
 
 /** What was replayed so far: what a budget stop reports. */
@@ -28,6 +29,8 @@ export function nightTrainer(
 ): PassContext['train'] {
   const { config } = plan;
   const metric = { metric: config.gate_metric, mixedWeight: config.gate_mixed_weight };
+  // One memo for the night: a later pass replaying documents an earlier one replayed asks nothing.
+  const memo = new ReplayMemo();
   return ({ target, doc, other, editBudget, tasks }) =>
     runNightStep({
       target,
@@ -35,6 +38,7 @@ export function nightTrainer(
       skill: doc,
       memory: other,
       backend: deps.backend,
+      memo,
       rejected: plan.rejected,
       pending: plan.pending.filter((e) => e.target === target),
       options: {

@@ -39,11 +39,14 @@ export function renderReportMd(r: NightReport): string {
     '',
     `- project: \`${r.project}\``,
     `- backend: ${r.backend}`,
-    `- sessions harvested for this project: ${r.n_sessions}; replayed: ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)} — ${splitText(r)}${r.n_unjudged > 0 ? `; ${r.n_unjudged} not replayed (no judge can score them)` : ''}`,
+    `- sessions harvested for this project: ${r.n_sessions}; replayed: ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)} — ${splitText(r)}${r.n_unjudged > 0 ? `; ${r.n_unjudged} not replayed (no judge can score them)` : ''}${r.n_one_off > 0 ? `; ${r.n_one_off} one-offs not replayed (alone in their lesson and kind)` : ''}`,
     `- held-out score (${r.gate_metric}): ${score(r.baseline)} -> ${score(r.candidate)}`,
     `- gate: **${r.gate_action}** (accepted=${String(r.accepted)})${r.gate_no_regression ? ', no task may regress' : ''}`,
     `- model calls: ${r.calls}, tokens: ${r.tokens_used}`,
   ];
+  // A report stored before the tally existed has none.
+  const purposes = r.requests === undefined ? '' : requestsText(r.requests);
+  if (purposes !== '') lines.push(`- trainer requests by purpose: ${purposes}`);
   if (r.memory) {
     const m = r.memory;
     lines.push(
@@ -188,4 +191,15 @@ export function renderReportMd(r: NightReport): string {
     '',
   );
   return lines.join('\n');
+}
+
+/** "baseline_val 23 attempts, 4 verdicts; prune_trial 6 attempts (12 reused); reflect 1". */
+export function requestsText(r: NightReport['requests']): string {
+  const parts = Object.entries(r.replays).map(([phase, t]) => {
+    const asked = [`${t.attempts} attempts`, ...(t.judges > 0 ? [`${t.judges} verdicts`] : [])].join(', ');
+    const reused = t.reused_answers + t.reused_verdicts;
+    return `${phase} ${asked}${reused > 0 ? ` (${reused} reused)` : ''}`;
+  });
+  if (r.reflect > 0) parts.push(`reflect ${r.reflect}`);
+  return parts.join('; ');
 }

@@ -8,6 +8,7 @@ import { freeLocalRoles } from '../backends/llm/local-server.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { partition } from './night-step.js';
+import { judgedByModel, separatesAnswers } from '../replay/score.js';
 
 export interface SpendPlan {
   tasks: number;
@@ -18,12 +19,16 @@ export interface SpendPlan {
   free_roles: ChatRole[];
 }
 
-/** Requests one replay of `tasks` makes: an attempt each, plus a judge request for rubric tasks. */
+/** A plan is for a backend that sends requests: it has a model judge. */
+const REAL = { offline: false };
+
+/** Requests one replay of `tasks` makes: an attempt each, plus a judge request for rubric tasks and criteria. */
 const replayCalls = (tasks: TaskRecord[]): number =>
-  tasks.reduce((n, t) => n + 1 + (t.reference_kind === 'rubric' ? 1 : 0), 0);
+  tasks.reduce((n, t) => n + 1 + (judgedByModel(t, REAL) ? 1 : 0), 0);
 
 export function planSpend(tasks: TaskRecord[], config: Config, pendingEdits: number): SpendPlan {
-  const parts = partition(tasks);
+  // The step never replays a task whose judge cannot tell answers apart (`runNightStep`).
+  const parts = partition(tasks.filter((t) => separatesAnswers(t, REAL)));
   const val = replayCalls(parts.val);
   const base = val + config.dream_rollouts * replayCalls(parts.train) + replayCalls(parts.test);
   // Gate trials: the whole batch, backward elimination (n + (n-1) + ... + 2) and leave-one-out pruning.

@@ -6,7 +6,14 @@ import { addUsage, zeroUsage, type Usage } from '../core/usage.js';
 import { learnedRules } from '../trainer/learned-block.js';
 import { decisiveDeltas, nightStepRecord } from './night-step-record.js';
 import { idleStep, type NightOutcome } from './night-outcome.js';
-import { REPORT_SCHEMA_VERSION, finiteOrNull, type NightReport, type WaitingReport } from './night-report.js';
+import {
+  REPORT_SCHEMA_VERSION,
+  finiteOrNull,
+  type NightReport,
+  type RequestsReport,
+  type WaitingReport,
+} from './night-report.js';
+import type { NightStepResult } from './night-step.js';
 import { isRecurring, llmMinerReport, llmRefineReport, type TaskSet } from './night-tasks.js';
 import type { NightPlan } from './night-plan.js';
 import type { WaitingStop } from './waiting-night.js';
@@ -42,8 +49,9 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     test_score: step.testScore === null ? null : finiteOrNull(step.testScore),
     holdout_leaked: step.holdoutLeaked,
     n_sessions: set.nSessions,
-    n_tasks: set.tasks.length,
-    n_unjudged: set.unjudged ?? 0,
+    n_tasks: set.tasks.length - step.counts.unscored,
+    n_unjudged: (set.unjudged ?? 0) + step.counts.unscored,
+    n_one_off: set.oneOff ?? 0,
     n_clusters: set.nClusters,
     n_recurring: set.nRecurring,
     n_train: step.counts.train,
@@ -73,6 +81,7 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     tokens_used: spend
       ? spend.input_tokens + spend.output_tokens
       : step.usage.inputTokens + step.usage.outputTokens + mining.inputTokens + mining.outputTokens,
+    requests: requestsReport(step.requests),
     spend,
     stopped: outcome.state === 'trained' ? (outcome.budgetStop ? 'budget' : '') : STOPPED[outcome.state],
     staging_dir: closing.stagingDir ?? '',
@@ -137,6 +146,19 @@ export function toWaitingReport(w: {
     notes: set ? [...set.notes] : [],
     ...w.stop.source,
   };
+}
+
+/** The step's request tallies in the report's words. */
+function requestsReport({ replays, reflect }: NightStepResult['requests']): RequestsReport {
+  const out: RequestsReport = { replays: {}, reflect };
+  for (const [phase, t] of Object.entries(replays))
+    out.replays[phase] = {
+      attempts: t.attempts,
+      judges: t.judges,
+      reused_answers: t.reusedAnswers,
+      reused_verdicts: t.reusedVerdicts,
+    };
+  return out;
 }
 
 function reportNotes({ plan, spend, passes, budgetStop }: NightOutcome): string[] {

@@ -4,7 +4,7 @@ import type { Usage } from '../core/usage.js';
 import { zeroUsage } from '../core/usage.js';
 import { ruleChecks, type Score, type TaskRecord } from '../core/task.js';
 import type { GateMetric } from '../config/schema.js';
-import { exactJudge, outcomeJudge } from './judges/exact.js';
+import { exactJudge, normalizeForExact, outcomeJudge } from './judges/exact.js';
 import { ruleJudge } from './judges/rule-checks.js';
 
 /** Score one answer. Rule and exact judges run locally; rubric asks the backend's optimizer. */
@@ -25,6 +25,36 @@ export async function scoreAnswer(
     case 'answer':
       // No reference: the best we have is how the session ended.
       return { ...outcomeJudge(task), usage: zeroUsage() };
+    default: {
+      const never: never = task.reference_kind;
+      return never;
+    }
+  }
+}
+
+/** Whether scoring `task` asks the backend's judge: a rubric, or a rule task's criteria on a real backend. */
+export function judgedByModel(task: TaskRecord, backend: Pick<Backend, 'offline'>): boolean {
+  if (task.reference_kind === 'rubric') return true;
+  return task.reference_kind === 'rule' && !backend.offline && rubricText(task) !== null;
+}
+
+/**
+ * Whether the judge that scores `task` can give two answers different scores on this backend. A task
+ * judged by how its old session ended, a rule task with no check (and no criterion a model judge
+ * reads: offline backends have none) or an exact task with an empty reference scores the same
+ * whatever is answered: replaying it costs requests and teaches nothing.
+ */
+export function separatesAnswers(task: TaskRecord, backend: Pick<Backend, 'offline'>): boolean {
+  switch (task.reference_kind) {
+    case 'rule':
+      return ruleChecks(task).length > 0 || (!backend.offline && rubricText(task) !== null);
+    case 'exact':
+      return normalizeForExact(task.reference) !== '';
+    case 'rubric':
+      return true;
+    case 'none':
+    case 'answer':
+      return false;
     default: {
       const never: never = task.reference_kind;
       return never;

@@ -4,6 +4,16 @@
  * the rest beats the baseline strictly or no removal helps. An accepted set is then pruned of edits whose
  * removal does not hurt, so a harmful or useless edit never rides along with a useful one.
  *
+ * Pruning replays only what the candidate's answers leave open (`edit-checks.ts`). An edit that alone
+ * states a check the candidate now meets on an improved held-out task fixed that task: removing it
+ * would undo the fix, so it stays untried (when every edit fixes its own tasks, no trial runs). An
+ * edit that alone states a check the baseline failed and the candidate meets (its own requirement:
+ * "under 1,200 characters" for `max_chars`) is never dropped for a tie while the learned block is
+ * within its budget: a vaguer rule that happened to pass the same answers must not push out the
+ * precise one; it goes only when removing it raises the score. A check met where another check of the
+ * same task broke counts for neither. Edits stay untried only while no held-out task regressed;
+ * otherwise every edit gets its trial.
+ *
  * A leave-one-out trial replays its tasks in growing waves, those the edits changed first, and stops as
  * soon as even perfect answers on the rest could not keep the score: the edit then stays, as it would
  * after the whole replay, without the calls (a useful edit usually shows on its first task).
@@ -15,16 +25,23 @@
  * queued too. Once everything is answered, every decision is the one an interactive night makes.
  */
 import { REGRESSION_REASON } from '../core/rejected-edit.js';
-import type { Edit, TaskRecord } from '../core/task.js';
+import type { Check, Edit, TaskRecord } from '../core/task.js';
 import type { ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
-import { batchScore, judgeCandidate } from './gate.js';
-import { applyEdits } from './learned-block.js';
+import { batchScore, judgeCandidate, type GateVerdict } from './gate.js';
+import { applyEdits, learnedRules } from './learned-block.js';
 import { WaitList } from '../core/waits.js';
 import type { GateTrial, RejectedEdit, ReplayPhase } from './gate-records.js';
+import { failedChecks, statesCheck } from './edit-checks.js';
 
 /** The reason given to edits refused because the held-out score stayed the same. */
 export const TIE_REASON = 'held-out score did not improve';
+
+/**
+ * The learned block's size (characters of its rules) up to which an edit stating a failed check's own
+ * requirement is not dropped for a tie: about a thousand tokens, which every attempt pays for.
+ */
+export const STATED_RULES_BUDGET_CHARS = 4000;
 
 export interface SelectionInput {
   baseDoc: string;
@@ -33,6 +50,16 @@ export interface SelectionInput {
   metric: GateMetricConfig;
   noRegression: boolean;
   replay: (phase: ReplayPhase, tasks: TaskRecord[], doc: string) => Promise<ReplayResult[]>;
+  /** Prune the accepted set (default true); a leaked holdout accepts nothing, so pruning decides nothing. */
+  prune?: boolean;
+}
+
+/** An edit pruning kept without replaying: it fixed its own held-out tasks, or states a failed check. */
+export interface UntriedEdit {
+  edit: Edit;
+  why: 'fixes' | 'states';
+  /** The checks only this edit states: newly met on held-out tasks ('fixes'), or failed on the baseline. */
+  checks: Check[];
 }
 
 export interface Selection {
@@ -42,6 +69,7 @@ export interface Selection {
   score: number;
   rejected: RejectedEdit[];
   trials: GateTrial[];
+  untried: UntriedEdit[];
 }
 
 export async function selectEdits(input: SelectionInput): Promise<Selection> {
@@ -54,7 +82,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     const results = await input.replay(phase, val, applyEdits(baseDoc, edits).doc);
     return { results, verdict: judgeCandidate(baselineResults, results, metric, noRegression) };
   };
-  const recordTrial = (edits: Edit[], verdict: ReturnType<typeof judgeCandidate>): void => {
+  const recordTrial = (edits: Edit[], verdict: GateVerdict): void => {
     trials.push({
       target: 'skill',
       edits,
@@ -71,10 +99,12 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
   let kept = input.edits;
   let score = whole.verdict.candidate;
   let accepted = whole.verdict.accepted;
+  // The answers of the set as it stands, and the gate's verdict on them.
+  let current = { results: whole.results, verdict: whole.verdict };
 
   // Backward elimination: drop the edit whose removal helps most, until the rest passes or nothing helps.
   while (!accepted && kept.length > 1) {
-    let best: { edit: Edit; score: number; verdict: ReturnType<typeof judgeCandidate> } | null = null;
+    let best: { edit: Edit; score: number; verdict: GateVerdict; results: ReplayResult[] } | null = null;
     const round = new WaitList();
     for (const edit of kept) {
       const trial = await round.pass(
@@ -88,7 +118,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
         best === null ||
         trial.verdict.candidate > best.score ||
         (trial.verdict.accepted && !best.verdict.accepted);
-      if (better) best = { edit, score: trial.verdict.candidate, verdict: trial.verdict };
+      if (better) best = { edit, score: trial.verdict.candidate, ...trial };
     }
     round.rethrow();
     if (best === null || !(best.score > score || best.verdict.accepted)) break;
@@ -97,6 +127,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     kept = kept.filter((e) => e !== dropped);
     score = best.score;
     accepted = best.verdict.accepted;
+    current = { results: best.results, verdict: best.verdict };
     recordTrial(kept, best.verdict);
   }
 
@@ -104,30 +135,83 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     const blocked = trials.at(-1)?.blocked_by_regression === true;
     const reason = blocked ? REGRESSION_REASON : TIE_REASON;
     rejected.push(...kept.map((e) => ({ ...e, delta: Math.min(0, score - baseline), reason })));
-    return { accepted: false, kept: [], doc: baseDoc, score: baseline, rejected, trials };
+    return { accepted: false, kept: [], doc: baseDoc, score: baseline, rejected, trials, untried: [] };
   }
 
   // Leave-one-out: drop each edit whose removal keeps the score and still beats the baseline.
-  const order = changedFirst(baselineResults, whole.results);
+  const untried: UntriedEdit[] = [];
+  const order = changedFirst(baselineResults, current.results);
   const pruning = new WaitList();
   for (const edit of [...kept]) {
-    if (kept.length <= 1) break;
-    const others = kept.filter((e) => e !== edit);
-    // Waiting for answers, the edit stays for now (undefined), as it does when its trial stops early.
-    const without = await pruning.pass(pruneTrial(input, order, applyEdits(baseDoc, others).doc, score));
-    if (without && without.verdict.accepted && without.verdict.candidate >= score) {
-      rejected.push({
-        ...edit,
-        delta: score - without.verdict.candidate,
-        reason: 'did not help on held-out tasks',
-      });
-      kept = others;
-      score = without.verdict.candidate;
+    if (kept.length <= 1 || input.prune === false) break;
+    const regressed = current.verdict.deltas.some((d) => d.status === 'regressed');
+    const met = newlyMet(baselineResults, current);
+    const stated = withinBudget(baseDoc, kept) ? soleStated(edit, kept, met.anywhere) : [];
+    const fixed = soleStated(edit, kept, met.onImproved);
+    if (!regressed && (fixed.length > 0 || stated.length > 0)) {
+      untried.push(
+        fixed.length > 0 ? { edit, why: 'fixes', checks: fixed } : { edit, why: 'states', checks: stated },
+      );
+      continue;
     }
+    const others = kept.filter((e) => e !== edit);
+    // Waiting for answers, the edit stays for now (undefined), as it does when its trial stops early (null).
+    const without = await pruning.pass(pruneTrial(input, order, applyEdits(baseDoc, others).doc, score));
+    if (!without || !without.verdict.accepted) continue;
+    // A requirement-stating edit goes only when removing it raises the score (it hurts), not for a tie.
+    const drop = stated.length > 0 ? without.verdict.candidate > score : without.verdict.candidate >= score;
+    if (!drop) continue;
+    rejected.push({
+      ...edit,
+      delta: score - without.verdict.candidate,
+      reason: 'did not help on held-out tasks',
+    });
+    kept = others;
+    score = without.verdict.candidate;
+    current = without;
   }
   pruning.rethrow();
-  return { accepted: true, kept, doc: applyEdits(baseDoc, kept).doc, score, rejected, trials };
+  return { accepted: true, kept, doc: applyEdits(baseDoc, kept).doc, score, rejected, trials, untried };
 }
+
+/** The checks among `checks` that `edit` states and no other kept edit does. */
+function soleStated(edit: Edit, kept: readonly Edit[], checks: readonly Check[]): Check[] {
+  return checks.filter(
+    (c) => statesCheck(edit, c) && kept.every((other) => other === edit || !statesCheck(other, c)),
+  );
+}
+
+/**
+ * Checks the baseline failed on a held-out task and the candidate meets there, on a task where it
+ * fails no check it met before: on any such task, and on those whose score the candidate improved.
+ */
+function newlyMet(
+  baseline: readonly ReplayResult[],
+  candidate: { results: ReplayResult[]; verdict: GateVerdict },
+): { anywhere: Check[]; onImproved: Check[] } {
+  const improved = new Set(
+    candidate.verdict.deltas.filter((d) => d.status === 'improved').map((d) => d.task_id),
+  );
+  const after = new Map(candidate.results.map((r) => [r.task.id, r]));
+  const anywhere: Check[] = [];
+  const onImproved: Check[] = [];
+  for (const before of baseline) {
+    const now = after.get(before.task.id);
+    if (now === undefined) continue;
+    // One task's checks are the same objects on both sides. A check met at another's expense (the
+    // task's own checks contradict) is no fix: the trade shows only in a trial.
+    const failing = new Set(failedChecks(now));
+    const failedBefore = new Set(failedChecks(before));
+    if ([...failing].some((c) => !failedBefore.has(c))) continue;
+    const met = [...failedBefore].filter((c) => !failing.has(c));
+    anywhere.push(...met);
+    if (improved.has(before.task.id)) onImproved.push(...met);
+  }
+  return { anywhere, onImproved };
+}
+
+const withinBudget = (baseDoc: string, kept: Edit[]): boolean =>
+  learnedRules(applyEdits(baseDoc, kept).doc).join('\n').length <= STATED_RULES_BUDGET_CHARS;
 
 /** The held-out tasks, those whose answer the whole batch changed first (removing an edit shows there). */
 function changedFirst(baseline: ReplayResult[], whole: ReplayResult[]): TaskRecord[] {
@@ -149,7 +233,7 @@ async function pruneTrial(
   order: TaskRecord[],
   doc: string,
   score: number,
-): Promise<{ verdict: ReturnType<typeof judgeCandidate> } | null> {
+): Promise<{ verdict: GateVerdict; results: ReplayResult[] } | null> {
   const done = new Map<string, ReplayResult>();
   const waves = new WaitList();
   let wave = 1;
@@ -167,7 +251,10 @@ async function pruneTrial(
   }
   waves.rethrow();
   const results = input.baselineResults.flatMap((r) => done.get(r.task.id) ?? []);
-  return { verdict: judgeCandidate(input.baselineResults, results, input.metric, input.noRegression) };
+  return {
+    verdict: judgeCandidate(input.baselineResults, results, input.metric, input.noRegression),
+    results,
+  };
 }
 
 const PERFECT = { hard: 1, soft: 1, rationale: 'not replayed', latencyMs: 0, tokens: 0 };

@@ -136,7 +136,7 @@ describe('a handoff night waits in whole rounds', () => {
     expect(final).toMatchObject({ stopped: '', accepted: true, gate_action: 'accept_new_best' });
   }, 120_000);
 
-  it('the recorded lessons night: the same night in 9 invocations where it took 15', async () => {
+  it('the recorded lessons night: 5 invocations where it took 15', async () => {
     const box = sandbox();
     writeLessonsNightCorpus(box.home, box.project);
     mkdirSync(path.join(box.project, '.skillopt-sleep'), { recursive: true });
@@ -147,19 +147,16 @@ describe('a handoff night waits in whole rounds', () => {
     const { rounds, final } = await driveNight(box, [], recordedModel());
     expect(rounds).toEqual([
       { phases: ['mine llm_lessons'], served: { 'read-follow-ups': 13 } },
-      { phases: ['skill baseline_val', 'skill train'], served: { attempt: 10 } },
-      { phases: ['skill baseline_val', 'skill train'], served: { judge: 3 } },
+      // Baseline and train together; every task is judged by a check (the rubric-judged one-offs
+      // are not replayed), so no judge round follows.
+      { phases: ['skill baseline_val', 'skill train'], served: { attempt: 7 } },
       { phases: ['skill reflect'], served: { reflect: 1 } },
-      { phases: ['skill gate_trial'], served: { attempt: 3 } },
-      { phases: ['skill gate_trial'], served: { judge: 1 } },
-      // Both leave-one-out trials, each whole, then their judges.
-      { phases: ['skill prune_trial'], served: { attempt: 6 } },
-      { phases: ['skill prune_trial'], served: { judge: 2 } },
+      // The candidate; its one edit fixes its own held-out tasks, so no leave-one-out trial runs.
+      { phases: ['skill gate_trial'], served: { attempt: 2 } },
     ]);
-    // The 39 requests the recorded night asked, no more, and the night it recorded.
-    expect(rounds.flatMap((r) => Object.values(r.served)).reduce((a, b) => a + b, 0)).toBe(39);
-    expect(final).toMatchObject({ stopped: '', accepted: true, n_tasks: 10, n_accepted_edits: 1 });
-    expect(final.baseline as number).toBeCloseTo(0.0167, 3);
-    expect(final.candidate as number).toBeCloseTo(0.35, 3);
+    expect(rounds.length + 1).toBeLessThanOrEqual(6);
+    expect(rounds.flatMap((r) => Object.values(r.served)).reduce((a, b) => a + b, 0)).toBe(23);
+    expect(final).toMatchObject({ stopped: '', accepted: true, n_tasks: 7, n_accepted_edits: 1 });
+    expect(final.candidate as number).toBeCloseTo(0.5, 3);
   }, 120_000);
 });

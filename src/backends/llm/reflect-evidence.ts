@@ -100,12 +100,9 @@ export function expectedAnswer(task: TaskRecord): string | null {
   return clip(task.reference.trim(), EXPECTED_CHARS);
 }
 
-/** A judged answer as the reflect prompt shows it. */
-export function describeTrajectory(t: Trajectory): string {
-  const lines = [
-    `## Task ${t.task.id}: ${replayIntent(t.task)}`,
-    `Answer given:\n${clip(t.response, ANSWER_CHARS)}`,
-  ];
+/** What the judge said of an answer, as the reflect prompt shows it under the answer. */
+function verdictLines(t: Trajectory): string[] {
+  const lines: string[] = [];
   const expected = expectedAnswer(t.task);
   if (expected !== null) lines.push(`Expected answer:\n${expected}`);
   const failed = t.score.hard === 1 ? [] : failedChecks(t.task, t.response);
@@ -119,17 +116,92 @@ export function describeTrajectory(t: Trajectory): string {
       `The answer does not contain the expected answer (partial credit ${t.score.soft.toFixed(2)}).`,
     );
   else lines.push(`Judge: hard ${t.score.hard}, soft ${t.score.soft.toFixed(2)} — ${t.score.rationale}`);
-  return lines.join('\n');
+  return lines;
+}
+
+const heading = (t: Trajectory): string => `## Task ${t.task.id}: ${replayIntent(t.task)}`;
+const answerGiven = (t: Trajectory): string => `Answer given:\n${clip(t.response, ANSWER_CHARS)}`;
+
+/** A judged answer as the reflect prompt shows it. */
+export function describeTrajectory(t: Trajectory): string {
+  return [heading(t), answerGiven(t), ...verdictLines(t)].join('\n');
 }
 
 /** Answers without a real check: shown apart, with what their score means. */
 function describeUnchecked(t: Trajectory): string {
   const how = t.score.hard === 1 ? 'ended well' : 'did not end well';
   return [
-    `## Task ${t.task.id}: ${replayIntent(t.task)}`,
-    `Answer given:\n${clip(t.response, ANSWER_CHARS)}`,
+    heading(t),
+    answerGiven(t),
     `No check: the user's original session ${how}; this says nothing about the answer above.`,
   ].join('\n');
+}
+
+/**
+ * How many bytes of replays (failed, passed and unchecked together) one reflect prompt carries. Past
+ * it, what is left out is counted in a line: a night's failures once filled 52 KB of one prompt.
+ */
+export const REFLECT_EVIDENCE_BYTES = 24_000;
+const OTHER_INTENT_CHARS = 100;
+const MAX_OTHERS_LISTED = 12;
+
+/** Failures with the same verdict (the same failed checks, said the same way): shown once. */
+function groupByVerdict(failures: readonly Trajectory[]): Trajectory[][] {
+  const groups = new Map<string, Trajectory[]>();
+  for (const t of failures) {
+    const key = verdictLines(t).join('\n');
+    const group = groups.get(key);
+    if (group) group.push(t);
+    else groups.set(key, [t]);
+  }
+  // The verdict most tasks share first: it is what most failures need.
+  return [...groups.values()].sort((a, b) => b.length - a.length);
+}
+
+/** One verdict's failures: the first in full, the others by request, with their count. */
+function describeGroup([first, ...others]: Trajectory[]): string {
+  if (first === undefined) return '';
+  const text = describeTrajectory(first);
+  if (others.length === 0) return text;
+  const listed = others
+    .slice(0, MAX_OTHERS_LISTED)
+    .map((t) => `- Task ${t.task.id}: ${clip(t.task.intent, OTHER_INTENT_CHARS)}`);
+  const more = others.length > MAX_OTHERS_LISTED ? [`- and ${others.length - MAX_OTHERS_LISTED} more`] : [];
+  const n = others.length;
+  return [
+    text,
+    `The same verdict on ${n} other task${n === 1 ? '' : 's'} (answers not shown):`,
+    ...listed,
+    ...more,
+  ].join('\n');
+}
+
+const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** Blocks in order while they fit `budget`; the rest counted in one line. Returns the text and bytes used. */
+function withinBudget(
+  blocks: readonly { text: string; tasks: number }[],
+  budget: number,
+  what: string,
+): { text: string; used: number; leftOut: number } {
+  const kept: string[] = [];
+  let used = 0;
+  let index = 0;
+  for (; index < blocks.length; index++) {
+    const block = blocks[index];
+    if (block === undefined) break;
+    const size = bytes(block.text) + 2;
+    // The first failure is always shown: reflection needs one.
+    if (used + size > budget && !(what === 'failed' && index === 0)) break;
+    kept.push(block.text);
+    used += size;
+  }
+  const rest = blocks.slice(index);
+  if (rest.length > 0) {
+    const tasks = rest.reduce((n, b) => n + b.tasks, 0);
+    kept.push(`(${tasks} more ${what} replay${tasks === 1 ? '' : 's'} left out: the prompt's size budget)`);
+  }
+  return { text: kept.join('\n\n'), used, leftOut: rest.length };
 }
 
 export interface ReflectEvidence {
@@ -138,18 +210,35 @@ export interface ReflectEvidence {
   unchecked: string;
 }
 
-/** The prompt's sections: checked failures, checked successes, and the unchecked ones apart. */
+/**
+ * The prompt's sections: checked failures (deduplicated by verdict, most shared first), checked
+ * successes, and the unchecked ones apart, under one byte budget that failures fill first.
+ */
 export function reflectEvidence(
   failures: readonly Trajectory[],
   successes: readonly Trajectory[],
   maxSuccesses: number,
+  budget = REFLECT_EVIDENCE_BYTES,
 ): ReflectEvidence {
-  const checkedFailures = failures.filter((t) => !isOutcomeDerived(t));
+  const groups = groupByVerdict(failures.filter((t) => !isOutcomeDerived(t)));
+  const failed = withinBudget(
+    groups.map((g) => ({ text: describeGroup(g), tasks: g.length })),
+    budget,
+    'failed',
+  );
+  // Failures first: once one is left out, what is left of the budget goes to no passed replay.
+  const rest = failed.leftOut > 0 ? 0 : budget - failed.used;
   const checkedSuccesses = successes.filter((t) => !isOutcomeDerived(t)).slice(0, maxSuccesses);
+  const passed = withinBudget(
+    checkedSuccesses.map((t) => ({ text: describeTrajectory(t), tasks: 1 })),
+    rest,
+    'passed',
+  );
   const unchecked = [...failures, ...successes].filter(isOutcomeDerived).slice(0, maxSuccesses);
-  return {
-    failures: checkedFailures.map(describeTrajectory).join('\n\n'),
-    successes: checkedSuccesses.map(describeTrajectory).join('\n\n'),
-    unchecked: unchecked.map(describeUnchecked).join('\n\n'),
-  };
+  const other = withinBudget(
+    unchecked.map((t) => ({ text: describeUnchecked(t), tasks: 1 })),
+    Math.max(0, rest - passed.used),
+    'unchecked',
+  );
+  return { failures: failed.text, successes: passed.text, unchecked: other.text };
 }
