@@ -179,7 +179,8 @@ function withoutOurs(piece: Piece, text: string, entry: LedgerEntry | undefined)
   }
 }
 
-const NOT_OURS = "not written by skillopt-sleep's install (its installs.json has no record of it); left as it is";
+const NOT_OURS =
+  "not written by skillopt-sleep's install (its installs.json has no record of it); left as it is";
 
 function uninstallChange(piece: Piece, file: string, ledger: Ledger): Omit<FileChange, 'path' | 'file'> {
   const current = readCurrent(file);
