@@ -17,6 +17,8 @@ function label(rule: ProjectRule): string {
   switch (rule.kind) {
     case 'any':
       return 'yes';
+    case 'upTo':
+      return `up to ${rule.max.toLocaleString('en-US')}`;
     case 'user':
       return 'no';
     case 'lower':

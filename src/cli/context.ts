@@ -14,6 +14,7 @@ import { isPathOfPlatform, normalizeProjectPath } from '../core/project-path.js'
 import { countQuerySessions } from '../store/sessions-repo.js';
 import { demoProjectDir, demoStoreFile } from '../night/demo.js';
 import { cliIo } from './io.js';
+import { messageLine } from './output.js';
 
 export interface CommonFlags {
   project?: string;
@@ -35,9 +36,9 @@ export function stderrLogger(progress: boolean): Logger {
   const stderr = cliIo().stderr;
   return {
     progress: (m) => {
-      if (progress) stderr.write(`[sleep] ${m}\n`);
+      if (progress) stderr.write(`[sleep] ${messageLine(m)}\n`);
     },
-    warn: (m) => stderr.write(`[sleep] warning: ${m}\n`),
+    warn: (m) => stderr.write(`[sleep] warning: ${messageLine(m)}\n`),
   };
 }
 

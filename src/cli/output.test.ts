@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayText, terminalText } from './output.js';
+import { displayText, messageLine, terminalText } from './output.js';
 
 describe('terminal output of untrusted text', () => {
   it('terminalText drops escape sequences and control characters, keeps lines and tabs', () => {
@@ -10,5 +10,11 @@ describe('terminal output of untrusted text', () => {
 
   it('displayText makes one clean line', () => {
     expect(displayText('a\u001b[2J\nb\tc\u0085d')).toBe('a b c d');
+  });
+
+  it('messageLine keeps a message on its line, with every character but the controls', () => {
+    expect(messageLine('skipped /p/x\u001b]0;t\u0007y\n[sleep] fake\tz: no  manifest')).toBe(
+      'skipped /p/xy [sleep] fake z: no  manifest',
+    );
   });
 });

@@ -13,8 +13,18 @@ export function displayText(s: string): string {
   return oneLine(s);
 }
 
+/**
+ * A message for people (a warning, a progress line, an error): the names in it come from disk and from
+ * clones (proposal folders, team files, FIFOs), so no escape sequence or control character reaches the
+ * terminal, and no line break in a name can start a line that looks like ours.
+ */
+export function messageLine(message: string): string {
+  return plainText(message, ' ').replace(/[\n\t]/g, ' ');
+}
+
+/** A line of a command's text output; what it quotes may come from disk, so it is made plain too. */
 export function say(line: string): void {
-  cliIo().stdout.write(`${line}\n`);
+  cliIo().stdout.write(`${plainText(line)}\n`);
 }
 
 /**

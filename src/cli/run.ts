@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT, SkilloptError } from '../core/errors.js';
 import { withRedactionScope } from '../core/redact-user.js';
+import { plainText } from '../core/safe-text.js';
 import { adoptCommand } from './commands/adopt.js';
 import { daemonCommand } from './commands/daemon.js';
 import { handoffCommand } from './commands/handoff.js';
@@ -25,7 +26,7 @@ import { reportCommand } from './commands/report.js';
 import { evalCommand, trainCommand } from './commands/train.js';
 import { uiCommand } from './commands/ui.js';
 import { withCliIo, type CliIo } from './io.js';
-import { printJson } from './output.js';
+import { messageLine, printJson } from './output.js';
 
 function buildProgram(io: CliIo): Command {
   const program = new Command('skillopt-sleep')
@@ -77,7 +78,8 @@ function sameErrorHandling(cmd: Command, io: CliIo): void {
     // Commander's own default: the terminal's width, else 80.
     getOutHelpWidth: () => (io.stdout.isTTY ? io.stdout.columns : undefined) ?? 80,
     getErrHelpWidth: () => (io.stderr.isTTY ? io.stderr.columns : undefined) ?? 80,
-    outputError: (text, write) => write(`[sleep] ${text}`),
+    // What commander quotes (an unknown option, a bad value) was typed or pasted: made plain too.
+    outputError: (text, write) => write(`[sleep] ${plainText(text)}`),
   });
   for (const sub of cmd.commands) sameErrorHandling(sub, io);
 }
@@ -108,14 +110,14 @@ async function runScoped(argv: string[], io: CliIo): Promise<number> {
       return EXIT.usage;
     }
     if (err instanceof SkilloptError) {
-      io.stderr.write(`[sleep] error: ${err.message}\n`);
+      io.stderr.write(`[sleep] error: ${messageLine(err.message)}\n`);
       if (wantsJson(argv)) printJson({ ok: false, error: err.code, message: err.message });
       return err.exitCode;
     }
     const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
     const home = io.env.HOME;
     io.stderr.write(
-      `[sleep] internal error (this is a bug, please report it):\n${home ? message.replaceAll(home, '~') : message}\n`,
+      `[sleep] internal error (this is a bug, please report it):\n${plainText(home ? message.replaceAll(home, '~') : message)}\n`,
     );
     if (wantsJson(argv))
       printJson({ ok: false, error: 'internal', message: err instanceof Error ? err.message : String(err) });

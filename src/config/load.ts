@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { didYouMean } from '../core/closest-name.js';
 import { ConfigError, errorMessage, errnoCode } from '../core/errors.js';
+import { nestsDeeperThan, tooDeep } from '../core/io/json-depth.js';
 import { projectConfigFile, userConfigFile } from './paths.js';
 import { projectConfigRefusals, projectRefusalMessage } from './project-trust.js';
 import { CONFIG_KEYS, configSchema, crossKeyProblems, type Config, type ConfigKey } from './schema.js';
@@ -38,6 +39,8 @@ export function readConfigFile(file: string): ConfigLayer | null {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ConfigError(`${file}: expected a JSON object like {"edit_budget": 4}`);
   }
+  // A project's file comes with the repository: its values are checked and quoted recursively.
+  if (nestsDeeperThan(parsed)) throw new ConfigError(`${file}: ${tooDeep()}`);
   return { source: file, values: parsed as Record<string, unknown> };
 }
 

@@ -67,6 +67,30 @@ describe('what a project config may set', () => {
     ]);
   });
 
+  it("gives every number a project may set a ceiling, raised only by the user's own value", () => {
+    // A number left as `any` could make a night that never ends (dream_factor 1e6).
+    for (const key of CONFIG_KEYS) {
+      const fallback: unknown = defaultConfig()[key];
+      if (PROJECT_RULES[key].kind === 'any') expect(typeof fallback, key).not.toBe('number');
+    }
+    expect(PROJECT_RULES.max_sessions_per_night).toEqual({ kind: 'upTo', max: 20_000 });
+    expect(
+      keysOf({ dream_factor: 8, dream_rollouts: 8, edit_budget: 16, max_sessions_per_night: null }),
+    ).toEqual([]);
+    expect(keysOf({ dream_factor: 1e6, dream_rollouts: 1e6, recall_k: 51, seed: 2 ** 40 }).sort()).toEqual([
+      'dream_factor',
+      'dream_rollouts',
+      'recall_k',
+      'seed',
+    ]);
+    const user = configSchema.parse({ dream_factor: 20 });
+    expect(keysOf({ dream_factor: 20 }, user)).toEqual([]);
+    expect(keysOf({ dream_factor: 21 }, user)).toEqual(['dream_factor']);
+    expect(projectConfigRefusals({ dream_factor: 1e6 }, defaultConfig(), '/p')).toEqual([
+      { key: 'dream_factor', reason: 'to 1000000 (a project may set at most 8)' },
+    ]);
+  });
+
   it('lets a project turn a safeguard on, not off', () => {
     expect(keysOf({ confirm_spend: true, auto_adopt: false, adopt_commit: false, scope: 'invoked' })).toEqual(
       [],

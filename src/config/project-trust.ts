@@ -1,8 +1,9 @@
 /**
  * What a project's `.skillopt-sleep/config.json` may set. That file arrives with a `git clone` or a
- * `git pull`, so it is untrusted: it may choose what to mine, gate settings and budgets lower than the
- * user's, but never where data goes, which key is sent, which program runs, which files outside the
- * project are read or written, or a looser limit. Those come only from the user's own config or flags.
+ * `git pull`, so it is untrusted: it may choose what to mine, gate settings, budgets lower than the
+ * user's and numbers up to a ceiling, but never where data goes, which key is sent, which program runs,
+ * which files outside the project are read or written, or a looser limit. Those come only from the
+ * user's own config or flags.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,11 @@ import { errnoCode } from '../core/errors.js';
 export type ProjectRule =
   /** Cannot move data or code across the project's boundary. */
   | { kind: 'any' }
+  /**
+   * A number that cannot move data either, but that a night's work grows with: at most `max` (or the
+   * value the user's layers give, when higher), so a clone cannot make a night that never ends.
+   */
+  | { kind: 'upTo'; max: number }
   /** Only the user's config or flags; `why` completes "it ...". */
   | { kind: 'user'; why: string }
   /** A limit (null = none): the project may only lower the user's value. */
@@ -22,6 +28,7 @@ export type ProjectRule =
   | { kind: 'inside'; unset?: string };
 
 const ANY = { kind: 'any' } as const;
+const upTo = (max: number): ProjectRule => ({ kind: 'upTo', max });
 const LOWER = { kind: 'lower' } as const;
 const user = (why: string): ProjectRule => ({ kind: 'user', why });
 const WHERE = user('chooses where your data is sent');
@@ -76,16 +83,17 @@ export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
   exclude_sources: HARVEST,
   retention_days: user('deletes the stored sessions of every project'),
   redact_patterns: user('runs its regular expressions over every stored text'),
-  edit_budget: ANY,
-  val_fraction: ANY,
-  test_fraction: ANY,
+  // Every number a project may set has a ceiling: each of these multiplies a night's replays or reads.
+  edit_budget: upTo(16),
+  val_fraction: upTo(1),
+  test_fraction: upTo(1),
   gate_metric: ANY,
-  gate_mixed_weight: ANY,
+  gate_mixed_weight: upTo(1),
   gate_no_regression: ANY,
-  seed: ANY,
-  max_tasks_per_night: ANY,
-  max_sessions_per_night: ANY,
-  lookback_hours: ANY,
+  seed: upTo(2_147_483_647),
+  max_tasks_per_night: upTo(400),
+  max_sessions_per_night: upTo(20_000),
+  lookback_hours: upTo(87_600),
   transcript_source: ANY,
   managed_skill_name: ANY,
   preferences: ANY,
@@ -95,9 +103,9 @@ export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
   llm_lessons: ANY,
   // More sessions sent costs the user: a project may only ask for fewer.
   llm_lessons_max_sessions: LOWER,
-  dream_factor: ANY,
-  recall_k: ANY,
-  dream_rollouts: ANY,
+  dream_factor: upTo(8),
+  recall_k: upTo(50),
+  dream_rollouts: upTo(8),
   evolve_skill: ANY,
   evolve_memory: ANY,
 };
@@ -157,6 +165,14 @@ export function projectConfigRefusals(
         break;
       case 'user':
         refusals.push({ key: k, reason: `(it ${rule.why})` });
+        break;
+      case 'upTo':
+        // null (the built-in default) is always allowed; a user's own higher value is trusted.
+        if (typeof value === 'number' && value > Math.max(rule.max, typeof mine === 'number' ? mine : 0))
+          refusals.push({
+            key: k,
+            reason: `to ${JSON.stringify(value)} (a project may set at most ${rule.max.toLocaleString('en-US')})`,
+          });
         break;
       case 'lower':
         if (limit(value) > limit(mine))

@@ -179,13 +179,22 @@ function withoutOurs(piece: Piece, text: string, entry: LedgerEntry | undefined)
   }
 }
 
+const NOT_OURS =
+  "not written by skillopt-sleep's install (its installs.json has no record of it); left as it is";
+
 function uninstallChange(piece: Piece, file: string, ledger: Ledger): Omit<FileChange, 'path' | 'file'> {
   const current = readCurrent(file);
   const entry = ledger.get(file);
   const same = { before: current.text, after: current.text, mode: current.mode, folders: [] };
   if (current.text === undefined) return { ...same, action: 'absent' };
-  const folders = [...(entry?.created_dirs ?? [])].reverse();
-  const untouched = entry !== undefined && written(current.text) === entry.written_sha256;
+  if (entry === undefined) {
+    // Only what the ledger says install wrote comes out: an entry of our name that install refused to
+    // touch (or one from before the state home was reset) is the user's, whatever it looks like.
+    if (withoutOurs(piece, current.text, undefined) === undefined) return { ...same, action: 'absent' };
+    return { ...same, action: 'kept', note: NOT_OURS };
+  }
+  const folders = [...entry.created_dirs].reverse();
+  const untouched = written(current.text) === entry.written_sha256;
   if (untouched) {
     if (!entry.existed) return { ...same, action: 'removed', after: undefined, folders };
     const original = ledger.backupText(entry);
@@ -194,7 +203,7 @@ function uninstallChange(piece: Piece, file: string, ledger: Ledger): Omit<FileC
   const cut = withoutOurs(piece, current.text, entry);
   if (cut === undefined) {
     if (piece.kind === 'file' && untouched) return { ...same, action: 'removed', after: undefined, folders };
-    if (piece.kind === 'file' && entry)
+    if (piece.kind === 'file')
       return { ...same, action: 'kept', note: 'changed since it was installed; left as it is' };
     return { ...same, action: 'absent' };
   }

@@ -4,9 +4,11 @@
  * what a correction changed (see `rules/`) and needs no table of phrases; these patterns are for
  * users who want a phrase of theirs to count wherever it appears.
  *
- * Config patterns (`compileUserPatterns`) use JavaScript regex syntax (with the `u` flag when the
- * pattern compiles with it) and are matched case-insensitively against each sentence (every match
- * counts); a regex that matches the empty string is refused. A check's `arg` may use `$0`–`$9` for
+ * Config patterns (`compileUserPatterns`) use JavaScript regex syntax and run on RE2 (`re2js`), in
+ * time linear in the sentence: a project's config arrives with a clone, and its pattern must not
+ * backtrack for hours over the user's text. They are matched case-insensitively against each sentence
+ * (every match counts); a regex that matches the empty string, or needs backtracking (a lookahead, a
+ * backreference), is refused. A check's `arg` may use `$0`–`$9` for
  * the whole match and its capture groups and `$$` for a dollar sign; a captured value is trimmed of
  * quotes/backticks and trailing punctuation, a bare value must be a meaningful token (not "it",
  * "this", ...), and a check whose group did not capture is skipped. `not_contains` becomes the
@@ -26,12 +28,17 @@ export interface MatchContext {
   isClaimed(index: number): boolean;
 }
 
+/** Every match in a sentence, with its index, as `String.prototype.matchAll` gives them. */
+export interface SentenceMatcher {
+  matchAll(sentence: string): Iterable<RegExpExecArray>;
+}
+
 /** One compiled pattern. */
 export interface CorrectionPattern {
   /** Shown in errors. */
   readonly name: string;
-  /** Matched against every sentence with `matchAll`; a string is compiled with flags `gi`. */
-  readonly pattern: RegExp | string;
+  /** Matched against every sentence; a string is compiled with flags `gi`, a matcher runs itself. */
+  readonly pattern: RegExp | string | SentenceMatcher;
   /** The checks one match implies; [] when the match is not a usable correction after all. */
   readonly checks: (match: RegExpMatchArray, context: MatchContext) => Check[];
   /** A generic pattern claims no text. Every other pattern claims the text it matched when it yields a check. */

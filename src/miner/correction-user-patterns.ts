@@ -1,4 +1,5 @@
 /** Correction patterns from config (JSON): compiled and validated into rows of the pattern table. */
+import { RE2JS } from 're2js';
 import { InputError } from '../core/errors.js';
 import { negativeWordCheck } from '../core/negative-check.js';
 import type { Check } from '../core/task.js';
@@ -10,6 +11,7 @@ import {
   parseCharBound,
 } from '../replay/judges/rule-checks.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
+import { MAX_PATTERN_CHARS, MAX_PROGRAM_SIZE } from '../replay/judges/python-regex.js';
 import { cleanSpan } from './correction-fragments.js';
 import type { CorrectionPattern, UserPatternSpec } from './correction-patterns.js';
 
@@ -33,7 +35,7 @@ export function compileUserPatterns(specs: readonly UserPatternSpec[]): Correcti
     if (names.has(name)) throw new InputError(`${label} is defined twice; names must be unique`);
     names.add(name);
     const regex = compileSentenceRegex(label, spec.regex);
-    const groupCount = (new RegExp(`${regex.source}|`).exec('')?.length ?? 1) - 1;
+    const groupCount = regex.groupCount();
     const checks: unknown = spec.checks;
     if (!Array.isArray(checks) || checks.length === 0) {
       throw new InputError(`${label} needs a non-empty "checks" array`);
@@ -43,7 +45,8 @@ export function compileUserPatterns(specs: readonly UserPatternSpec[]): Correcti
     if (problems.length > 0) throw new InputError(`${label}: ${problems.join('; ')}`);
     return {
       name,
-      pattern: regex,
+      // re2js gives each match its index, as `String.prototype.matchAll` does.
+      pattern: { matchAll: (sentence: string) => regex.matchAll(sentence) as Iterable<RegExpExecArray> },
       checks: (m: RegExpMatchArray) =>
         templates.map((template) => fillCheck(template, m)).filter((check) => check != null),
     };
@@ -55,22 +58,39 @@ interface CheckTemplate {
   arg?: string;
 }
 
-function compileSentenceRegex(label: string, source: unknown): RegExp {
+/**
+ * The pattern on RE2 (JavaScript syntax translated by re2js), case-insensitive: linear in the sentence
+ * whatever it is, since a project's config may hold it. What only backtracking can run is refused.
+ */
+function compileSentenceRegex(label: string, source: unknown): RE2JS {
   if (typeof source !== 'string' || source.trim() === '') {
     throw new InputError(`${label} needs a non-empty "regex" string`);
   }
-  let regex: RegExp;
+  const quoted = JSON.stringify(source.length > 120 ? `${source.slice(0, 120)}…` : source);
+  if (source.length > MAX_PATTERN_CHARS)
+    throw new InputError(
+      `${label}: regex ${quoted} is ${source.length} characters long, at most ${MAX_PATTERN_CHARS}`,
+    );
+  let regex: RE2JS | undefined;
+  let reason = '';
   try {
-    regex = new RegExp(source, 'giu');
-  } catch {
-    try {
-      regex = new RegExp(source, 'gi');
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new InputError(`${label}: regex does not compile (${reason}): ${JSON.stringify(source)}`);
-    }
+    const translated = RE2JS.translateRegExp(source);
+    const lookbehind = /\(\?<[=!]/.test(translated) ? RE2JS.LOOKBEHINDS : 0;
+    regex = RE2JS.compile(translated, RE2JS.CASE_INSENSITIVE | lookbehind);
+  } catch (err) {
+    reason = (err instanceof Error ? err.message : String(err)).replace(/^error parsing regexp: /, '');
   }
-  if (new RegExp(regex.source, regex.flags.replace('g', '')).test('')) {
+  if (regex === undefined) {
+    const why = /\(\?[=!]|\\[1-9]/.test(source)
+      ? 'lookaheads and backreferences need backtracking, which is not run'
+      : 'it does not compile';
+    throw new InputError(`${label}: regex ${quoted} is refused: ${why} (${reason})`);
+  }
+  if (regex.programSize() > MAX_PROGRAM_SIZE)
+    throw new InputError(
+      `${label}: regex ${quoted} compiles to ${regex.programSize()} instructions, at most ${MAX_PROGRAM_SIZE}`,
+    );
+  if (regex.test('')) {
     throw new InputError(
       `${label}: regex ${JSON.stringify(source)} matches the empty string, so it would fire on every sentence`,
     );

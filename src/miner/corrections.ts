@@ -140,10 +140,9 @@ export function arrangeChecks(checks: readonly Check[], evidence: readonly strin
 const compiled = new WeakMap<CorrectionPattern, RegExp>();
 
 /** The pattern as a global regex for `matchAll` (compiled once per pattern). */
-function globalRegex(pattern: CorrectionPattern): RegExp {
+function globalRegex(pattern: CorrectionPattern, source: RegExp | string): RegExp {
   let regex = compiled.get(pattern);
   if (regex === undefined) {
-    const source = pattern.pattern;
     regex =
       typeof source === 'string'
         ? new RegExp(source, 'gi')
@@ -151,6 +150,14 @@ function globalRegex(pattern: CorrectionPattern): RegExp {
     compiled.set(pattern, regex);
   }
   return regex;
+}
+
+/** Every match of the pattern in the sentence (a config pattern's matcher runs on RE2). */
+function matchesIn(sentence: string, pattern: CorrectionPattern): Iterable<RegExpExecArray> {
+  const source = pattern.pattern;
+  if (typeof source === 'string' || source instanceof RegExp)
+    return sentence.matchAll(globalRegex(pattern, source));
+  return source.matchAll(sentence);
 }
 
 /** The checks of every match of every pattern in one sentence, one list per match. */
@@ -162,7 +169,7 @@ function readSentence(sentence: string, patterns: readonly CorrectionPattern[]):
   };
   const found: Check[][] = [];
   for (const pattern of patterns) {
-    for (const match of sentence.matchAll(globalRegex(pattern))) {
+    for (const match of matchesIn(sentence, pattern)) {
       if (match[0] === '') continue;
       const checks = pattern.checks(match, context);
       if (checks.length === 0) continue;

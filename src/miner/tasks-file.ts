@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { InputError, IoError, errorMessage, errnoCode } from '../core/errors.js';
+import { nestsDeeperThan, tooDeep } from '../core/io/json-depth.js';
 import { mapStrings, storedText } from '../core/safe-text.js';
 import type { Origin, Outcome, ReferenceKind, RuleJudge, Split, TaskRecord } from '../core/task.js';
 import { validateJudge } from '../replay/judges/validate-checks.js';
@@ -108,6 +109,8 @@ export interface LoadedTasksFile {
 export function loadTasksFile(path: string, opts: LoadTasksOptions): LoadedTasksFile {
   validateSplitFractions(opts);
   const data = parseJsonText(path, readTasksText(path));
+  // Cleaning and checking the tasks walk them recursively: a file from a teammate could overflow the stack.
+  if (nestsDeeperThan(data)) throw new InputError(`${path}: ${tooDeep()}`);
   const envelope = readEnvelope(path, data);
   // Every text of a task loses its control characters and secrets before anything reads it: tasks reach
   // the store, replies (the mock echoes them) and reports whatever the backend.

@@ -4,7 +4,8 @@
  * tool error; a handoff night is driven to its end through the tools alone and stages the same
  * proposal as the same night replayed from its recording.
  */
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -155,6 +156,61 @@ describe('skillopt-sleep mcp', () => {
     expect(status.structuredContent).toMatchObject({ project: box.project, n_nights: 0 });
     const bad = await call(client, 'sleep_reject', { id: '-x' });
     expect(bad.isError).toBe(true);
+  }, 60_000);
+
+  it('refuses a tasks_file that is a symlink in the project to a file outside it', async () => {
+    const box = sandbox();
+    const outside = writeTasksFile(box.root);
+    symlinkSync(outside, path.join(box.project, 'team.json'));
+    mkdirSync(path.join(box.project, 'shared'));
+    symlinkSync(box.root, path.join(box.project, 'shared', 'up'));
+    const client = await inProcess(box);
+    for (const tasksFile of ['team.json', 'shared/up/tasks.json']) {
+      const r = await call(client, 'sleep_dry_run', { tasks_file: tasksFile });
+      expect(r.isError, tasksFile).toBe(true);
+      expect(r.content[0]?.text).toMatch(
+        /tasks_file must be a file inside the project .* \(symlinks followed\)/,
+      );
+    }
+  });
+
+  it('answers a message over its limit with a JSON-RPC error and goes on serving (stdio child)', async () => {
+    const box = sandbox();
+    const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: box.project, env: envOf(box) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const send = (message: object): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
+    // 11 MiB on one line: the SDK's own reader gives up at 10 MiB and the process used to exit 13.
+    const huge = `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { pad: 'x'.repeat(11 * 1024 * 1024) } })}\n`;
+    child.stdin.write(huge);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const answers = (): Array<Record<string, unknown>> =>
+      stdout
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !answers().some((a) => a.id === 2) && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    child.stdin.end();
+    expect(await exited, stderr).toBe(0);
+    const byId = new Map(answers().map((a) => [a.id, a]));
+    expect(byId.get(7)).toMatchObject({ error: { code: -32600 } });
+    expect(String((byId.get(7)?.error as { message: string }).message)).toContain('over the server');
+    expect((byId.get(2)?.result as { tools: unknown[] }).tools).toHaveLength(TOOLS.length);
+    expect(stderr.trim().split('\n')).toEqual([
+      `[sleep] mcp: dropped a message of ${huge.length} bytes (at most 4194304 are read)`,
+    ]);
   }, 60_000);
 
   it('drives a handoff night to its end through the tools, staging what the replayed night stages', async () => {

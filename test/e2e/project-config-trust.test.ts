@@ -195,6 +195,21 @@ describe("a project's config cannot steer the tool", () => {
     expect(ok.code, ok.stderr).toBe(0);
   });
 
+  it('every number has a ceiling: dream_factor or dream_rollouts 1e6 is refused naming the key and the ceiling', async () => {
+    const box = sandbox();
+    const tasks = writeTasksFile(box.root);
+    const file = projectConfig(box, { dream_factor: 1e6, dream_rollouts: 1e6 });
+    const r = await runCli(box, ['dry-run', '--tasks-file', tasks]);
+    expectRefused(r, box, 'dream_factor', 'dream_rollouts');
+    expect(r.stderr).toContain('"dream_factor" to 1000000 (a project may set at most 8)');
+    expect(r.stderr).toContain('"dream_rollouts" to 1000000 (a project may set at most 8)');
+    // What the user's own config allows, the project may set too.
+    userConfig(box, { dream_factor: 9 });
+    writeFileSync(file, JSON.stringify({ dream_factor: 9 }));
+    const ok = await runCli(box, ['dry-run', '--tasks-file', tasks]);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
   it('schedule refuses such a project and writes neither the crontab nor the registry', async () => {
     const box = sandbox();
     const { script, marker } = shippedScript(box);

@@ -22,6 +22,7 @@ function render(r: InstallResult, verb: 'install' | 'uninstall'): void {
         ? `[sleep] ${r.agent} is already installed ${where}: nothing changed.`
         : `[sleep] ${r.agent} is not installed ${where}: nothing changed.`,
     );
+    for (const f of r.files) if (f.note) say(`  ${f.action.padEnd(9)} ${f.path} (${f.note})`);
     return;
   }
   const lead = r.dry_run ? `would ${verb}` : verb === 'install' ? 'installed' : 'uninstalled';

@@ -5,8 +5,10 @@
  * agent. Inputs are closed schemas: no flag, path or program is passed through that the schema does
  * not name, and ids cannot be taken for flags.
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { resolvesInside } from '../../config/project-trust.js';
 import { BACKENDS } from '../../config/schema.js';
 
 /** A proposal or handoff request id: letters, digits, dot, dash, underscore; never a leading dash. */
@@ -39,14 +41,25 @@ const tasksFile = z
   .optional()
   .describe('a reviewed tasks file inside the project to replay instead of mining (path relative to it)');
 
-/** `--tasks-file`, for a file inside the project only: a tool call never reads a file outside it. */
+/**
+ * `--tasks-file`, for a file inside the project only: a tool call never reads a file outside it, not
+ * even through a symlink the repository ships (`tasks.json -> ~/.ssh/…`), so the real path is checked.
+ */
 function withTasksFile(input: Record<string, unknown>, project: string): string[] {
   if (input.tasks_file === undefined) return [];
   const file = path.resolve(project, str(input.tasks_file));
-  const rel = path.relative(project, file);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
-    throw new Error(`tasks_file must be a file inside the project ${project}`);
-  return ['--tasks-file', file];
+  if (!resolvesInside(file, project))
+    throw new Error(`tasks_file must be a file inside the project ${project} (symlinks followed)`);
+  return ['--tasks-file', realFile(file)];
+}
+
+/** The file's real path, so the command reads what was checked; a missing file is the command's error. */
+function realFile(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 const withBackend = (input: Record<string, unknown>): string[] =>
   input.backend === undefined ? [] : ['--backend', str(input.backend)];

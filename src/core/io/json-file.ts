@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { InputError, errnoCode, errorMessage, isMissingPathError } from '../errors.js';
+import { nestsDeeperThan, tooDeep } from './json-depth.js';
 
 export type JsonCheck<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -18,6 +19,7 @@ export function parseJsonWith<T>(text: string, schema: z.ZodType<T>): JsonCheck<
   } catch (err) {
     return { ok: false, problem: `is not valid JSON (${errorMessage(err)})` };
   }
+  if (nestsDeeperThan(data)) return { ok: false, problem: tooDeep() };
   const parsed = schema.safeParse(data);
   if (!parsed.success) return { ok: false, problem: `is malformed: ${describeIssues(parsed.error)}` };
   return { ok: true, value: parsed.data };

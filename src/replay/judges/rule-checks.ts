@@ -1,10 +1,9 @@
 /**
  * The rule judge: scores a response locally against `{op, arg}` checks, with no model call.
  * Semantics follow the spec's op table (§2.5); regex patterns are Python-style because tasks files
- * come from the reference implementation.
+ * come from the reference implementation, and run in linear time (`python-regex.ts`).
  */
 import type { Check, Score } from '../../core/task.js';
-import { boundedMemo } from '../../core/memo.js';
 import { MENTIONS, NOT_MENTIONS, mentionsWord } from '../../core/negative-check.js';
 import {
   ACTION_OPS,
@@ -17,6 +16,7 @@ import {
   checkForms,
 } from '../../core/action-checks.js';
 import { answerActions, editsPath, runsTerm, writesTerm } from './answer-actions.js';
+import { compilePythonRegex } from './python-regex.js';
 
 export interface CheckResult {
   pass: boolean;
@@ -214,148 +214,4 @@ function wasToolCalled(name: string, response: string, toolsCalled: readonly str
   if (toolsCalled.some((tool) => tool.toLowerCase() === wanted)) return true;
   // Single-shot backends cannot run tools; they self-report with a `TOOL_CALL: name` marker.
   return new RegExp(`\\btool_call\\s*:\\s*${escapeRegExp(name)}\\b`, 'i').test(response);
-}
-
-export type CompiledRegex = { ok: true; regex: RegExp } | { ok: false; error: string };
-
-const INLINE_FLAG_GROUP = /^\(\?([a-zA-Z]+)\)/;
-
-/**
- * Compiles a Python `re` pattern as a JS RegExp with `re.search` semantics.
- * Leading inline flag groups (`(?i)`, `(?s)`, `(?m)`, `(?x)`, ...) become JS flags; Python-only
- * syntax (`\A`, `\Z`, `(?P<name>...)`, `(?P=name)`, `(?#...)`, `$`, `.`) is rewritten. The `u`
- * flag is used only when the pattern compiles with it, since Python accepts escapes JS `u` rejects.
- * Memoised: judges and the miner test the same few patterns against thousands of answers.
- */
-export const compilePythonRegex: (pattern: string) => CompiledRegex = boundedMemo(compileUncached, 4096);
-
-function compileUncached(pattern: string): CompiledRegex {
-  const flags = new Set<string>();
-  let body = pattern;
-  for (let match = INLINE_FLAG_GROUP.exec(body); match; match = INLINE_FLAG_GROUP.exec(body)) {
-    for (const flag of match[1] ?? '') {
-      if (!'aimsux'.includes(flag)) return { ok: false, error: `unknown inline flag '${flag}'` };
-      flags.add(flag);
-    }
-    body = body.slice(match[0].length);
-  }
-  let source: string;
-  try {
-    source = translatePythonSyntax(body, {
-      verbose: flags.has('x'),
-      multiline: flags.has('m'),
-      dotAll: flags.has('s'),
-    });
-  } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
-  }
-  const jsFlags = ['i', 'm', 's'].filter((flag) => flags.has(flag)).join('');
-  try {
-    return { ok: true, regex: new RegExp(source, `${jsFlags}u`) };
-  } catch {
-    try {
-      return { ok: true, regex: new RegExp(source, jsFlags) };
-    } catch (err) {
-      return { ok: false, error: err instanceof Error ? err.message : String(err) };
-    }
-  }
-}
-
-interface SyntaxMode {
-  verbose: boolean;
-  multiline: boolean;
-  dotAll: boolean;
-}
-
-const START_OF_INPUT = '(?<![\\s\\S])';
-const END_OF_INPUT = '(?![\\s\\S])';
-
-/** Rewrites the Python-only parts of a pattern, leaving everything else byte-for-byte. */
-function translatePythonSyntax(pattern: string, mode: SyntaxMode): string {
-  let out = '';
-  let i = 0;
-  while (i < pattern.length) {
-    const char = pattern.charAt(i);
-    if (char === '\\') {
-      const next = pattern.charAt(i + 1);
-      if (next === '') throw new Error('bad escape (end of pattern)');
-      out += translateEscape(next);
-      i += 2;
-    } else if (char === '[') {
-      const end = findClassEnd(pattern, i);
-      out += translateClass(pattern.slice(i, end + 1));
-      i = end + 1;
-    } else if (mode.verbose && /\s/.test(char)) {
-      i += 1;
-    } else if (mode.verbose && char === '#') {
-      const newline = pattern.indexOf('\n', i);
-      i = newline === -1 ? pattern.length : newline + 1;
-    } else if (pattern.startsWith('(?P<', i)) {
-      out += '(?<';
-      i += 4;
-    } else if (pattern.startsWith('(?P=', i)) {
-      const close = pattern.indexOf(')', i);
-      if (close === -1) throw new Error('missing ), unterminated name');
-      out += `\\k<${pattern.slice(i + 4, close)}>`;
-      i = close + 1;
-    } else if (pattern.startsWith('(?#', i)) {
-      const close = pattern.indexOf(')', i);
-      if (close === -1) throw new Error('missing ), unterminated comment');
-      i = close + 1;
-    } else if (char === '$') {
-      // Python's `$` also matches just before a final newline; with (?m) both agree on line ends.
-      out += mode.multiline ? '$' : `(?=\\n?${END_OF_INPUT})`;
-      i += 1;
-    } else if (char === '.') {
-      // Python's `.` only excludes `\n`; JS's also excludes `\r`, U+2028 and U+2029.
-      out += mode.dotAll ? '.' : '[^\\n]';
-      i += 1;
-    } else {
-      out += char;
-      i += 1;
-    }
-  }
-  return out;
-}
-
-function translateEscape(next: string): string {
-  if (next === 'A') return START_OF_INPUT;
-  if (next === 'Z' || next === 'z') return END_OF_INPUT;
-  return `\\${next}`;
-}
-
-/** Index of the `]` closing the class opened at `start`; a `]` right after `[` or `[^` is literal. */
-function findClassEnd(pattern: string, start: number): number {
-  let i = start + 1;
-  if (pattern.charAt(i) === '^') i += 1;
-  if (pattern.charAt(i) === ']') i += 1;
-  while (i < pattern.length) {
-    const char = pattern.charAt(i);
-    if (char === '\\') i += 2;
-    else if (char === ']') return i;
-    else i += 1;
-  }
-  throw new Error(`unterminated character set at position ${start}`);
-}
-
-/** Escapes what JS reads differently inside a class: a leading literal `]` and a nested `[`. */
-function translateClass(cls: string): string {
-  const negated = cls.startsWith('[^');
-  let i = negated ? 2 : 1;
-  let out = negated ? '[^' : '[';
-  if (cls.charAt(i) === ']') {
-    out += '\\]';
-    i += 1;
-  }
-  while (i < cls.length - 1) {
-    const char = cls.charAt(i);
-    if (char === '\\') {
-      out += cls.slice(i, i + 2);
-      i += 2;
-    } else {
-      out += char === '[' ? '\\[' : char;
-      i += 1;
-    }
-  }
-  return `${out}]`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateJudge } from './validate-checks.js';
+import { MAX_CHECK_ARG_CHARS, validateJudge } from './validate-checks.js';
 
 function judgeOf(...checks: unknown[]): unknown {
   return { kind: 'rule', checks };
@@ -91,6 +91,23 @@ describe('validateJudge: checks', () => {
     const { errors } = validateJudge(judgeOf({ op: 'regex', arg: '(unclosed' }));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^check #0 regex does not compile \(.+\): "\(unclosed"$/);
+  });
+
+  it('refuses, by name, a regex that needs backtracking', () => {
+    expect(validateJudge(judgeOf({ op: 'regex', arg: '(a+)\\1' })).errors).toEqual([
+      'check #0 regex "(a+)\\\\1" is refused: it uses a backreference \\1, which needs backtracking',
+    ]);
+  });
+
+  it('refuses a text arg over the bound, in one line that does not quote it', () => {
+    const huge = 'x'.repeat(MAX_CHECK_ARG_CHARS + 1);
+    expect(validateJudge(judgeOf({ op: 'tool_called', arg: huge })).errors).toEqual([
+      `check #0 tool_called arg is ${huge.length} characters long, at most ${MAX_CHECK_ARG_CHARS}`,
+    ]);
+    const [error] = validateJudge(judgeOf({ op: 'contains', arg: 'x', any_of: [huge] })).errors;
+    expect(error).toBe(
+      `check #0 "any_of" form is ${huge.length} characters long, at most ${MAX_CHECK_ARG_CHARS}`,
+    );
   });
 
   it.each([

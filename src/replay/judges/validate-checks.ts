@@ -7,14 +7,8 @@
 import { ANY_OF_OPS } from '../../core/action-checks.js';
 import { oneLine } from '../../core/one-line.js';
 import type { Check } from '../../core/task.js';
-import {
-  CHAR_BOUND_OPS,
-  KNOWN_OPS,
-  SHAPE_OPS,
-  TEXT_ARG_OPS,
-  compilePythonRegex,
-  parseCharBound,
-} from './rule-checks.js';
+import { compilePythonRegex } from './python-regex.js';
+import { CHAR_BOUND_OPS, KNOWN_OPS, SHAPE_OPS, TEXT_ARG_OPS, parseCharBound } from './rule-checks.js';
 
 export interface JudgeValidation {
   /** The well-formed checks, normalised (char bounds as numbers, no arg for `no_refusal`). */
@@ -22,6 +16,12 @@ export interface JudgeValidation {
   errors: string[];
   warnings: string[];
 }
+
+/**
+ * Longest text a check may test for (a phrase, a path, a tool's name): a check is a short fact about
+ * an answer, and a megabyte-long `tool_called` name would not even compile into its pattern.
+ */
+export const MAX_CHECK_ARG_CHARS = 4096;
 
 type CheckOutcome = { check: Check; warning?: string } | { error: string };
 
@@ -99,10 +99,13 @@ function validateTextArg(where: string, op: string, arg: unknown): CheckOutcome 
   }
   const text = String(arg);
   if (text.trim() === '') return { error: `${where} ${op} needs a non-empty arg` };
+  if (text.length > MAX_CHECK_ARG_CHARS) return { error: tooLong(`${where} ${op} arg`, text) };
   if (op === 'regex') {
     const compiled = compilePythonRegex(text);
     if (!compiled.ok)
-      return { error: `${where} regex does not compile (${compiled.error}): ${JSON.stringify(text)}` };
+      return compiled.refused
+        ? { error: `${where} regex ${quotedHead(text)} is refused: ${compiled.error}` }
+        : { error: `${where} regex does not compile (${compiled.error}): ${quotedHead(text)}` };
   }
   return { check: { op, arg: text } };
 }
@@ -114,6 +117,7 @@ function validateForms(where: string, raw: unknown): string[] | string {
   for (const form of raw as unknown[]) {
     if (typeof form !== 'string' || form.trim() === '')
       return `${where} "any_of" must hold non-empty strings, got ${JSON.stringify(form) ?? describeType(form)}`;
+    if (form.length > MAX_CHECK_ARG_CHARS) return tooLong(`${where} "any_of" form`, form);
     if (!forms.includes(form)) forms.push(form);
   }
   return forms;
@@ -128,6 +132,14 @@ function validateCharBound(where: string, op: string, arg: unknown): CheckOutcom
   const check: Check = { op, arg: bound };
   if (op === 'min_chars' && bound === 0) return { check, warning: `${where} min_chars=0 always passes` };
   return { check };
+}
+
+const tooLong = (what: string, text: string): string =>
+  `${what} is ${text.length} characters long, at most ${MAX_CHECK_ARG_CHARS}`;
+
+/** A pattern as JSON, cut after 120 characters: a message stays one readable line. */
+function quotedHead(text: string): string {
+  return text.length <= 120 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 120))}…`;
 }
 
 function isShapeOnly(checks: readonly Check[]): boolean {

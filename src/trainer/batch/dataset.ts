@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { InputError, errorMessage } from '../../core/errors.js';
 import { emptyTask, type Check, type Split, type TaskRecord } from '../../core/task.js';
+import { validateJudge } from '../../replay/judges/validate-checks.js';
 
 export interface DatasetItem {
   task: TaskRecord;
@@ -77,6 +78,9 @@ function parseItem(value: unknown, where: string): DatasetItem {
           ['string', 'number', 'undefined'].includes(typeof (c as Check).arg),
       );
     if (!valid) throw new InputError(`${where}: field "checks" must be a non-empty list of {"op", "arg"}`);
+    // The same rules as a tasks file's checks: a pattern that needs backtracking, or a huge arg, is refused.
+    const { errors } = validateJudge({ checks });
+    if (errors.length > 0) throw new InputError(`${where}: field "checks": ${errors.join('; ')}`);
     return {
       task: emptyTask({
         ...base,
