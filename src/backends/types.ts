@@ -36,7 +36,7 @@ export interface RejectedEditMemory {
   content: string;
   /** Gate score change the edit caused (negative = it hurt). */
   delta: number;
-  /** Why the gate refused it (e.g. "lowered the held-out score", "did not help on held-out tasks"). */
+  /** Why the gate refused it (e.g. "lowered the validation score", "did not help on validation tasks"). */
   reason?: string;
   /** When it was last refused (epoch ms on nights, the step in `train`): recent ones are shown first. */
   at?: number;

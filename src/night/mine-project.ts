@@ -235,7 +235,7 @@ const splitGroups = (t: TaskRecord): string[] => {
 
 /**
  * Phase two: split the instances (plus any tasks a model mined for the same clusters), then the opt-in
- * dreaming extras. Each lesson's tasks get a train and a held-out side (split by session: one task per
+ * dreaming extras. Each lesson's tasks get a train and a validation side (split by session: one task per
  * session), so a rule learned from some of its sessions shows on the others. `replayOnly` (a night)
  * keeps the tasks a judge can score; a harvest lists them all.
  */

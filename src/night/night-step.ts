@@ -1,8 +1,9 @@
 /**
  * One training step of the shared trainer core, as a night runs it: replay train → reflect on failures →
  * bounded edits in the learned block → gate on val → accept or roll back. Edits that did not earn their
- * place (removing them does not lower the held-out score) are pruned before acceptance, so a harmful
- * edit cannot ride along with a useful one.
+ * place (removing them does not lower the validation score) are pruned before acceptance, so a harmful
+ * edit cannot ride along with a useful one. The held-out test tasks are scored with the starting skill
+ * and with the final one, and nothing else: the gate and reflection never see them.
  */
 import type { Backend, RejectedEditMemory } from '../backends/types.js';
 import type { Usage } from '../core/usage.js';
@@ -59,6 +60,9 @@ export interface NightStepResult {
   trials: GateTrial[];
   /** Rejected only for a tie (no task regressed): worth re-testing with the next night's edits. */
   pendingEdits: Edit[];
+  /** The held-out test's score with the skill the step started from (null without test tasks). */
+  testBefore: number | null;
+  /** The held-out test's score with the skill the step ended with (null without test tasks). */
   testScore: number | null;
   counts: { train: number; val: number; test: number };
   usage: Usage;
@@ -143,18 +147,31 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     unmatchedEdits: [],
     trials: [],
     pendingEdits: [],
+    testBefore: null,
     testScore: null,
     counts: { train: parts.train.length, val: parts.val.length, test: parts.test.length },
     usage,
   };
+  // The test's "before" asks nothing the gate waits for: it starts now, with the first requests (a
+  // handoff night queues it in its first round), and is awaited at the end.
+  const testBefore = parts.test.length > 0 ? replay('baseline_test', parts.test, input.skill) : null;
+  testBefore?.catch(() => {}); // awaited in finish(); an early stop must not leave it unhandled
   const finish = async (): Promise<NightStepResult> => {
     result.pendingEdits = result.accepted
       ? []
       : result.rejectedEdits
           .filter((e) => e.delta === 0 && e.reason === TIE_REASON)
           .map(({ target, op, content, anchor, rationale }) => ({ target, op, content, anchor, rationale }));
-    if (parts.test.length > 0)
-      result.testScore = batchScore(await replay('final_test', parts.test, result.skill), options.metric);
+    if (testBefore) {
+      const before = batchScore(await testBefore, options.metric);
+      // An unchanged skill answers the test as it did: its score is the "after" too.
+      const after =
+        result.skill === input.skill
+          ? before
+          : batchScore(await replay('final_test', parts.test, result.skill), options.metric);
+      result.testBefore = before;
+      result.testScore = after;
+    }
     return result;
   };
 
@@ -225,10 +242,10 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   result.rejectedEdits = selection.rejected;
   if (!selection.accepted) return finish();
   if (parts.leaked) {
-    // Nothing was held out, so the gain is unverified: report the edits, accept nothing.
+    // No task was set aside for validation, so the gain is unverified: report the edits, accept nothing.
     result.gateAction = 'reject_unverified';
     result.rejectedEdits.push(
-      ...selection.kept.map((e) => ({ ...e, delta: 0, reason: 'unverified: no held-out tasks' })),
+      ...selection.kept.map((e) => ({ ...e, delta: 0, reason: 'unverified: no validation tasks' })),
     );
     return finish();
   }

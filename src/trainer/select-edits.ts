@@ -16,8 +16,8 @@ import { batchScore, judgeCandidate } from './gate.js';
 import { applyEdits } from './learned-block.js';
 import type { GateTrial, RejectedEdit, ReplayPhase } from './gate-records.js';
 
-/** The reason given to edits refused because the held-out score stayed the same. */
-export const TIE_REASON = 'held-out score did not improve';
+/** The reason given to edits refused because the validation score stayed the same. */
+export const TIE_REASON = 'validation score did not improve';
 
 export interface SelectionInput {
   baseDoc: string;
@@ -81,7 +81,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     }
     if (best === null || !(best.score > score || best.verdict.accepted)) break;
     const dropped = best.edit;
-    rejected.push({ ...dropped, delta: score - best.score, reason: 'lowered the held-out score' });
+    rejected.push({ ...dropped, delta: score - best.score, reason: 'lowered the validation score' });
     kept = kept.filter((e) => e !== dropped);
     score = best.score;
     accepted = best.verdict.accepted;
@@ -105,7 +105,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
       rejected.push({
         ...edit,
         delta: score - without.verdict.candidate,
-        reason: 'did not help on held-out tasks',
+        reason: 'did not help on validation tasks',
       });
       kept = others;
       score = without.verdict.candidate;
@@ -114,7 +114,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
   return { accepted: true, kept, doc: applyEdits(baseDoc, kept).doc, score, rejected, trials };
 }
 
-/** The held-out tasks, those whose answer the whole batch changed first (removing an edit shows there). */
+/** The validation tasks, those whose answer the whole batch changed first (removing an edit shows there). */
 function changedFirst(baseline: ReplayResult[], whole: ReplayResult[]): TaskRecord[] {
   const after = new Map(whole.map((r) => [r.task.id, r]));
   const changed = (r: ReplayResult): boolean => {
@@ -125,7 +125,7 @@ function changedFirst(baseline: ReplayResult[], whole: ReplayResult[]): TaskReco
 }
 
 /**
- * Replay `doc` on the held-out tasks in waves of 1, 2, 4… and stop (null) once the score could not reach
+ * Replay `doc` on the validation tasks in waves of 1, 2, 4… and stop (null) once the score could not reach
  * `score` even if every task left scored 1 (every judge scores within 0..1, and the gate's metric is a
  * weighted mean of the two). A task the judge leaves out drops out of the mean, which only removes a 1.
  */

@@ -62,7 +62,7 @@ describe('a recorded strong-model night on lessons', () => {
     expect(learned[0]).toMatch(/vitest/);
     expect(learned[0]).toMatch(/--run/);
     for (const rule of learned) expect(rule).not.toMatch(REGEX_MARKS);
-    // The commit convention was proposed, then refused: no held-out task of the night could show it.
+    // The commit convention was proposed, then refused: no validation task of the night could show it.
     const rejected = report.rejected_edits as Array<{ content: string; reason: string }>;
     expect(rejected.map((e) => e.content).join('\n')).toMatch(/scope/);
     const skill = readFileSync(

@@ -42,7 +42,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
 export const runCommand = (): Command =>
   nightCommand(
     'run',
-    'Run one night: harvest transcripts, mine recurring tasks, train the skill behind the held-out gate, and stage a proposal under <project>/.skillopt-sleep/proposals/ (nothing live changes until you adopt it).',
+    'Run one night: harvest transcripts, mine recurring tasks, train the skill behind the validation gate, and stage a proposal under <project>/.skillopt-sleep/proposals/ (nothing live changes until you adopt it).',
   );
 
 export const dryRunCommand = (): Command =>

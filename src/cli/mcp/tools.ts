@@ -77,7 +77,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'sleep_run',
     title: 'Run a night',
     description:
-      'Run one night: harvest, mine, train behind the held-out gate and stage a proposal (nothing live changes until it is adopted). With backend "handoff" the night stops with stopped "waiting_handoff" until sleep_handoff_answer has answered its requests; call it again to go on. A night run with batch (config or --batch) stops with stopped "waiting_batch" while its batches run; call it again later to go on.',
+      'Run one night: harvest, mine, train behind the validation gate and stage a proposal (nothing live changes until it is adopted). With backend "handoff" the night stops with stopped "waiting_handoff" until sleep_handoff_answer has answered its requests; call it again to go on. A night run with batch (config or --batch) stops with stopped "waiting_batch" while its batches run; call it again later to go on.',
     input: z.object({ project, backend, tasks_file: tasksFile }),
     args: (i, p) => ['run', ...withBackend(i), ...withTasksFile(i, p)],
   },

@@ -124,7 +124,7 @@ export function metaNote(epoch: number, cmp: Comparison, epochRules: string[], s
       ? `Rules added this epoch: ${epochRules.join(' | ')}.`
       : 'No rule was added this epoch.',
     refused.length > 0
-      ? `Edits that lowered the held-out score (do not repeat): ${[...new Set(refused)].join(' | ')}.`
+      ? `Edits that lowered the validation score (do not repeat): ${[...new Set(refused)].join(' | ')}.`
       : '',
     cmp.persistent.length > 0 ? `Still failing: ${cmp.persistent.join(', ')}.` : '',
   ];
