@@ -56,6 +56,8 @@ export interface TaskSet {
   llmLessons?: ReadStats | null;
   /** Mined instances a judge cannot score, left out of the replays. */
   unjudged?: number;
+  /** A benchmark seed folder's SKILL.md: the skill the night starts from (`seed-folder.ts`). */
+  seedSkill?: string;
 }
 
 export { selectedSources };
