@@ -9,6 +9,7 @@ import type { Backend, RejectedEditMemory } from '../backends/types.js';
 import type { Usage } from '../core/usage.js';
 import { zeroUsage } from '../core/usage.js';
 import type { Edit, EditTarget, TaskRecord } from '../core/task.js';
+import { declaredTools } from '../core/tool-calls.js';
 import { replayTasks, type ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
 import { batchScore } from '../trainer/gate.js';
@@ -122,6 +123,8 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   const { backend, options } = input;
   const usage = zeroUsage();
   const parts = partition(input.tasks);
+  // The tools the training judges check for, on every attempt (a held-out judge never adds one).
+  const tools = declaredTools([...parts.train, ...parts.val]);
   const replay = async (
     phase: ReplayPhase,
     tasks: TaskRecord[],
@@ -129,7 +132,9 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     sampleId = 0,
   ): Promise<ReplayResult[]> => {
     const docs =
-      input.target === 'memory' ? { skill: input.memory, memory: skill } : { skill, memory: input.memory };
+      input.target === 'memory'
+        ? { skill: input.memory, memory: skill, tools }
+        : { skill, memory: input.memory, tools };
     const results = await replayTasks(tasks, docs, backend, usage, sampleId);
     input.onReplay?.(phase, skill, results);
     return results;
@@ -202,10 +207,15 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
       target: input.target ?? 'skill',
       doc: workingDoc,
       otherDoc: input.memory,
-      failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+      failures: failures.map((r) => ({
+        task: r.task,
+        response: r.response,
+        score: r,
+        toolsCalled: r.toolsCalled,
+      })),
       successes: trainRollouts.best
         .filter((r) => r.hard >= 1)
-        .map((r) => ({ task: r.task, response: r.response, score: r })),
+        .map((r) => ({ task: r.task, response: r.response, score: r, toolsCalled: r.toolsCalled })),
       minibatchSize: 0,
       reflectSuccesses: false,
       reflectBudget: options.editBudget,

@@ -3,6 +3,7 @@ import type { Backend } from '../backends/types.js';
 import type { Usage } from '../core/usage.js';
 import { addUsage } from '../core/usage.js';
 import type { Score, TaskRecord } from '../core/task.js';
+import type { ToolSpec } from '../core/tool-calls.js';
 import { scoreAnswer } from './score.js';
 
 export interface ReplayResult extends Score {
@@ -16,6 +17,8 @@ export interface ReplayResult extends Score {
 export interface ReplayDocs {
   skill: string;
   memory: string;
+  /** The tools the target may call (see `declaredTools`); none when absent. */
+  tools?: readonly ToolSpec[];
 }
 
 /**
@@ -32,7 +35,13 @@ export async function replayTasks(
   return Promise.all(
     tasks.map(async (task): Promise<ReplayResult> => {
       const started = performance.now();
-      const attempt = await backend.attempt({ task, skill: docs.skill, memory: docs.memory, sampleId });
+      const attempt = await backend.attempt({
+        task,
+        skill: docs.skill,
+        memory: docs.memory,
+        sampleId,
+        ...(docs.tools && docs.tools.length > 0 ? { tools: docs.tools } : {}),
+      });
       const score = await scoreAnswer(task, attempt.response, attempt.toolsCalled, backend);
       addUsage(usage, attempt.usage);
       addUsage(usage, score.usage);

@@ -82,6 +82,21 @@ describe('run --tasks-file SEED_DIR (mock)', () => {
     expect(r.stdout).toMatch(/\[sleep\] validation \d\.\d{3} -> 1\.000 => accept_new_best/);
     for (const text of HELD_OUT_JUDGE) expect(`${r.stdout}\n${r.stderr}`).not.toContain(text);
   });
+
+  it('learns to call the declared tool from tool_called judges (the mock states its calls)', async () => {
+    const box = sandbox();
+    const r = await runCli(box, [
+      'dry-run',
+      '--json',
+      '--backend',
+      'mock',
+      '--tasks-file',
+      seedCopy(box, 'seed-lookup-first'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ accepted: true, test: { before: 0, after: 1 } });
+    expect(r.json().learned_rules).toEqual([expect.stringContaining('Always call the "search" tool.')]);
+  });
 });
 
 describe('a seed folder run refuses', () => {

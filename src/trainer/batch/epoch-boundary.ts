@@ -77,7 +77,12 @@ export async function epochBoundary(
         backend: ctx.backend,
         doc: state.current_skill,
         otherDoc: '',
-        failures: persistent.map((r) => ({ task: r.task, response: r.response, score: r })),
+        failures: persistent.map((r) => ({
+          task: r.task,
+          response: r.response,
+          score: r,
+          toolsCalled: r.toolsCalled,
+        })),
         successes: [],
         minibatchSize: 0,
         reflectSuccesses: false,

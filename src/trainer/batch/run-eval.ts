@@ -1,4 +1,5 @@
 /** `eval`: score one skill on a split of the config's dataset (nothing is cached or written). */
+import { declaredTools } from '../../core/tool-calls.js';
 import type { Backend } from '../../backends/types.js';
 import { zeroUsage } from '../../core/usage.js';
 import { InputError } from '../../core/errors.js';
@@ -35,10 +36,16 @@ export async function runEval(
   if (items.length === 0) throw new InputError(`${data.file}: no items in split "${split}"`);
   const skill = readSkill(skillPath);
   const usage = zeroUsage();
-  const results = await new Rollouts(backend, config.trainer.workers, usage, config.target_model, null).run(
-    items,
-    skill,
-  );
+  // The same tools as in training, whichever split is scored.
+  const tools = declaredTools([...data.train, ...data.val].map((item) => item.task));
+  const results = await new Rollouts(
+    backend,
+    config.trainer.workers,
+    usage,
+    config.target_model,
+    null,
+    tools,
+  ).run(items, skill);
   const { hard, soft } = meanScores(results);
   return {
     split,

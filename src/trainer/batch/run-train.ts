@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Backend } from '../../backends/types.js';
 import { zeroUsage } from '../../core/usage.js';
+import { declaredTools } from '../../core/tool-calls.js';
 import { InputError, UsageError, errorMessage } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
@@ -113,6 +114,8 @@ export async function runTrain(
     usage,
     config.target_model,
     path.join(out, 'rollouts'),
+    // The tools the train and val judges check for; a test judge never adds one.
+    declaredTools([...data.train, ...data.val].map((item) => item.task)),
   );
   const ctx: StepContext = { config, backend: deps.backend, rollouts, data, usage };
   const metric = metricOf(config);

@@ -226,10 +226,15 @@ export async function trainStep(
       backend: ctx.backend,
       doc: pending.doc,
       otherDoc: '',
-      failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+      failures: failures.map((r) => ({
+        task: r.task,
+        response: r.response,
+        score: r,
+        toolsCalled: r.toolsCalled,
+      })),
       successes: trainResults
         .filter((r) => r.hard >= 1)
-        .map((r) => ({ task: r.task, response: r.response, score: r })),
+        .map((r) => ({ task: r.task, response: r.response, score: r, toolsCalled: r.toolsCalled })),
       minibatchSize: config.trainer.minibatch_size,
       reflectSuccesses: config.trainer.reflect_successes,
       reflectBudget: config.trainer.learning_rate,
