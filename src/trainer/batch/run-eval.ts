@@ -6,7 +6,7 @@ import { InputError } from '../../core/errors.js';
 import type { Split } from '../../core/task.js';
 import { meanScores } from '../../replay/replay.js';
 import { batchScore } from '../gate.js';
-import { loadDataset } from './dataset.js';
+import { loadDataset, type Dataset } from './dataset.js';
 import { Rollouts } from './rollout.js';
 import { readSkill } from './run-train.js';
 import { metricOf } from './train-step.js';
@@ -30,8 +30,10 @@ export async function runEval(
   skillPath: string,
   split: Split,
   backend: Backend,
+  /** The dataset when the CLI read it (a seed folder); else `data.path`. */
+  prepared?: Dataset,
 ): Promise<EvalReport> {
-  const data = loadDataset(config.data.path);
+  const data = prepared ?? loadDataset(config.data.path);
   const items = data[split];
   if (items.length === 0) throw new InputError(`${data.file}: no items in split "${split}"`);
   const skill = readSkill(skillPath);
