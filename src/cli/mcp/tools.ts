@@ -37,7 +37,9 @@ const tasksFile = z
   .string()
   .min(1)
   .optional()
-  .describe('a reviewed tasks file inside the project to replay instead of mining (path relative to it)');
+  .describe(
+    'a reviewed tasks file (or benchmark seed folder) inside the project to replay instead of mining (path relative to it)',
+  );
 
 /** `--tasks-file`, for a file inside the project only: a tool call never reads a file outside it. */
 function withTasksFile(input: Record<string, unknown>, project: string): string[] {
