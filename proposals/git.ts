@@ -123,7 +123,7 @@ async function existingPaths(root: string, paths: readonly string[]): Promise<st
   return out;
 }
 
-/** Names the proposal and the held-out score change from its report.json. */
+/** Names the proposal and the validation score change from its report.json. */
 async function commitMessage(proposalDir: string, id: string, verb: 'adopt' | 'revert'): Promise<string> {
   const scores = await proposalScores(proposalDir);
   if (verb === 'revert') {
@@ -132,7 +132,7 @@ async function commitMessage(proposalDir: string, id: string, verb: 'adopt' | 'r
   return `skillopt-sleep: adopt proposal ${id}${scores}\n\nApplied by \`skillopt-sleep adopt --commit\`; undo with \`skillopt-sleep revert ${id}\`.`;
 }
 
-/** `, night N, held-out score a -> b` from the proposal's report.json ('' when unreadable). */
+/** `, night N, validation score a -> b` from the proposal's report.json ('' when unreadable). */
 export async function proposalScores(proposalDir: string): Promise<string> {
   let scores = '';
   try {
@@ -141,7 +141,7 @@ export async function proposalScores(proposalDir: string): Promise<string> {
       const r = report as Record<string, unknown>;
       const fmt = (x: unknown): string => (typeof x === 'number' ? x.toFixed(3) : '—');
       if ('baseline' in r || 'candidate' in r) {
-        scores = `, held-out score ${fmt(r.baseline)} -> ${fmt(r.candidate)}`;
+        scores = `, validation score ${fmt(r.baseline)} -> ${fmt(r.candidate)}`;
       }
       if (typeof r.night === 'number') scores = `, night ${r.night}${scores}`;
     }

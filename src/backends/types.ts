@@ -4,6 +4,7 @@ import type { ChatRole } from './llm/chat.js';
 import type { PromptName } from './llm/prompts.js';
 import type { SpendSummary } from './llm/spend-meter.js';
 import type { Usage } from '../core/usage.js';
+import type { ToolSpec } from '../core/tool-calls.js';
 
 export interface AttemptRequest {
   task: TaskRecord;
@@ -11,10 +12,14 @@ export interface AttemptRequest {
   memory: string;
   /** Distinguishes repeated attempts of one task (salts caches on real models). */
   sampleId: number;
+  /** Tools the target may call (the night's, the same on every attempt); none when absent. */
+  tools?: readonly ToolSpec[];
 }
 
 export interface AttemptResult {
+  /** The answer, without the lines that stated tool calls. */
   response: string;
+  /** The declared tools the target called, in order (lower case). */
   toolsCalled: string[];
   usage: Usage;
 }
@@ -24,6 +29,8 @@ export interface Trajectory {
   task: TaskRecord;
   response: string;
   score: Score;
+  /** The declared tools the answer called (a `tool_called` check reads them, not the text). */
+  toolsCalled?: string[];
 }
 
 /**
@@ -36,7 +43,7 @@ export interface RejectedEditMemory {
   content: string;
   /** Gate score change the edit caused (negative = it hurt). */
   delta: number;
-  /** Why the gate refused it (e.g. "lowered the held-out score", "did not help on held-out tasks"). */
+  /** Why the gate refused it (e.g. "lowered the validation score", "did not help on validation tasks"). */
   reason?: string;
   /** When it was last refused (epoch ms on nights, the step in `train`): recent ones are shown first. */
   at?: number;

@@ -87,13 +87,13 @@ const NIGHT_OPTIONS: Array<{
   {
     flags: '--val-fraction <x>',
     key: 'val_fraction',
-    help: 'share of tasks held out for the gate (default 0.34)',
+    help: 'share of tasks set aside for validation, where the gate scores edits (default 0.34)',
     parse: fractionArg('--val-fraction'),
   },
   {
     flags: '--test-fraction <x>',
     key: 'test_fraction',
-    help: 'share kept for a final test score (default 0)',
+    help: 'share held out for the test, scored before and after and never seen by the gate (default 0)',
     parse: fractionArg('--test-fraction'),
   },
   {
@@ -105,7 +105,7 @@ const NIGHT_OPTIONS: Array<{
   {
     flags: '--gate-no-regression',
     key: 'gate_no_regression',
-    help: 'refuse edits that make any held-out task worse',
+    help: 'refuse edits that make any validation task worse',
   },
   {
     flags: '--max-tasks <n>',

@@ -31,7 +31,7 @@ import { messageLine, printJson } from './output.js';
 function buildProgram(io: CliIo): Command {
   const program = new Command('skillopt-sleep')
     .description(
-      'A nightly "sleep" for coding agents: harvest local session logs, mine the tasks you repeat, train a skill document on them behind a held-out gate, and stage a proposal you review and adopt.\n\nTry it offline: skillopt-sleep dry-run --backend mock --demo',
+      'A nightly "sleep" for coding agents: harvest local session logs, mine the tasks you repeat, train a skill document on them behind a validation gate, and stage a proposal you review and adopt.\n\nTry it offline: skillopt-sleep dry-run --backend mock --demo',
     )
     .version(CLI_VERSION)
     .showHelpAfterError()

@@ -113,8 +113,14 @@ export const configSchema = z
       .default(true)
       .describe('dry-run with a real backend only prints its plan unless --yes is given.'),
     edit_budget: count.default(4).describe('Most edits a night may apply to the skill.'),
-    val_fraction: fraction.default(0.34).describe('Share of tasks held out to gate edits.'),
-    test_fraction: fraction.default(0).describe('Share of tasks held out for a final, never-gated score.'),
+    val_fraction: fraction
+      .default(0.34)
+      .describe('Share of tasks set aside for validation: the gate scores edits on them.'),
+    test_fraction: fraction
+      .default(0)
+      .describe(
+        'Share of tasks held out for the test: scored before and after, never seen by reflection or the gate.',
+      ),
     gate_metric: z
       .enum(GATE_METRICS)
       .default('mixed')
@@ -123,7 +129,7 @@ export const configSchema = z
     gate_no_regression: z
       .boolean()
       .default(false)
-      .describe('Refuse edits that make any held-out task worse.'),
+      .describe('Refuse edits that make any validation task worse.'),
     seed: z.number().int().default(42).describe('Seed of the stable train/val/test hash split.'),
     max_tasks_per_night: count.default(40).describe('Most recurring tasks replayed per night.'),
     max_sessions_per_night: count

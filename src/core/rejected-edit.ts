@@ -1,11 +1,13 @@
 /**
- * What a refused edit means for later nights. An edit that made the held-out score worse (it lowered
- * the score, or a held-out task regressed with it) is never proposed again; one with no measurable
+ * What a refused edit means for later nights. An edit that made the validation score worse (it lowered
+ * the score, or a validation task regressed with it) is never proposed again; one with no measurable
  * effect may come back when the failures it was meant for persist.
  */
 
-/** The reason given to edits refused because a held-out task got worse (per-task no-regression). */
-export const REGRESSION_REASON = 'a held-out task regressed';
+/** The reason given to edits refused because a validation task got worse (per-task no-regression). */
+export const REGRESSION_REASON = 'a validation task regressed';
+/** The same reason as stores written before validation was named for what it is still hold it. */
+export const LEGACY_REGRESSION_REASON = 'a held-out task regressed';
 
 export interface RefusedEditFacts {
   /** Gate score change the edit caused (negative = it hurt). */
@@ -14,7 +16,7 @@ export interface RefusedEditFacts {
 }
 
 export function madeHeldOutWorse(r: RefusedEditFacts): boolean {
-  return r.delta < 0 || r.reason === REGRESSION_REASON;
+  return r.delta < 0 || r.reason === REGRESSION_REASON || r.reason === LEGACY_REGRESSION_REASON;
 }
 
 /** An edit's text as the buffers compare it: case and runs of whitespace do not make two edits differ. */

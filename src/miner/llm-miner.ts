@@ -4,7 +4,7 @@
  * (known op, argument type, regex compiles, bounds non-negative), a rubric wins over checks that only
  * test shape, and a statement that cannot be checked is dropped and counted. The heuristic instances
  * stay; the model's statements join them as extra tasks of the same cluster, so the split keeps them
- * grouped and a rule learned on train can show on held-out.
+ * grouped and a rule learned on train can show on validation.
  *
  * Calls go through the backend (`proposeTasks`), so a real backend's cache, hard budget and outbound
  * redaction apply to mining exactly as to replay.

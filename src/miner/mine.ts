@@ -352,7 +352,7 @@ function toTask(project: string, cluster: Cluster, member: Observation, judge: T
       `cluster:${cluster.id}`,
       `kind:${cluster.label}`,
       ...(tools.length > 0 ? [`tools:${tools.join('+')}`] : []),
-      // The lessons that judge it: a night splits each lesson's tasks into train and held-out.
+      // The lessons that judge it: a night splits each lesson's tasks into train and validation.
       ...judge.lessons.map((id) => `lesson:${id}`),
     ],
     source_sessions: [session.key],

@@ -188,7 +188,7 @@ describe('assignSplitsWithinGroups', () => {
     expect(splitsOfGroup(out, 'C')).toEqual(['val']);
   });
 
-  it('leaves sessions out per lesson: every lesson judging two tasks or more gets a train and a held-out one', () => {
+  it('leaves sessions out per lesson: every lesson judging two tasks or more gets a train and a validation one', () => {
     // One task per session; a session may be evidence of two lessons (its tags), and the groups overlap.
     const trainOnly = idsWithBucket(34, 100, 4, 'l');
     const lessonsOf = new Map<string, string[]>([

@@ -1,6 +1,6 @@
 /**
  * Train / val / test assignment by a stable hash of the task id, so the same real task stays in the
- * same split across nights (a fixed held-out gate). Dream tasks only ever train.
+ * same split across nights (a fixed validation gate). Dream tasks only ever train.
  */
 import { InputError } from '../core/errors.js';
 import { sha256Hex } from '../core/hash.js';
@@ -56,7 +56,7 @@ export function assignSplits<T extends SplittableTask>(tasks: readonly T[], opts
 /**
  * Like {@link assignSplits}, but for tasks grouped by recurring-task cluster: every group with ≥2
  * real members gets ≥1 train and ≥1 val member, so a rule learned on a cluster's train tasks can
- * show on its held-out ones. Promotion picks the smallest hash inside the group and takes a test
+ * show on its validation ones. Promotion picks the smallest hash inside the group and takes a test
  * member only when the group has no other way to get both splits.
  */
 export function assignSplitsWithinGroups<T extends SplittableTask>(

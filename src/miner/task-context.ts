@@ -3,7 +3,7 @@
  * agent's first answer (a request typed over several prompts, or sent again while the agent was still
  * silent), and later prompts that are new requests rather than reactions to an answer, labelled so.
  * Corrections, feedback and nudges are never shown: the skill must make them unnecessary, and shown
- * with the task they would hand the target the lesson and contaminate the held-out gate.
+ * with the task they would hand the target the lesson and contaminate the validation gate.
  */
 import type { ToolAction } from '../core/session.js';
 import { renderAnswer, type Episode } from './episodes.js';

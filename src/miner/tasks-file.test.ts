@@ -183,6 +183,33 @@ describe('loadTasksFile: formats and defaults', () => {
     expect(warnings[0]).toMatch(/^task r1: judge is shape-only/);
   });
 
+  it("never describes a test task's judge: its warnings are not reported, a training task's are", () => {
+    const shapeOnly = { kind: 'rule', checks: [{ op: 'max_chars', arg: 300 }] };
+    const task = (id: string, split: string) => ({
+      id,
+      intent: 'x',
+      reference_kind: 'rule',
+      judge: shapeOnly,
+      split,
+    });
+    loadTasksFile(writeTasks([task('t1', 'train'), task('v1', 'val'), task('h1', 'test')]), opts);
+    expect(warnings).toHaveLength(2);
+    expect(warnings.join('\n')).not.toContain('h1');
+    // Split by hash instead: a task that lands in test is not described either.
+    warnings = [];
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      id: `k${i}`,
+      intent: 'x',
+      reference_kind: 'rule',
+      judge: shapeOnly,
+    }));
+    const loaded = loadTasksFile(writeTasks(many), { ...opts, testFraction: 0.3 });
+    const tested = loaded.tasks.filter((t) => t.split === 'test').map((t) => t.id);
+    expect(tested.length).toBeGreaterThan(0);
+    expect(warnings).toHaveLength(30 - tested.length);
+    for (const id of tested) expect(warnings.join('\n')).not.toContain(`task ${id}:`);
+  });
+
   it('ignores a judge on a non-rule task, with a warning', () => {
     const loaded = loadTasksFile(
       writeTasks([

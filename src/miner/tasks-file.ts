@@ -114,9 +114,20 @@ export function loadTasksFile(path: string, opts: LoadTasksOptions): LoadedTasks
   const envelope = readEnvelope(path, data);
   // Every text of a task loses its control characters and secrets before anything reads it: tasks reach
   // the store, replies (the mock echoes them) and reports whatever the backend.
-  const tasks = parseTasks(path, mapStrings(envelope.rawTasks, storedText), opts.warn);
+  const warnings = new Map<string, string[]>();
+  const collect = (id: string, warning: string): void => {
+    warnings.set(id, [...(warnings.get(id) ?? []), warning]);
+  };
+  const tasks = keepOrAssignSplits(
+    parseTasks(path, mapStrings(envelope.rawTasks, storedText), collect),
+    opts,
+  );
+  // A test task's judge is never described (a handoff night's answerer reads what a run prints).
+  for (const task of tasks)
+    if (task.split !== 'test')
+      for (const w of warnings.get(task.id) ?? []) opts.warn(`task ${task.id}: ${w}`);
   return {
-    tasks: keepOrAssignSplits(tasks, opts),
+    tasks,
     reviewed: envelope.reviewed,
     project: envelope.project,
     targetSkillPath: envelope.targetSkillPath,
@@ -233,7 +244,9 @@ function readEnvelope(path: string, data: unknown): Envelope {
   };
 }
 
-function parseTasks(path: string, rawTasks: unknown[], warn: (message: string) => void): TaskRecord[] {
+type TaskWarn = (id: string, warning: string) => void;
+
+function parseTasks(path: string, rawTasks: unknown[], warn: TaskWarn): TaskRecord[] {
   const firstIndexById = new Map<string, number>();
   return rawTasks.map((raw, index) => {
     const task = parseTask(path, raw, index, warn);
@@ -248,7 +261,7 @@ function parseTasks(path: string, rawTasks: unknown[], warn: (message: string) =
   });
 }
 
-function parseTask(path: string, raw: unknown, index: number, warn: (message: string) => void): TaskRecord {
+function parseTask(path: string, raw: unknown, index: number, warn: TaskWarn): TaskRecord {
   const where = `${path}: task #${index}${describeRawId(raw)}`;
   if (typeof raw !== 'object' || raw == null || Array.isArray(raw)) {
     throw new InputError(`${where}: must be an object, got ${describeType(raw)}. Expected ${TASK_SHAPE}`);
@@ -264,9 +277,7 @@ function parseTask(path: string, raw: unknown, index: number, warn: (message: st
       `${where}: field "reference_kind" is missing but the task has a "judge": set "reference_kind": "rule" to score it with the judge's checks, or remove the judge. Expected ${TASK_SHAPE}`,
     );
   }
-  const judge = resolveJudge(where, fields.reference_kind, rawJudge, (warning) =>
-    warn(`task ${fields.id}: ${warning}`),
-  );
+  const judge = resolveJudge(where, fields.reference_kind, rawJudge, (warning) => warn(fields.id, warning));
   const kept = (criteria ?? []).map((c) => c.trim()).filter((c) => c !== '');
   return { ...fields, judge, ...(kept.length > 0 ? { rubric_criteria: kept } : {}) };
 }

@@ -57,7 +57,11 @@ export async function explainPlan(plan: NightPlan, userHome: string): Promise<Se
   }
   const skills = config.multi_skill_fanout ? fanoutSkills(plan, userHome) : [];
   if (plan.tasksFile !== null && plan.tasks.reviewed !== true)
-    notes.push(`${plan.tasksFile} is not marked "reviewed": true, so a real backend would refuse to send it`);
+    notes.push(
+      plan.tasks.seedSkill === undefined
+        ? `${plan.tasksFile} is not marked "reviewed": true, so a real backend would refuse to send it`
+        : `the seed folder ${plan.tasksFile} holds no REVIEWED file, so a real backend would refuse to send its tasks`,
+    );
   if (plan.tasksFrom !== null && plan.tasks.reviewed !== true)
     notes.push(
       `a tasks file in ${plan.tasksFrom.join(', ')} is not marked "reviewed": true, so a real backend would refuse to send them`,

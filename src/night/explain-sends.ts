@@ -108,6 +108,8 @@ export interface SendsInput {
 
 /** The attempt prompt's variables and the stored field each one carries (documents are listed apart). */
 const ATTEMPT_FIELDS: Readonly<Record<string, string | null>> = {
+  // The tools' names and what they do are the prompt's own words, not a stored text.
+  tools: null,
   skill: null,
   memory: null,
   intent: 'intent',
@@ -149,7 +151,7 @@ function targetSends(task: TaskRecord, config: Config): RoleSends {
       ? 'the baseline replay and each gate trial'
       : task.split === 'train'
         ? `each train replay (dream_rollouts: ${config.dream_rollouts})`
-        : 'once, after the gate decided (never gated)';
+        : 'the held-out test: with the starting skill, and with the final one if it changed (never reflected on or gated)';
   return {
     role: 'target',
     prompt: 'attempt',

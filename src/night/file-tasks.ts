@@ -1,7 +1,8 @@
 /**
- * A night's tasks from files instead of the user's transcripts: one tasks file (`--tasks-file`), or
- * the union of every tasks file in a team's folders (`--tasks-from`). Either way a backend that sends
- * data off the machine refuses a file a person has not marked `"reviewed": true`.
+ * A night's tasks from files instead of the user's transcripts: one tasks file (`--tasks-file`), a
+ * benchmark seed folder (`--tasks-file DIR`: its skill, training and held-out tasks), or the union of
+ * every tasks file in a team's folders (`--tasks-from`). Either way a backend that sends data off the
+ * machine refuses a file a person has not marked `"reviewed": true` (a seed folder: a `REVIEWED` file).
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,8 +11,10 @@ import type { TaskRecord } from '../core/task.js';
 import { loadTasksFile, type LoadTasksOptions } from '../miner/tasks-file.js';
 import { unionTeamTasks } from '../miner/team-tasks.js';
 import type { TaskSet } from './night-tasks.js';
+import { loadSkillTarget, seedSkillTarget } from './skill-target.js';
 import type { NightDeps, NightRequest } from './run-night.js';
 import { replayableTasks } from '../miner/no-request.js';
+import { isFolder, loadSeedFolder, SEED_REVIEWED_FILE, SEED_SKILL_FILE } from '../miner/seed-folder.js';
 
 const loadOptions = (req: NightRequest, deps: NightDeps): LoadTasksOptions => ({
   seed: req.config.seed,
@@ -21,9 +24,29 @@ const loadOptions = (req: NightRequest, deps: NightDeps): LoadTasksOptions => ({
 });
 
 export function loadFromTasksFile(req: NightRequest, deps: NightDeps, file: string): TaskSet {
+  if (isFolder(file)) return loadFromSeedFolder(req, deps, file);
   const loaded = loadTasksFile(file, loadOptions(req, deps));
   refuseUnreviewed(deps, loaded.reviewed ? [] : [file]);
   return tasksFromFiles(loaded.tasks, loaded.reviewed);
+}
+
+/**
+ * `--tasks-file DIR`, a benchmark seed folder: its training tasks are split into train and val, its
+ * held-out tasks are only the final test, and its SKILL.md is the skill the night starts from.
+ */
+function loadFromSeedFolder(req: NightRequest, deps: NightDeps, dir: string): TaskSet {
+  const seed = loadSeedFolder(dir, {
+    seed: req.config.seed,
+    valFraction: req.config.val_fraction,
+    warn: (m) => deps.logger.warn(m),
+  });
+  refuseUnreviewedSeed(deps, dir, seed.reviewed);
+  // Refused before the night saves anything: a handoff night would otherwise resume into the same refusal.
+  seedSkillTarget(loadSkillTarget(req.project, req.config), seed.skill);
+  const count = (split: string): number => seed.tasks.filter((t) => t.split === split).length;
+  const note = `seed ${seed.name}: ${seed.nTraining} training tasks (train ${count('train')}, validation ${count('val')}), ${seed.nHeldOut} held-out tasks for the test only; the night starts from its ${SEED_SKILL_FILE}`;
+  deps.logger.progress(note);
+  return { ...tasksFromFiles(seed.tasks, seed.reviewed, [note]), seedSkill: seed.skill };
 }
 
 /**
@@ -93,6 +116,15 @@ export function refuseUnreviewed(deps: Pick<NightDeps, 'backend'>, unreviewed: r
   const one = unreviewed.length === 1;
   throw new InputError(
     `refusing to send tasks from ${unreviewed.join(', ')} to the ${deps.backend.name} backend: ${one ? 'the file is' : 'these files are'} not marked "reviewed": true. Inspect and redact ${one ? 'it' : 'them'}, then set "reviewed": true`,
+    'unreviewed_tasks_file',
+  );
+}
+
+/** The same rule for a seed folder, which a person marks reviewed with an empty `REVIEWED` file. */
+function refuseUnreviewedSeed(deps: Pick<NightDeps, 'backend'>, dir: string, reviewed: boolean): void {
+  if (deps.backend.offline || reviewed) return;
+  throw new InputError(
+    `refusing to send tasks from the seed folder ${dir} to the ${deps.backend.name} backend: it is not marked reviewed. Inspect its tasks, then add an empty ${SEED_REVIEWED_FILE} file to it`,
     'unreviewed_tasks_file',
   );
 }

@@ -249,7 +249,7 @@ export function withoutOneOffs(tasks: readonly TaskRecord[]): TaskRecord[] {
 
 /**
  * Phase two: split the instances (plus any tasks a model mined for the same clusters), then the opt-in
- * dreaming extras. Each lesson's tasks get a train and a held-out side (split by session: one task per
+ * dreaming extras. Each lesson's tasks get a train and a validation side (split by session: one task per
  * session), so a rule learned from some of its sessions shows on the others. `replayOnly` (a night)
  * keeps the tasks a judge can score on the night's backend (`offline`: no model judge) that are not
  * one-offs; a harvest lists them all.

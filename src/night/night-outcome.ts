@@ -105,6 +105,8 @@ export function combineSteps(outcomes: readonly PassOutcome[], skillText: string
     unmatchedEdits: steps.flatMap((p) => p.unmatchedEdits),
     trials: steps.flatMap((p) => p.trials),
     pendingEdits: steps.flatMap((p) => p.pendingEdits),
+    // The test before the night's first pass and after its last one.
+    testBefore: first.testBefore,
     testScore: last.testScore,
     counts: first.counts,
     requests: joinRequests(steps.map((p) => p.requests)),
@@ -139,6 +141,7 @@ export function idleStep(all: TaskRecord[]): NightStepResult {
     unmatchedEdits: [],
     trials: [],
     pendingEdits: [],
+    testBefore: null,
     testScore: null,
     counts: {
       train: tasks.filter((t) => t.split === 'train').length,

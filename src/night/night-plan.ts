@@ -16,7 +16,7 @@ import type { MemoryTarget } from './memory-target.js';
 import { taskCountText } from './night-report.js';
 import { nightTasks, type TaskSet } from './night-tasks.js';
 import type { NightDeps, NightRequest } from './run-night.js';
-import { loadSkillTarget, resolveSkillPath, type SkillTarget } from './skill-target.js';
+import { loadSkillTarget, resolveSkillPath, seedSkillTarget, type SkillTarget } from './skill-target.js';
 import { planSpend, type SpendPlan } from './spend-plan.js';
 import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
 
@@ -56,8 +56,9 @@ export interface NightPlan {
 /** The night's plan. Throws before mining when a configured target is outside the project. */
 export async function planNight(req: NightRequest, deps: NightDeps, started: number): Promise<NightPlan> {
   await assertNightTargets(req.project, req.config);
-  const skill = loadSkillTarget(req.project, req.config);
+  const live = loadSkillTarget(req.project, req.config);
   const tasks = await nightTasks(req, deps, started);
+  const skill = tasks.seedSkill === undefined ? live : seedSkillTarget(live, tasks.seedSkill);
   deps.logger.progress(`mine: ${taskCountText(tasks.tasks.length, tasks.nClusters, tasks.nRecurring)}`);
   const pending = pendingEdits(deps.db, req.project);
   const plan: NightPlan = {

@@ -210,10 +210,16 @@ export const nightReportSchema = z.object({
   accepted: z.boolean().default(false),
   gate_action: nightGateActionSchema,
   no_edits_reason: z.string().default(''),
-  /** Held-out (val) score before and after, in the gate metric; null when not finite. */
+  /** Validation score before and after, in the gate metric (what the gate decided on); null when not finite. */
   baseline: score,
   candidate: score,
+  /** The held-out test's score with the final skill (`test.after`); null without test tasks. */
   test_score: score,
+  /**
+   * The held-out test (split `test`: tasks neither reflection nor the gate ever saw), scored with the
+   * skill the night started from and with the one it ended with; null without test tasks.
+   */
+  test: z.object({ before: score, after: score }).nullable().default(null),
   holdout_leaked: z.boolean().default(false),
   n_sessions: z.number().default(0),
   n_tasks: z.number().default(0),
@@ -259,7 +265,7 @@ export const nightReportSchema = z.object({
   gate_trials: records<GateTrial>(),
   /** The night as trainer steps (one record, the shape of a `train` history.jsonl line). */
   steps: records<StepRecord>(),
-  /** Per held-out task, before and after, for the candidate the gate decided on. */
+  /** Per validation task, before and after, for the candidate the gate decided on. */
   task_deltas: records<TaskDelta>(),
   /** The learned rules of the skill after the night (accepted ones only). */
   learned_rules: z.array(z.string()).default([]),
@@ -369,9 +375,9 @@ export function taskCountText(instances: number, tasks: number, recurring: numbe
 /** The split sizes as every output prints them; a leaked holdout says that val reuses train. */
 export function splitText(r: Pick<NightReport, 'n_train' | 'n_val' | 'n_test' | 'holdout_leaked'>): string {
   const sizes = `train ${r.n_train}, val ${r.n_val}${r.n_test ? `, test ${r.n_test}` : ''}`;
-  return r.holdout_leaked ? `${sizes} (the same tasks: none was held out)` : sizes;
+  return r.holdout_leaked ? `${sizes} (the same tasks: none was set aside for validation)` : sizes;
 }
 
-/** Why a night without held-out tasks cannot accept anything, and what changes it. */
+/** Why a night without validation tasks cannot accept anything, and what changes it. */
 export const LEAKED_HOLDOUT_TEXT =
-  'no task was held out, so the gate scored the very tasks it trained on and this night can accept nothing; it needs a task seen in two or more sessions (or more tasks) and a val fraction above 0';
+  'no task was set aside for validation, so the gate scored the very tasks it trained on and this night can accept nothing; it needs a task seen in two or more sessions (or more tasks) and a val fraction above 0';

@@ -4,7 +4,7 @@ import type { NightStepResult } from './night-step.js';
 import type { TaskDelta } from '../trainer/gate.js';
 import type { StepRecord } from '../trainer/step-record.js';
 
-/** Per held-out task deltas of the candidate the gate decided on (the kept set, else the whole batch). */
+/** Per validation task deltas of the candidate the gate decided on (the kept set, else the whole batch). */
 export function decisiveDeltas(epoch: NightStepResult): TaskDelta[] {
   const decisive = epoch.accepted ? epoch.trials.at(-1) : epoch.trials[0];
   return decisive?.task_deltas ?? [];

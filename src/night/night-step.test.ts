@@ -190,4 +190,42 @@ describe('runNightStep on the mock backend', () => {
     expect(trainReplays).toBe(3);
     expect(r.accepted).toBe(true);
   });
+  it('scores the held-out test with the starting skill and the final one, and shows it to no one else', async () => {
+    const phases: Array<{ phase: string; ids: string[] }> = [];
+    const r = await runNightStep(
+      input(researcher(['train', 'train', 'val', 'val', 'test', 'test']), {
+        onReplay: (phase, _doc, results) => phases.push({ phase, ids: results.map((x) => x.task.id) }),
+      }),
+    );
+    expect(r.accepted).toBe(true);
+    expect(r.testBefore).toBeCloseTo(1 / 3, 4);
+    expect(r.testScore).toBe(1);
+    const testIds = ['r4', 'r5'];
+    for (const { phase, ids } of phases) {
+      const test = ids.filter((id) => testIds.includes(id));
+      if (phase === 'baseline_test' || phase === 'final_test') expect(ids).toEqual(testIds);
+      else expect(test, phase).toEqual([]);
+    }
+    expect(phases.map((p) => p.phase)).toContain('baseline_test');
+    expect(phases.at(-1)?.phase).toBe('final_test');
+  });
+
+  it('replays the test once when the skill did not change: its score is before and after', async () => {
+    const phases: string[] = [];
+    const r = await runNightStep(
+      input(researcher(['train', 'val', 'test']), {
+        options: {
+          editBudget: 0,
+          metric: { metric: 'hard', mixedWeight: 0 },
+          noRegression: false,
+          preferences: '',
+        },
+        onReplay: (phase) => phases.push(phase),
+      }),
+    );
+    expect(r.accepted).toBe(false);
+    expect(r.testBefore).toBe(0);
+    expect(r.testScore).toBe(0);
+    expect(phases.filter((p) => p.endsWith('_test'))).toEqual(['baseline_test']);
+  });
 });

@@ -1,13 +1,15 @@
 /**
  * One training step of the shared trainer core, as a night runs it: replay train → reflect on failures →
  * bounded edits in the learned block → gate on val → accept or roll back. Edits that did not earn their
- * place (removing them does not lower the held-out score) are pruned before acceptance, so a harmful
- * edit cannot ride along with a useful one.
+ * place (removing them does not lower the validation score) are pruned before acceptance, so a harmful
+ * edit cannot ride along with a useful one. The held-out test tasks are scored with the starting skill
+ * and with the final one, and nothing else: the gate and reflection never see them.
  */
 import type { Backend, RejectedEditMemory } from '../backends/types.js';
 import type { Usage } from '../core/usage.js';
 import { zeroUsage } from '../core/usage.js';
 import type { Edit, EditTarget, TaskRecord } from '../core/task.js';
+import { declaredTools } from '../core/tool-calls.js';
 import { replayTasks, type ReplayResult } from '../replay/replay.js';
 import { separatesAnswers, type GateMetricConfig } from '../replay/score.js';
 import { addTally, emptyTally, ReplayMemo, type ReplayTally } from '../replay/replay-memo.js';
@@ -69,6 +71,9 @@ export interface NightStepResult {
   trials: GateTrial[];
   /** Rejected only for a tie (no task regressed): worth re-testing with the next night's edits. */
   pendingEdits: Edit[];
+  /** The held-out test's score with the skill the step started from (null without test tasks). */
+  testBefore: number | null;
+  /** The held-out test's score with the skill the step ended with (null without test tasks). */
   testScore: number | null;
   /** `unscored`: tasks left out of every phase because their judge cannot tell answers apart. */
   counts: { train: number; val: number; test: number; unscored: number };
@@ -149,6 +154,8 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   // A task no answer can change (score constant: no check, no criterion) is never replayed.
   const scored = input.tasks.filter((t) => separatesAnswers(t, backend));
   const parts = partition(scored);
+  // The tools the training judges check for, on every attempt (a held-out judge never adds one).
+  const tools = declaredTools([...parts.train, ...parts.val]);
   const memo = input.memo ?? new ReplayMemo();
   const requests: StepRequests = { replays: {}, reflect: 0 };
   const replay = async (
@@ -158,7 +165,9 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     sampleId = 0,
   ): Promise<ReplayResult[]> => {
     const docs =
-      input.target === 'memory' ? { skill: input.memory, memory: skill } : { skill, memory: input.memory };
+      input.target === 'memory'
+        ? { skill: input.memory, memory: skill, tools }
+        : { skill, memory: input.memory, tools };
     const tally = emptyTally();
     try {
       const results = await replayTasks(tasks, docs, backend, usage, { sampleId, memo, tally }).catch(
@@ -183,6 +192,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     unmatchedEdits: [],
     trials: [],
     pendingEdits: [],
+    testBefore: null,
     testScore: null,
     counts: {
       train: parts.train.length,
@@ -193,14 +203,26 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     requests,
     usage,
   };
+  // The test's "before" asks nothing the gate waits for: it starts now, with the first requests (a
+  // handoff night queues it in its first round), and is awaited at the end.
+  const testBefore = parts.test.length > 0 ? replay('baseline_test', parts.test, input.skill) : null;
+  testBefore?.catch(() => {}); // awaited in finish(); an early stop must not leave it unhandled
   const finish = async (): Promise<NightStepResult> => {
     result.pendingEdits = result.accepted
       ? []
       : result.rejectedEdits
           .filter((e) => e.delta === 0 && e.reason === TIE_REASON)
           .map(({ target, op, content, anchor, rationale }) => ({ target, op, content, anchor, rationale }));
-    if (parts.test.length > 0)
-      result.testScore = batchScore(await replay('final_test', parts.test, result.skill), options.metric);
+    if (testBefore) {
+      const before = batchScore(await testBefore, options.metric);
+      // An unchanged skill answers the test as it did: its score is the "after" too.
+      const after =
+        result.skill === input.skill
+          ? before
+          : batchScore(await replay('final_test', parts.test, result.skill), options.metric);
+      result.testBefore = before;
+      result.testScore = after;
+    }
     return result;
   };
 
@@ -237,10 +259,15 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
       target,
       doc: workingDoc,
       otherDoc: input.memory,
-      failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+      failures: failures.map((r) => ({
+        task: r.task,
+        response: r.response,
+        score: r,
+        toolsCalled: r.toolsCalled,
+      })),
       successes: trainRollouts.best
         .filter((r) => r.hard >= 1)
-        .map((r) => ({ task: r.task, response: r.response, score: r })),
+        .map((r) => ({ task: r.task, response: r.response, score: r, toolsCalled: r.toolsCalled })),
       minibatchSize: 0,
       reflectSuccesses: false,
       reflectBudget: options.editBudget,
@@ -280,10 +307,10 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   result.rejectedEdits = selection.rejected;
   if (!selection.accepted) return finish();
   if (parts.leaked) {
-    // Nothing was held out, so the gain is unverified: report the edits, accept nothing.
+    // No task was set aside for validation, so the gain is unverified: report the edits, accept nothing.
     result.gateAction = 'reject_unverified';
     result.rejectedEdits.push(
-      ...selection.kept.map((e) => ({ ...e, delta: 0, reason: 'unverified: no held-out tasks' })),
+      ...selection.kept.map((e) => ({ ...e, delta: 0, reason: 'unverified: no validation tasks' })),
     );
     return finish();
   }

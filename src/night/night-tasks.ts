@@ -56,6 +56,8 @@ export interface TaskSet {
   unjudged?: number;
   /** Mined instances alone in their lesson and kind (one-offs), left out of the replays. */
   oneOff?: number;
+  /** A benchmark seed folder's SKILL.md: the skill the night starts from (`seed-folder.ts`). */
+  seedSkill?: string;
 }
 
 export { selectedSources };

@@ -17,7 +17,7 @@ import type { PassContext, TrainingPlan } from './passes/types.js';
 /** What was replayed so far: what a budget stop reports. */
 export interface ReplayLog {
   done: Array<{ phase: string; tasks: number }>;
-  /** The skill's held-out baseline, once replayed. */
+  /** The skill's validation baseline, once replayed. */
   baselineScore: number | null;
 }
 

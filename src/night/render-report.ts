@@ -13,7 +13,7 @@ const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
 /** Untrusted text (rules, intents) must not break the Markdown around it. */
 const escapeMd = (s: string): string => s.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
 
-/** A held-out task by its kind's label (the `kind:` tag), with its instance id. */
+/** A validation task by its kind's label (the `kind:` tag), with its instance id. */
 function taskName(id: string, tags: readonly string[] | undefined): string {
   const kind = tags?.find((tag) => tag.startsWith('kind:'))?.slice('kind:'.length);
   return kind ? `${kind} (${id})` : id;
@@ -40,7 +40,7 @@ export function renderReportMd(r: NightReport): string {
     `- project: \`${r.project}\``,
     `- backend: ${r.backend}`,
     `- sessions harvested for this project: ${r.n_sessions}; replayed: ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)} — ${splitText(r)}${r.n_unjudged > 0 ? `; ${r.n_unjudged} not replayed (no judge can score them)` : ''}${r.n_one_off > 0 ? `; ${r.n_one_off} one-offs not replayed (alone in their lesson and kind)` : ''}`,
-    `- held-out score (${r.gate_metric}): ${score(r.baseline)} -> ${score(r.candidate)}`,
+    `- validation score (${r.gate_metric}): ${score(r.baseline)} -> ${score(r.candidate)}`,
     `- gate: **${r.gate_action}** (accepted=${String(r.accepted)})${r.gate_no_regression ? ', no task may regress' : ''}`,
     `- model calls: ${r.calls}, tokens: ${r.tokens_used}`,
   ];
@@ -61,7 +61,13 @@ export function renderReportMd(r: NightReport): string {
   }
   if (r.stopped === 'budget')
     lines.push(`- **stopped by the budget** (${r.spend?.stopped_by ?? ''}); nothing was staged`);
-  if (r.test_score !== null) lines.push(`- test score (never seen by the gate): ${score(r.test_score)}`);
+  if (r.test)
+    lines.push(
+      `- held-out test score (never seen by reflection or the gate): ${score(r.test.before)} -> ${score(r.test.after)}`,
+    );
+  // A report staged before the test was scored before and after has only its final score.
+  else if (r.test_score !== null)
+    lines.push(`- held-out test score (never seen by the gate): ${score(r.test_score)}`);
   if (r.no_edits_reason) lines.push(`- no edits: ${r.no_edits_reason}`);
   if (r.holdout_leaked) {
     lines.push('', `> **Not validated.** ${escapeMd(LEAKED_HOLDOUT_TEXT)}.`);
@@ -91,7 +97,7 @@ export function renderReportMd(r: NightReport): string {
   for (const trial of r.gate_trials) {
     lines.push(
       '',
-      `### Held-out tasks: candidate ${trial.accepted ? 'accepted' : 'rejected'} (${score(trial.baseline_score)} → ${score(trial.candidate_score)})`,
+      `### Validation tasks: candidate ${trial.accepted ? 'accepted' : 'rejected'} (${score(trial.baseline_score)} → ${score(trial.candidate_score)})`,
       '',
     );
     lines.push('| Task | Baseline | Candidate | Change |', '| --- | --- | --- | --- |');
@@ -106,7 +112,7 @@ export function renderReportMd(r: NightReport): string {
       '',
       '## Per-skill groups',
       '',
-      '| Skill | Decision | Gate | Tasks | Held-out | Edits |',
+      '| Skill | Decision | Gate | Tasks | Validation | Edits |',
       '| --- | --- | --- | --- | --- | --- |',
     );
     for (const g of r.skill_groups) {

@@ -5,6 +5,7 @@ import { TextDecoder } from 'node:util';
 import { InputError, IoError, errorMessage } from '../core/errors.js';
 import { defaultSkillPath, templatesDir } from '../config/paths.js';
 import type { Config } from '../config/schema.js';
+import { withoutLearnedBlock } from '../trainer/learned-block.js';
 
 export interface SkillTarget {
   livePath: string;
@@ -46,4 +47,18 @@ export function loadSkillTarget(project: string, config: Config): SkillTarget {
   const liveText = readUtf8OrNull(livePath);
   const name = path.basename(path.dirname(livePath)) || config.managed_skill_name;
   return { livePath, liveText, workingText: liveText ?? skillScaffold(name) };
+}
+
+/**
+ * The skill a benchmark seed's night starts from: the seed's SKILL.md while the target file does not
+ * exist, or the target itself when it is that skill with rules an earlier night learned (adopted). Any
+ * other file there is refused: the night's proposal would replace it with the seed.
+ */
+export function seedSkillTarget(target: SkillTarget, seedSkill: string): SkillTarget {
+  if (target.liveText === null) return { ...target, workingText: seedSkill };
+  if (withoutLearnedBlock(target.liveText, target.livePath).trimEnd() === seedSkill.trimEnd()) return target;
+  throw new InputError(
+    `target skill ${target.livePath} exists and is not the seed's SKILL.md (with or without learned rules): train the seed into another file with --target-skill-path`,
+    'seed_target_taken',
+  );
 }

@@ -37,8 +37,9 @@ export function planSpend(tasks: TaskRecord[], config: Config, pendingEdits: num
   return {
     tasks: tasks.length,
     calls_min: base,
-    // With failures: one reflection, maybe one repair request, then the gate trials.
-    calls_max: tasks.length === 0 ? 0 : base + 2 + trials * val,
+    // With failures: one reflection, maybe one repair request, the gate trials, and the held-out test
+    // replayed again with the accepted skill.
+    calls_max: tasks.length === 0 ? 0 : base + 2 + trials * val + replayCalls(parts.test),
     limits: { max_calls: config.max_calls, max_tokens: config.max_tokens, max_cost_usd: config.max_cost_usd },
     free_roles: freeLocalRoles(config),
   };

@@ -47,6 +47,10 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     baseline: finiteOrNull(step.baseline),
     candidate: finiteOrNull(step.candidate),
     test_score: step.testScore === null ? null : finiteOrNull(step.testScore),
+    test:
+      step.testBefore === null || step.testScore === null
+        ? null
+        : { before: finiteOrNull(step.testBefore), after: finiteOrNull(step.testScore) },
     holdout_leaked: step.holdoutLeaked,
     n_sessions: set.nSessions,
     n_tasks: set.tasks.length - step.counts.unscored,

@@ -6,6 +6,7 @@ import { allOrWait } from '../core/waits.js';
 import type { Score, TaskRecord } from '../core/task.js';
 import { judgedByModel, scoreAnswer } from './score.js';
 import { emptyTally, type ReplayMemo, type ReplayTally } from './replay-memo.js';
+import type { ToolSpec } from '../core/tool-calls.js';
 
 export interface ReplayResult extends Score {
   task: TaskRecord;
@@ -18,6 +19,8 @@ export interface ReplayResult extends Score {
 export interface ReplayDocs {
   skill: string;
   memory: string;
+  /** The tools the target may call (see `declaredTools`); none when absent. */
+  tools?: readonly ToolSpec[];
 }
 
 /** Optional parts of a replay: the sample, a memo of what the night already replayed, a tally of requests. */
@@ -58,7 +61,13 @@ export async function replayTasks(
   const replayOne = async (task: TaskRecord): Promise<ReplayResult> => {
     const started = performance.now();
     tally.attempts += 1;
-    const attempt = await backend.attempt({ task, skill: docs.skill, memory: docs.memory, sampleId });
+    const attempt = await backend.attempt({
+      task,
+      skill: docs.skill,
+      memory: docs.memory,
+      sampleId,
+      ...(docs.tools && docs.tools.length > 0 ? { tools: docs.tools } : {}),
+    });
     addUsage(usage, attempt.usage);
     const score = await judge(task, attempt.response, attempt.toolsCalled);
     return {

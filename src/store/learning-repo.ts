@@ -1,5 +1,5 @@
 /** What nights learn across runs: recurring tasks and the edits the gate refused. */
-import { normalizeEditContent, REGRESSION_REASON } from '../core/rejected-edit.js';
+import { LEGACY_REGRESSION_REASON, normalizeEditContent, REGRESSION_REASON } from '../core/rejected-edit.js';
 import type { Check, Edit, EditTarget } from '../core/task.js';
 import { mapStrings, storedText } from '../core/safe-text.js';
 import type { Db } from './db.js';
@@ -79,7 +79,7 @@ export function recordRejectedEdit(
     `INSERT INTO rejected_edits (project, target, op, content_norm, content, night_id, delta, reason, times, last_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
      ON CONFLICT (project, target, op, content_norm) DO UPDATE SET
-       reason = CASE WHEN excluded.delta < rejected_edits.delta OR rejected_edits.delta >= 0 AND rejected_edits.reason <> ?
+       reason = CASE WHEN excluded.delta < rejected_edits.delta OR rejected_edits.delta >= 0 AND rejected_edits.reason NOT IN (?, ?)
          THEN excluded.reason ELSE rejected_edits.reason END,
        delta = MIN(rejected_edits.delta, excluded.delta),
        times = rejected_edits.times + 1, night_id = excluded.night_id, last_at = excluded.last_at`,
@@ -94,6 +94,7 @@ export function recordRejectedEdit(
     storedText(edit.reason ?? ''),
     now,
     REGRESSION_REASON,
+    LEGACY_REGRESSION_REASON,
   );
 }
 

@@ -6,7 +6,13 @@ export type GateAction = 'accept_new_best' | 'reject' | 'reject_unverified';
 
 /** The replays a step runs, in order; each is stored with its phase. */
 export type ReplayPhase =
-  'baseline_val' | 'train' | 'gate_trial' | 'selection_trial' | 'prune_trial' | 'final_test';
+  | 'baseline_val'
+  | 'baseline_test'
+  | 'train'
+  | 'gate_trial'
+  | 'selection_trial'
+  | 'prune_trial'
+  | 'final_test';
 
 export interface GateTrial {
   target: EditTarget;
@@ -19,7 +25,7 @@ export interface GateTrial {
 }
 
 export interface RejectedEdit extends Edit {
-  /** Change in the held-out score the edit caused (≤ 0). */
+  /** Change in the validation score the edit caused (≤ 0). */
   delta: number;
   reason: string;
 }

@@ -1,4 +1,4 @@
-/** The validation gate: compares a candidate's held-out results with the current ones, task by task. */
+/** The validation gate: compares a candidate's validation results with the current ones, task by task. */
 import type { ReplayResult } from '../replay/replay.js';
 import { gateScore, type GateMetricConfig } from '../replay/score.js';
 import { meanScores } from '../replay/replay.js';

@@ -11,7 +11,7 @@ export const BLOCK_START = '<!-- SKILLOPT-SLEEP:LEARNED START -->';
 export const BLOCK_END = '<!-- SKILLOPT-SLEEP:LEARNED END -->';
 const HEADING = '## Learned preferences & procedures';
 const NOTE =
-  '_This block is maintained by skillopt-sleep: rules here were kept only because they raised a held-out score. Hand-edits outside this block are never touched._';
+  '_This block is maintained by skillopt-sleep: rules here were kept only because they raised the score on validation tasks. Hand-edits outside this block are never touched._';
 
 interface LocatedBlock {
   /** Text before the START marker (untouched). */
@@ -76,6 +76,15 @@ function locate(doc: string, where: string): LocatedBlock {
 
 export function learnedRules(doc: string, where = 'skill'): string[] {
   return locate(doc, where).rules;
+}
+
+/**
+ * The document without its learned block: the text a person wrote, as it was before the first block was
+ * appended (trailing blank lines aside). Throws like `learnedRules` on a malformed block.
+ */
+export function withoutLearnedBlock(doc: string, where = 'skill'): string {
+  const block = locate(doc, where);
+  return block.present ? `${block.before}${block.after}` : doc;
 }
 
 /** Whether the document has its block yet (a malformed one is reported where edits are applied). */

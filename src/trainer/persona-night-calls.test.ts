@@ -54,8 +54,8 @@ describe('model calls of a persona night (mock backend)', () => {
     expect(result.baseline).toBe(0.5);
     expect(result.candidate).toBe(1);
     expect(result.edits.map((e) => e.content)).toEqual([RULE_TABLE['wrap-answer'], RULE_TABLE['units-si']]);
-    // 5 baseline + 7 train + 1 reflect + 5 gate = 18, then one held-out task per kept edit. Re-running
-    // the 5 held-out tasks for each of the 2 edits was 28.
+    // 5 baseline + 7 train + 1 reflect + 5 gate = 18, then one validation task per kept edit. Re-running
+    // the 5 validation tasks for each of the 2 edits was 28.
     expect(result.counts).toEqual({ train: 7, val: 5, test: 0, unscored: 0 });
     expect(requests).toBe(20);
     expect(result.usage.calls).toBe(requests);

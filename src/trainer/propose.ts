@@ -1,6 +1,6 @@
 /**
  * From judged trajectories to the edits a step will try: reflect on minibatches (failures always,
- * successes optionally; they see the rejected-edit buffer) → drop edits that made held-out worse before → aggregate similar edits (the
+ * successes optionally; they see the rejected-edit buffer) → drop edits that made validation worse before → aggregate similar edits (the
  * backend's optional `mergeEdits`, else a deterministic de-duplication) → rank by support → keep the
  * step's learning rate worth of edits.
  */

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { emptyTask, type Edit } from '../core/task.js';
+import { LEGACY_REGRESSION_REASON, REGRESSION_REASON } from '../core/rejected-edit.js';
 import { openStore } from '../store/db.js';
 import { recordRejectedEdit, rejectedEdits } from '../store/learning-repo.js';
 import { queueBackend } from '../../test/helpers/queue-llm.js';
@@ -27,11 +28,11 @@ const add = (content: string): Edit => ({ target: 'skill', op: 'add', content, a
 const PNPM = refused(
   'Use pnpm for installs; this is a pnpm workspace.',
   0,
-  'did not help on held-out tasks',
+  'did not help on validation tasks',
   30,
 );
-const NPM = refused('Run `npm ci` before tests.', -0.25, 'lowered the held-out score', 10);
-const REGRESSED = refused('Always answer in one line.', 0, 'a held-out task regressed', 20);
+const NPM = refused('Run `npm ci` before tests.', -0.25, 'lowered the validation score', 10);
+const REGRESSED = refused('Always answer in one line.', 0, REGRESSION_REASON, 20);
 const TIED = refused('Run `vitest --run`, never watch mode.', 0, TIE_REASON, 40);
 
 describe('the rejected-edit buffer', () => {
@@ -48,9 +49,9 @@ describe('the rejected-edit buffer', () => {
   it('is capped: the most harmful, then the most recent, first', () => {
     const many = [
       ...Array.from({ length: 20 }, (_, i) =>
-        refused(`worse ${i}`, -0.01 * (i % 5) - 0.01, 'lowered the held-out score', i),
+        refused(`worse ${i}`, -0.01 * (i % 5) - 0.01, 'lowered the validation score', i),
       ),
-      ...Array.from({ length: 20 }, (_, i) => refused(`flat ${i}`, 0, 'did not help on held-out tasks', i)),
+      ...Array.from({ length: 20 }, (_, i) => refused(`flat ${i}`, 0, 'did not help on validation tasks', i)),
     ];
     const buffer = reflectionBuffer(many, [], { worse: 3, noEffect: 2 });
     expect(buffer.map((r) => r.content)).toEqual(['worse 19', 'worse 14', 'worse 9', 'flat 19', 'flat 18']);
@@ -94,16 +95,16 @@ describe('the rejected-edit buffer', () => {
     });
     const prompt = q.provider.sent[0]?.messages[0]?.content ?? '';
     const section = prompt.slice(prompt.indexOf('# Edits the gate refused before'));
-    const never = section.indexOf('## Made held-out scores worse');
+    const never = section.indexOf('## Made validation scores worse');
     const flat = section.indexOf('## No measurable effect');
     expect(never).toBeGreaterThan(0);
     expect(flat).toBeGreaterThan(never);
     expect(section.slice(never, flat)).toContain(
-      `${NPM.content} (score change -0.250: lowered the held-out score)`,
+      `${NPM.content} (score change -0.250: lowered the validation score)`,
     );
     expect(section.slice(never, flat)).toContain(REGRESSED.content);
     expect(section.slice(flat)).toContain(
-      `${PNPM.content} (score change 0.000: did not help on held-out tasks)`,
+      `${PNPM.content} (score change 0.000: did not help on validation tasks)`,
     );
     expect(prompt).not.toContain(TIED.content);
     expect(prompt).not.toContain('do not propose them again');
@@ -115,23 +116,24 @@ describe('rejected edits in the store', () => {
   it('keeps the reason and time, and a harmful verdict outlives a later tie', () => {
     const db = openStore(path.join(mkdtempSync(path.join(os.tmpdir(), 'sos-rej-')), 'store.sqlite'));
     const edit = { target: 'skill' as const, op: 'add', content: 'Run `npm ci` before tests.' };
-    recordRejectedEdit(db, '/p', { ...edit, reason: 'did not help on held-out tasks' }, 0, null, 5);
+    recordRejectedEdit(db, '/p', { ...edit, reason: 'did not help on validation tasks' }, 0, null, 5);
     expect(rejectedEdits(db, '/p')[0]).toMatchObject({
-      reason: 'did not help on held-out tasks',
+      reason: 'did not help on validation tasks',
       delta: 0,
       at: 5,
     });
-    recordRejectedEdit(db, '/p', { ...edit, reason: 'a held-out task regressed' }, 0, null, 6);
+    // A store written before validation was named so still holds the old wording of a regression.
+    recordRejectedEdit(db, '/p', { ...edit, reason: LEGACY_REGRESSION_REASON }, 0, null, 6);
     recordRejectedEdit(db, '/p', { ...edit, reason: TIE_REASON }, 0, null, 7);
     expect(rejectedEdits(db, '/p')[0]).toMatchObject({
-      reason: 'a held-out task regressed',
+      reason: LEGACY_REGRESSION_REASON,
       delta: 0,
       at: 7,
       times: 3,
     });
-    recordRejectedEdit(db, '/p', { ...edit, reason: 'lowered the held-out score' }, -0.2, null, 8);
+    recordRejectedEdit(db, '/p', { ...edit, reason: 'lowered the validation score' }, -0.2, null, 8);
     recordRejectedEdit(db, '/p', { ...edit, reason: TIE_REASON }, 0, null, 9);
-    expect(rejectedEdits(db, '/p')[0]).toMatchObject({ reason: 'lowered the held-out score', delta: -0.2 });
+    expect(rejectedEdits(db, '/p')[0]).toMatchObject({ reason: 'lowered the validation score', delta: -0.2 });
     db.close();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The rejected-edit buffer as reflection sees it: what made held-out scores worse (never again) and what
+ * The rejected-edit buffer as reflection sees it: what made validation scores worse (never again) and what
  * had no measurable effect (may come back when the same failures persist), each with its reason. Edits
  * pending a re-test are left out (they are being tried, not refused), and the buffer is capped: the most
  * harmful, then the most recent, first.
@@ -36,7 +36,7 @@ export function reflectionBuffer(
   return [...worse, ...noEffect];
 }
 
-/** Edits that made the held-out score worse before are never proposed again (the whole memory, uncapped). */
+/** Edits that made the validation score worse before are never proposed again (the whole memory, uncapped). */
 export function withoutRefused<E extends Edit>(edits: E[], rejected: RejectedEditMemory[]): E[] {
   const refused = new Set(rejected.filter(madeHeldOutWorse).map(keyOf));
   return edits.filter((e) => !refused.has(keyOf(e)));

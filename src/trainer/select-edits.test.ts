@@ -46,7 +46,7 @@ describe('selectEdits', () => {
     expect(learnedRules(s.doc)).toEqual(['A', 'B']);
     const harm = s.rejected.find((e) => e.content === 'HARM');
     expect(harm?.delta).toBeLessThan(0);
-    expect(harm?.reason).toBe('lowered the held-out score');
+    expect(harm?.reason).toBe('lowered the validation score');
   });
 
   it('prunes a free rider that neither helps nor hurts (leave-one-out)', async () => {
@@ -103,7 +103,7 @@ describe('selectEdits leave-one-out replays', () => {
     expect(learnedRules(s.doc)).toEqual(['A', 'B']);
     expect(s.score).toBe(1);
     // Waves of 1, 2: without A, w1 fails at once; without B, w3 fails in the second wave (w1 w2 | w3).
-    // Re-running every held-out task per edit would be 4 + 4.
+    // Re-running every validation task per edit would be 4 + 4.
     expect(replayed).toEqual({ gate_trial: 4, prune_trial: 1 + 3 });
   });
 
@@ -111,7 +111,7 @@ describe('selectEdits leave-one-out replays', () => {
     const { s, replayed } = await counted([add('A'), add('USELESS'), add('B')]);
     expect(learnedRules(s.doc)).toEqual(['A', 'B']);
     expect(s.rejected).toEqual([
-      expect.objectContaining({ content: 'USELESS', delta: 0, reason: 'did not help on held-out tasks' }),
+      expect.objectContaining({ content: 'USELESS', delta: 0, reason: 'did not help on validation tasks' }),
     ]);
     // Without A: 1 task; without USELESS: all 4 (it is dropped); then without B: 3 (full: 4 + 4 + 4).
     expect(replayed).toEqual({ gate_trial: 4, prune_trial: 1 + 4 + 3 });

@@ -5,13 +5,13 @@
  * removal does not hurt, so a harmful or useless edit never rides along with a useful one.
  *
  * Pruning replays only what the candidate's answers leave open (`edit-checks.ts`). An edit that alone
- * states a check the candidate now meets on an improved held-out task fixed that task: removing it
+ * states a check the candidate now meets on an improved validation task fixed that task: removing it
  * would undo the fix, so it stays untried (when every edit fixes its own tasks, no trial runs). An
  * edit that alone states a check the baseline failed and the candidate meets (its own requirement:
  * "under 1,200 characters" for `max_chars`) is never dropped for a tie while the learned block is
  * within its budget: a vaguer rule that happened to pass the same answers must not push out the
  * precise one; it goes only when removing it raises the score. A check met where another check of the
- * same task broke counts for neither. Edits stay untried only while no held-out task regressed;
+ * same task broke counts for neither. Edits stay untried only while no validation task regressed;
  * otherwise every edit gets its trial.
  *
  * A leave-one-out trial replays its tasks in growing waves, those the edits changed first, and stops as
@@ -34,8 +34,8 @@ import { WaitList } from '../core/waits.js';
 import type { GateTrial, RejectedEdit, ReplayPhase } from './gate-records.js';
 import { failedChecks, statesCheck } from './edit-checks.js';
 
-/** The reason given to edits refused because the held-out score stayed the same. */
-export const TIE_REASON = 'held-out score did not improve';
+/** The reason given to edits refused because the validation score stayed the same. */
+export const TIE_REASON = 'validation score did not improve';
 
 /**
  * The learned block's size (characters of its rules) up to which an edit stating a failed check's own
@@ -54,11 +54,11 @@ export interface SelectionInput {
   prune?: boolean;
 }
 
-/** An edit pruning kept without replaying: it fixed its own held-out tasks, or states a failed check. */
+/** An edit pruning kept without replaying: it fixed its own validation tasks, or states a failed check. */
 export interface UntriedEdit {
   edit: Edit;
   why: 'fixes' | 'states';
-  /** The checks only this edit states: newly met on held-out tasks ('fixes'), or failed on the baseline. */
+  /** The checks only this edit states: newly met on validation tasks ('fixes'), or failed on the baseline. */
   checks: Check[];
 }
 
@@ -123,7 +123,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     round.rethrow();
     if (best === null || !(best.score > score || best.verdict.accepted)) break;
     const dropped = best.edit;
-    rejected.push({ ...dropped, delta: score - best.score, reason: 'lowered the held-out score' });
+    rejected.push({ ...dropped, delta: score - best.score, reason: 'lowered the validation score' });
     kept = kept.filter((e) => e !== dropped);
     score = best.score;
     accepted = best.verdict.accepted;
@@ -164,7 +164,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     rejected.push({
       ...edit,
       delta: score - without.verdict.candidate,
-      reason: 'did not help on held-out tasks',
+      reason: 'did not help on validation tasks',
     });
     kept = others;
     score = without.verdict.candidate;
@@ -182,7 +182,7 @@ function soleStated(edit: Edit, kept: readonly Edit[], checks: readonly Check[])
 }
 
 /**
- * Checks the baseline failed on a held-out task and the candidate meets there, on a task where it
+ * Checks the baseline failed on a validation task and the candidate meets there, on a task where it
  * fails no check it met before: on any such task, and on those whose score the candidate improved.
  */
 function newlyMet(
@@ -213,7 +213,7 @@ function newlyMet(
 const withinBudget = (baseDoc: string, kept: Edit[]): boolean =>
   learnedRules(applyEdits(baseDoc, kept).doc).join('\n').length <= STATED_RULES_BUDGET_CHARS;
 
-/** The held-out tasks, those whose answer the whole batch changed first (removing an edit shows there). */
+/** The validation tasks, those whose answer the whole batch changed first (removing an edit shows there). */
 function changedFirst(baseline: ReplayResult[], whole: ReplayResult[]): TaskRecord[] {
   const after = new Map(whole.map((r) => [r.task.id, r]));
   const changed = (r: ReplayResult): boolean => {
@@ -224,7 +224,7 @@ function changedFirst(baseline: ReplayResult[], whole: ReplayResult[]): TaskReco
 }
 
 /**
- * Replay `doc` on the held-out tasks in waves of 1, 2, 4… and stop (null) once the score could not reach
+ * Replay `doc` on the validation tasks in waves of 1, 2, 4… and stop (null) once the score could not reach
  * `score` even if every task left scored 1 (every judge scores within 0..1, and the gate's metric is a
  * weighted mean of the two). A task the judge leaves out drops out of the mean, which only removes a 1.
  */

@@ -16,7 +16,7 @@ export interface StepRecord {
   n_failures: number;
   edits: { proposed: number; selected: number; applied: number; unmatched: number; accepted: number };
   merge: 'backend' | 'fallback' | 'none';
-  /** Held-out score of the current skill, and of the candidate the gate decided on. */
+  /** Validation score of the current skill, and of the candidate the gate decided on. */
   val_before: number | null;
   val_after: number | null;
   gate: string;
@@ -24,7 +24,7 @@ export interface StepRecord {
   accepted_edits: Edit[];
   rejected_edits: Array<Edit & { delta: number; reason: string }>;
   unmatched_edits: Edit[];
-  /** Per held-out task: before and after, for the candidate the gate decided on. */
+  /** Per validation task: before and after, for the candidate the gate decided on. */
   task_deltas: TaskDelta[];
   /** Short hash of the skill after the step. */
   skill_hash: string;

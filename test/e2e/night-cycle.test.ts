@@ -6,7 +6,7 @@ import { PERSONAS, runCli, sandbox } from './cli-helpers.js';
 const START = '<!-- SKILLOPT-SLEEP:LEARNED START -->';
 
 describe('the bundled demo', () => {
-  it('dry-run shows the held-out score rising and the learned rules', async () => {
+  it('dry-run shows the validation score rising and the learned rules', async () => {
     const box = sandbox();
     const r = await runCli(box, ['dry-run', '--backend', 'mock', '--demo', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -16,7 +16,7 @@ describe('the bundled demo', () => {
     expect((out.learned_rules as string[]).length).toBeGreaterThanOrEqual(2);
     const human = await runCli(box, ['dry-run', '--backend', 'mock', '--demo']);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/held-out \d\.\d{3} -> \d\.\d{3} => accept_new_best/);
+    expect(human.stdout).toMatch(/validation \d\.\d{3} -> \d\.\d{3} => accept_new_best/);
     expect(human.stdout).toContain('pnpm');
   });
 

@@ -15,8 +15,8 @@ describe('splits', () => {
     const night = await runCli(box, ['dry-run', '--demo', '--val-fraction', '0', '--json']);
     expect(night.json()).toMatchObject({ holdout_leaked: true, accepted: false });
     const human = await runCli(box, ['dry-run', '--demo', '--val-fraction', '0']);
-    expect(human.stdout).toContain('(the same tasks: none was held out)');
-    expect(human.stdout).toContain('[sleep] holdout leaked: no task was held out');
+    expect(human.stdout).toContain('(the same tasks: none was set aside for validation)');
+    expect(human.stdout).toContain('[sleep] holdout leaked: no task was set aside for validation');
   });
 
   it('a single task shows that val reuses it instead of a plain "train 1, val 1"', async () => {
@@ -28,7 +28,7 @@ describe('splits', () => {
     writeFileSync(one, JSON.stringify({ ...file, tasks: file.tasks.slice(0, 1) }));
     const r = await runCli(box, ['dry-run', '--tasks-file', one]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('train 1, val 1 (the same tasks: none was held out)');
+    expect(r.stdout).toContain('train 1, val 1 (the same tasks: none was set aside for validation)');
     expect(r.stdout).toContain('[sleep] holdout leaked:');
   });
 });

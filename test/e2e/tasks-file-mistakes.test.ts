@@ -31,6 +31,6 @@ describe('dry-run --tasks-file with a mistake in the file', () => {
     expect(r.code, r.stdout).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stdout).not.toContain('held-out');
+    expect(r.stdout).not.toContain('[sleep] validation');
   });
 });

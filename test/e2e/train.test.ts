@@ -35,7 +35,7 @@ describe('skillopt-sleep train / eval (built CLI, mock backend)', () => {
       expect(h).toHaveProperty('gate');
     }
     expect(history.some((h) => h.accepted === true)).toBe(true);
-    // The trap rule from t10 was really proposed and refused because it lowered the held-out score.
+    // The trap rule from t10 was really proposed and refused because it lowered the validation score.
     const refused = history.flatMap((h) => h.rejected_edits as Array<{ content: string; delta: number }>);
     expect(refused.find((e) => e.content === 'Use "master" instead of "main".')?.delta).toBeLessThan(0);
     for (let step = 0; step <= (s.steps as number); step++)

@@ -105,7 +105,7 @@ export async function startFakeBatchServer(flavor: Flavor): Promise<FakeBatchSer
   const answerOf = (body: Record<string, unknown>): unknown => {
     const text = promptText(flavor, body);
     void kindOf(text);
-    return answer(flavor, body, reply(text));
+    return answer(flavor, body, reply(text), text);
   };
 
   const openaiBatch = (job: Job): Record<string, unknown> => {

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { kindOf, reply } from './brain.mjs';
+import { callsSearch, kindOf, reply, searchQuery } from './brain.mjs';
 
 export interface ScriptedFailure {
   status: number;
@@ -40,15 +40,45 @@ export function promptText(flavor: Flavor, body: Record<string, unknown>): strin
   return parts.join('\n\n');
 }
 
-export function answer(flavor: Flavor, body: Record<string, unknown>, text: string): unknown {
+/** The tool names a request declared, as either API writes them. */
+export function declaredToolNames(body: Record<string, unknown>): string[] {
+  const tools = (body.tools ?? []) as Array<{ name?: string; function?: { name?: string } }>;
+  return tools.map((t) => t.function?.name ?? t.name ?? '');
+}
+
+/**
+ * The reply a request gets, as the API writes it. With `search` declared and a skill that says to use
+ * it, the fake model calls it natively (OpenAI `tool_calls`, Anthropic a `tool_use` block) beside its
+ * answer; `prompt` is what it read.
+ */
+export function answer(flavor: Flavor, body: Record<string, unknown>, text: string, prompt = ''): unknown {
   const usage = { input: Math.ceil(JSON.stringify(body).length / 4), output: Math.ceil(text.length / 4) };
+  const call = declaredToolNames(body).includes('search') && callsSearch(prompt);
+  const query = { query: call ? searchQuery(prompt) : '' };
   if (flavor === 'openai') {
+    const toolCalls = call
+      ? {
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'search', arguments: JSON.stringify(query) },
+            },
+          ],
+        }
+      : {};
     return {
       id: 'chatcmpl-fake',
       object: 'chat.completion',
       created: 0,
       model: body.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text, ...toolCalls },
+          finish_reason: call ? 'tool_calls' : 'stop',
+        },
+      ],
       usage: {
         prompt_tokens: usage.input,
         completion_tokens: usage.output,
@@ -61,8 +91,11 @@ export function answer(flavor: Flavor, body: Record<string, unknown>, text: stri
     type: 'message',
     role: 'assistant',
     model: body.model,
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
+    content: [
+      { type: 'text', text },
+      ...(call ? [{ type: 'tool_use', id: 'toolu_1', name: 'search', input: query }] : []),
+    ],
+    stop_reason: call ? 'tool_use' : 'end_turn',
     stop_sequence: null,
     usage: { input_tokens: usage.input, output_tokens: usage.output },
   };
@@ -131,7 +164,7 @@ export async function startFakeServer(flavor: Flavor): Promise<FakeServer> {
       const text = promptText(flavor, body);
       const kind = kindOf(text);
       state.answered[kind] = (state.answered[kind] ?? 0) + 1;
-      const answered = answer(flavor, body, reply(text));
+      const answered = answer(flavor, body, reply(text), text);
       const usage = billed(answered);
       state.served.requests += 1;
       state.served.inputTokens += usage.input;

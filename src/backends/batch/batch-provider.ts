@@ -28,6 +28,7 @@ export class BatchProvider implements ChatProvider {
   readonly name: string;
   readonly model: string;
   readonly kind = 'api' as const;
+  readonly nativeTools: boolean;
   private readonly real: ChatProvider;
   private readonly night: BatchNightStore;
 
@@ -38,6 +39,7 @@ export class BatchProvider implements ChatProvider {
     this.night = night;
     this.name = real.name;
     this.model = real.model;
+    this.nativeTools = real.nativeTools === true;
     night.apis.set(apiKey(real.name, real.model), api);
   }
 

@@ -5,6 +5,7 @@
  * concurrency limit.
  */
 import type { BatchApi } from '../batch/batch-api.js';
+import type { ToolSpec } from '../../core/tool-calls.js';
 
 /** Who is asking: the target attempts tasks, the optimizer reflects and judges. */
 export type ChatRole = 'target' | 'optimizer';
@@ -22,6 +23,11 @@ export interface ChatRequest {
   temperature: number;
   /** Distinguishes repeated samples of the same prompt (part of the cache key, never sent). */
   sample?: number;
+  /**
+   * Tools declared to a provider that calls them natively (`nativeTools`); it writes each call it reads
+   * from the response into the reply's text as a stated call (`TOOL_CALL: name argument`).
+   */
+  tools?: readonly ToolSpec[];
   /**
    * The sessions whose text the request carries (provenance for `forget`): traced with the cached
    * reply, never sent, not part of the cache key; the guarded chat takes it off before the provider.
@@ -53,6 +59,8 @@ export interface ChatProvider {
   readonly model: string;
   /** Agent CLIs bill a subscription: without a price-table entry their cost is not counted. */
   readonly kind: 'api' | 'agent-cli';
+  /** True when it declares `ChatRequest.tools` to the model; any other states calls in its text. */
+  readonly nativeTools?: boolean;
   send(req: ChatRequest): Promise<ChatReply>;
   /**
    * The most output tokens a request with this `maxTokens` can bill, when more (reasoning models bill

@@ -52,6 +52,8 @@ export function requestKey(provider: ChatProvider, req: ChatRequest): string {
       max_tokens: req.maxTokens,
       temperature: req.temperature,
       sample: req.sample ?? 0,
+      // Absent without tools, so every request that declares none keeps the key it always had.
+      ...(req.tools && req.tools.length > 0 ? { tools: req.tools } : {}),
     }),
   );
 }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { taskSessions, tasksSessions, type Edit, type Score, type TaskRecord } from '../../core/task.js';
+import { splitStatedCalls } from '../../core/tool-calls.js';
 import type {
   AttemptRequest,
   AttemptResult,
@@ -29,6 +30,7 @@ import type { GuardedChat } from './guarded-chat.js';
 import { EDITS_SHAPE, editsReplySchema } from './edit-reply.js';
 import { jsonCandidates } from './json-reply.js';
 import { reflectEvidence } from './reflect-evidence.js';
+import { toolsText } from './tools-text.js';
 import { renderRejected } from './rejected-prompt.js';
 import { renderPrompt, type PromptName } from './prompts.js';
 import type { SpendMeter, SpendSummary } from './spend-meter.js';
@@ -172,7 +174,9 @@ export class LlmBackend implements Backend {
   }
 
   async attempt(req: AttemptRequest): Promise<AttemptResult> {
-    const prompt = renderPrompt('attempt', attemptVars(req));
+    const tools = req.tools ?? [];
+    const native = tools.length > 0 && this.chats.target.provider.nativeTools === true;
+    const prompt = renderPrompt('attempt', attemptVars(req, native));
     const reply = await this.chats.target.complete({
       role: 'target',
       system: prompt.system,
@@ -183,8 +187,11 @@ export class LlmBackend implements Backend {
       sample: req.sampleId,
       sessions: taskSessions(req.task),
       purpose: 'attempt',
+      ...(native ? { tools } : {}),
     });
-    return { response: reply.text.trim(), toolsCalled: [], usage: reply.usage };
+    // A native call reaches the text as a stated call too: one reader for every target.
+    const { answer, calls } = splitStatedCalls(reply.text, tools);
+    return { response: answer.trim(), toolsCalled: calls, usage: reply.usage };
   }
 
   async reflect(req: ReflectRequest): Promise<ReflectResult> {
@@ -298,9 +305,16 @@ function attemptContext(task: TaskRecord): string {
  * and so does `run --explain-sends` (src/night/explain-sends.ts), so what it lists is what is sent.
  */
 
-/** The attempt prompt (target): the two documents, the task's request and its context excerpt. */
-export function attemptVars(req: Pick<AttemptRequest, 'task' | 'skill' | 'memory'>): Record<string, string> {
+/**
+ * The attempt prompt (target): the two documents, the task's request and its context excerpt, and
+ * what tools it has (`native`: declared with the request; otherwise it states its calls).
+ */
+export function attemptVars(
+  req: Pick<AttemptRequest, 'task' | 'skill' | 'memory' | 'tools'>,
+  native = false,
+): Record<string, string> {
   return {
+    tools: toolsText(req.tools ?? [], native),
     skill: orNone(req.skill),
     memory: orNone(req.memory),
     intent: req.task.intent,

@@ -85,9 +85,9 @@ export function failedCheckLine(check: Check): string {
 }
 
 /** One line per failed check of a rule task. */
-function failedChecks(task: TaskRecord, response: string): string[] {
+function failedChecks(task: TaskRecord, response: string, toolsCalled: readonly string[] = []): string[] {
   return ruleChecks(task)
-    .filter((check) => !evaluateCheck(check, response, []).pass)
+    .filter((check) => !evaluateCheck(check, response, toolsCalled).pass)
     .map(failedCheckLine);
 }
 
@@ -103,9 +103,11 @@ export function expectedAnswer(task: TaskRecord): string | null {
 /** What the judge said of an answer, as the reflect prompt shows it under the answer. */
 function verdictLines(t: Trajectory): string[] {
   const lines: string[] = [];
+  // Calls are taken out of the answer's text: say which were made (only on nights with tools).
+  if (t.toolsCalled && t.toolsCalled.length > 0) lines.push(`Tools called: ${t.toolsCalled.join(', ')}`);
   const expected = expectedAnswer(t.task);
   if (expected !== null) lines.push(`Expected answer:\n${expected}`);
-  const failed = t.score.hard === 1 ? [] : failedChecks(t.task, t.response);
+  const failed = t.score.hard === 1 ? [] : failedChecks(t.task, t.response, t.toolsCalled);
   const rubric = t.score.rationale.split('; rubric: ')[1];
   if (failed.length > 0) {
     lines.push(`Failed checks:\n${failed.join('\n')}`);

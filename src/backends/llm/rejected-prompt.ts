@@ -12,7 +12,7 @@ export function renderRejected(buffer: RejectedEditMemory[]): string {
   const parts: string[] = [];
   if (worse.length > 0)
     parts.push(
-      '## Made held-out scores worse: never propose these again, nor the same rule in other words',
+      '## Made validation scores worse: never propose these again, nor the same rule in other words',
       ...worse.map(line),
     );
   if (noEffect.length > 0)

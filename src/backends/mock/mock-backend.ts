@@ -4,7 +4,8 @@
  * skill; the optimizer reads failed checks and writes the rule that would fix them. Nothing leaves the
  * machine and every run gives the same answers.
  */
-import { evaluateCheck } from '../../replay/judges/rule-checks.js';
+import { evaluateCheck, parseCharBound } from '../../replay/judges/rule-checks.js';
+import { splitStatedCalls } from '../../core/tool-calls.js';
 import { keywordScore } from '../../replay/judges/exact.js';
 import { forbiddenPattern } from '../../core/negative-check.js';
 import { avoidedTerm, EDITS, POSITIVE_ACTION_OPS, RUNS, usedTerm, WRITES } from '../../core/action-checks.js';
@@ -55,7 +56,7 @@ function nearMiss(reference: string): string {
     : 'approximately unknown (format not applied)';
 }
 
-function attemptText(task: TaskRecord, ctx: string): string {
+function attemptText(task: TaskRecord, ctx: string, tools: readonly string[]): string {
   const harmfulInContext = ctx.includes(RULE_TABLE[HARMFUL] ?? '\u0000');
   const keys = tableKeys(task);
   if (keys.includes(HARMFUL)) return "I'll just answer freely and skip the requested format.";
@@ -79,6 +80,7 @@ function attemptText(task: TaskRecord, ctx: string): string {
     intent: task.intent,
     tags: task.tags,
     reference: accepted,
+    tools,
   });
 }
 
@@ -128,7 +130,17 @@ function ruleForCheck(index: number, all: Check[]): GrammarRule | null {
   if (check.op === 'regex' && typeof check.arg === 'string' && check.arg !== '') {
     return { kind: 'match', pattern: check.arg, scope };
   }
-  return null;
+  return shapeOrToolRule(check, scope);
+}
+
+/** A section is a heading of its own, a bound a cut, a tool a stated call (see the rule grammar). */
+function shapeOrToolRule(check: Check, scope: RuleScope): GrammarRule | null {
+  const arg = check.arg === undefined ? '' : String(check.arg).trim();
+  if (arg === '') return null;
+  if (check.op === 'section_present') return { kind: 'always', text: `## ${arg}`, scope };
+  if (check.op === 'tool_called') return { kind: 'call', tool: arg.toLowerCase(), scope };
+  const bound = check.op === 'max_chars' ? parseCharBound(check.arg) : undefined;
+  return bound === undefined ? null : { kind: 'max-length', chars: bound, scope };
 }
 
 /** The verb of an action op's rule (`runs` → "Always run"). */
@@ -160,7 +172,7 @@ function checkProposals(failures: Trajectory[]): Proposal[] {
   for (const f of failures) {
     const checks = ruleChecks(f.task);
     for (const [index, check] of checks.entries()) {
-      if (evaluateCheck(check, f.response, []).pass) continue;
+      if (evaluateCheck(check, f.response, f.toolsCalled ?? []).pass) continue;
       // A check learned from a lesson is fixed by stating the lesson, in the user's words.
       const because = check.because ?? '';
       const rule = because === '' ? ruleForCheck(index, checks) : null;
@@ -189,7 +201,15 @@ export class MockBackend implements Backend {
 
   attempt(req: AttemptRequest): Promise<AttemptResult> {
     const ctx = `${req.skill}\n${req.memory}`;
-    return Promise.resolve({ response: attemptText(req.task, ctx), toolsCalled: [], usage: oneCall() });
+    const tools = req.tools ?? [];
+    const text = attemptText(
+      req.task,
+      ctx,
+      tools.map((t) => t.name),
+    );
+    // The mock states its calls as any target without native tools does, and they are read back alike.
+    const { answer, calls } = splitStatedCalls(text, tools);
+    return Promise.resolve({ response: answer, toolsCalled: calls, usage: oneCall() });
   }
 
   reflect(req: ReflectRequest): Promise<ReflectResult> {

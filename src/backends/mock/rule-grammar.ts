@@ -10,6 +10,8 @@
  *   Always run "X". / Never run "X".      a command the answer runs has X / none has (dropped)
  *   Always edit "X". / Never edit "X".    a file the answer writes is at X / none is (dropped)
  *   Always write "X". / Never write "X".  the text the answer writes has X / X taken out of it
+ *   Always call the "X" tool.      state a call of the tool X first, when the attempt has that tool
+ *   Keep the answer under N characters.   cut the answer to N characters
  *
  * Each may be scoped to a task kind (the `kind:<label>` tag the miner gives a task), or to tasks
  * whose wording mentions a keyword:
@@ -26,6 +28,7 @@
 import { boundedPattern, mentionsWord } from '../../core/negative-check.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { applyActionRule, type ActionVerb } from './action-rules.js';
+import { statedCallLine } from '../../core/tool-calls.js';
 
 /** The reference's rule table: a task tagged `rule:<key>` needs this exact text in the skill. */
 export const RULE_TABLE: Readonly<Record<string, string>> = {
@@ -49,7 +52,9 @@ export type GrammarRule =
   | { kind: 'never'; text: string; scope: RuleScope }
   | { kind: 'match'; pattern: string; scope: RuleScope }
   | { kind: 'never-match'; pattern: string; scope: RuleScope }
-  | { kind: 'act'; verb: ActionVerb; never: boolean; text: string; scope: RuleScope };
+  | { kind: 'act'; verb: ActionVerb; never: boolean; text: string; scope: RuleScope }
+  | { kind: 'call'; tool: string; scope: RuleScope }
+  | { kind: 'max-length'; chars: number; scope: RuleScope };
 
 const QUOTED = '"([^"]+)"';
 const PATTERN = '`(.+)`';
@@ -60,6 +65,8 @@ const NEVER = new RegExp(`^${SCOPE}Never include ${QUOTED}\\.?$`, 'i');
 const MATCH = new RegExp(`^${SCOPE}Always match ${PATTERN}\\.?$`, 'i');
 const NEVER_MATCH = new RegExp(`^${SCOPE}Never match ${PATTERN}\\.?$`, 'i');
 const ACT = new RegExp(`^${SCOPE}(Always|Never) (run|edit|write) ${QUOTED}\\.?$`, 'i');
+const CALL = new RegExp(`^${SCOPE}Always call the ${QUOTED} tool\\.?$`, 'i');
+const MAX_LENGTH = new RegExp(`^${SCOPE}Keep the answer under (\\d+) characters\\.?$`, 'i');
 
 function scopeOf(how: string | undefined, value: string | undefined): RuleScope {
   if (how === undefined || value === undefined) return EVERYWHERE;
@@ -84,6 +91,10 @@ export function parseRuleLine(line: string): GrammarRule | null {
     const never = (m[3] ?? '').toLowerCase() === 'never';
     return { kind: 'act', scope: scopeOf(m[1], m[2]), verb, never, text: m[5] ?? '' };
   }
+  m = CALL.exec(text);
+  if (m) return { kind: 'call', scope: scopeOf(m[1], m[2]), tool: (m[3] ?? '').toLowerCase() };
+  m = MAX_LENGTH.exec(text);
+  if (m) return { kind: 'max-length', scope: scopeOf(m[1], m[2]), chars: Number(m[3]) };
   return null;
 }
 
@@ -125,6 +136,10 @@ export function formatRule(rule: GrammarRule): string {
       return `${scope}Never match \`${rule.pattern}\`.`;
     case 'act':
       return `${scope}${rule.never ? 'Never' : 'Always'} ${rule.verb} "${rule.text}".`;
+    case 'call':
+      return `${scope}Always call the "${rule.tool}" tool.`;
+    case 'max-length':
+      return `${scope}Keep the answer under ${rule.chars} characters.`;
     default: {
       const never: never = rule;
       return never;
@@ -138,6 +153,8 @@ export interface RuleTask {
   tags: readonly string[];
   /** The answer the user accepted for this task, if any (mined rule tasks). */
   reference: string;
+  /** The tools the attempt may call (lower case). */
+  tools?: readonly string[];
 }
 
 function inScope(scope: RuleScope, task: RuleTask): boolean {
@@ -196,8 +213,13 @@ export function applyGrammarRules(answer: string, rules: readonly GrammarRule[],
       case 'act':
         out = applyActionRule(out, rule.verb, rule.never, rule.text);
         break;
+      case 'call':
+        // A tool the attempt does not have cannot be called: the rule then changes nothing.
+        if ((task.tools ?? []).includes(rule.tool)) out = `${statedCallLine(rule.tool, task.intent)}\n${out}`;
+        break;
       case 'match':
       case 'never-match':
+      case 'max-length':
         break;
       default: {
         const never: never = rule;
@@ -205,5 +227,7 @@ export function applyGrammarRules(answer: string, rules: readonly GrammarRule[],
       }
     }
   }
+  // The bound last, on the answer as every other rule left it.
+  for (const rule of scoped) if (rule.kind === 'max-length') out = [...out].slice(0, rule.chars).join('');
   return out;
 }

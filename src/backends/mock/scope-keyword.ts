@@ -1,6 +1,6 @@
 /**
  * The keyword a mock rule is scoped to: a word every failing task's wording shares, so the rule
- * reaches the same recurring task on held-out wording and leaves unrelated tasks alone.
+ * reaches the same recurring task on other wordings and leaves unrelated tasks alone.
  */
 import { FILLER_WORDS } from '../../core/filler-words.js';
 

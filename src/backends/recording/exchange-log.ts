@@ -27,6 +27,7 @@ const exchangeSchema = z.object({
     max_tokens: z.number(),
     temperature: z.number(),
     sample: z.number(),
+    tools: z.array(z.object({ name: z.string(), description: z.string() })).optional(),
   }),
   reply: z.object({
     text: z.string(),
@@ -48,6 +49,7 @@ export function exchangeHash(req: ChatRequest): string {
       max_tokens: req.maxTokens,
       temperature: req.temperature,
       sample: req.sample ?? 0,
+      ...(req.tools && req.tools.length > 0 ? { tools: req.tools } : {}),
     }),
   );
 }
@@ -72,6 +74,7 @@ export function toExchange(
       max_tokens: req.maxTokens,
       temperature: req.temperature,
       sample: req.sample ?? 0,
+      ...(req.tools && req.tools.length > 0 ? { tools: [...req.tools] } : {}),
     },
     reply: {
       text: reply.text,

@@ -9,6 +9,7 @@ export class RecordingProvider implements ChatProvider {
   readonly name: string;
   readonly model: string;
   readonly kind: ChatProvider['kind'];
+  readonly nativeTools: boolean;
   private readonly inner: ChatProvider;
   private readonly log: ExchangeWriter;
   constructor(inner: ChatProvider, log: ExchangeWriter) {
@@ -17,6 +18,7 @@ export class RecordingProvider implements ChatProvider {
     this.name = inner.name;
     this.model = inner.model;
     this.kind = inner.kind;
+    this.nativeTools = inner.nativeTools === true;
   }
 
   outputTokenCap(maxTokens: number): number {

@@ -17,6 +17,9 @@ import { outputTokenCap } from '../llm/providers/openai.js';
 
 import type { ReplayMatch } from './replay-match.js';
 
+/** The providers that declare tools to their model (see `ChatProvider.nativeTools`). */
+const NATIVE_TOOL_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'azure-openai', 'anthropic']);
+
 export { REPLAY_MATCHES, type ReplayMatch } from './replay-match.js';
 
 /** The recorded exchanges of one night, shared by both roles (order mode keeps one global position). */
@@ -72,6 +75,8 @@ export class ReplayProvider implements ChatProvider {
   readonly name: string;
   readonly model: string;
   readonly kind: ChatProvider['kind'];
+  /** As the recorded provider did: the prompts it saw told of tools the same way. */
+  readonly nativeTools: boolean;
   private readonly source: ReplaySource;
   constructor(source: ReplaySource, role: ChatRole, fallback: { name: string; model: string }) {
     this.source = source;
@@ -79,6 +84,7 @@ export class ReplayProvider implements ChatProvider {
     this.name = first?.provider ?? fallback.name;
     this.model = first?.model ?? fallback.model;
     this.kind = first?.kind ?? 'api';
+    this.nativeTools = NATIVE_TOOL_PROVIDERS.has(this.name);
   }
 
   /** The recorded model's cap, so a replay reserves the budget as the recorded night did. */

@@ -166,7 +166,7 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
     `[sleep] night ${r.night}${r.mode === 'dry-run' ? ' (dry-run)' : ''}: ${r.n_sessions} sessions -> ${taskCountText(r.n_tasks, r.n_clusters, r.n_recurring)}; ${split}`,
   );
   say(
-    `[sleep] held-out ${score(r.baseline)} -> ${score(r.candidate)} => ${r.gate_action} (accepted=${String(r.accepted)})`,
+    `[sleep] validation ${score(r.baseline)} -> ${score(r.candidate)} => ${r.gate_action} (accepted=${String(r.accepted)})`,
   );
   if (r.holdout_leaked) say(`[sleep] holdout leaked: ${LEAKED_HOLDOUT_TEXT}`);
   for (const e of r.edits) say(`   + [${e.target}/${e.op}] ${displayText(e.content)}`);
@@ -181,7 +181,10 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
     say(`[sleep] pending (tied; ${kept}): ${displayText(e.content)}`);
   }
   if (r.no_edits_reason) say(`[sleep] no edits: ${r.no_edits_reason}`);
-  if (r.test_score !== null) say(`[sleep] test score (never gated): ${score(r.test_score)}`);
+  if (r.test)
+    say(
+      `[sleep] held-out test (never seen by reflection or the gate): ${score(r.test.before)} -> ${score(r.test.after)}`,
+    );
   for (const n of r.notes) say(`[sleep] note: ${displayText(n)}`);
   if (r.learned_rules.length > 0 && r.accepted) {
     say('[sleep] learned rules:');

@@ -10,7 +10,10 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
   addNightOptions(cmd);
   addRecordingOptions(cmd);
   cmd
-    .option('--tasks-file <file>', 'replay tasks from a JSON tasks file instead of harvesting transcripts')
+    .option(
+      '--tasks-file <file>',
+      'replay tasks from a JSON tasks file instead of harvesting transcripts; a folder is a benchmark seed (SKILL.md, benchmark.jsonl, held-out.jsonl): the night starts from its skill, trains on its benchmark tasks and scores its held-out tasks as the test',
+    )
     .option(
       '--tasks-from <dir>',
       "train on every tasks file (*.json) in the folder, e.g. teammates' `export --tasks` files (repeatable; only these tasks: your own transcripts are not harvested)",
@@ -42,7 +45,7 @@ function nightCommand(name: 'run' | 'dry-run', description: string): Command {
 export const runCommand = (): Command =>
   nightCommand(
     'run',
-    'Run one night: harvest transcripts, mine recurring tasks, train the skill behind the held-out gate, and stage a proposal under <project>/.skillopt-sleep/proposals/ (nothing live changes until you adopt it).',
+    'Run one night: harvest transcripts, mine recurring tasks, train the skill behind the validation gate, and stage a proposal under <project>/.skillopt-sleep/proposals/ (nothing live changes until you adopt it).',
   );
 
 export const dryRunCommand = (): Command =>

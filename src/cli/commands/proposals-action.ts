@@ -31,7 +31,7 @@ async function withProject<T>(
   }
 }
 
-/** A proposal's held-out scores; null when its report cannot be read. */
+/** A proposal's validation scores; null when its report cannot be read. */
 function reportScores(report: NightReport | undefined): {
   baseline: number | null;
   candidate: number | null;

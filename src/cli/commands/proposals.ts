@@ -5,7 +5,7 @@ import type { CommonFlags } from '../context.js';
 
 const listCommand = (): Command =>
   addCommonOptions(new Command('list'))
-    .description('List proposals, newest first: id, night, status, held-out scores, targets.')
+    .description('List proposals, newest first: id, night, status, validation scores, targets.')
     .option('--demo', 'the bundled demo project')
     .action(async (_flags: CommonFlags, cmd: Command) =>
       (await import('./proposals-action.js')).doProposalsList(_flags, cmd),

@@ -73,7 +73,7 @@ export async function doStatus(flags: CommonFlags & { limit: number }): Promise<
     }
     for (const n of nights) {
       say(
-        `  ${iso(n.started_at)}  ${n.status.padEnd(11)} ${n.backend.padEnd(6)} held-out ${score(n.baseline)} -> ${score(n.candidate)}  ${n.gate_action || '-'}${n.calls ? `  ${n.calls} calls, ${n.tokens} tokens, $${(n.cost_usd ?? 0).toFixed(4)}${n.cache_hits ? `, ${n.cache_hits} cached` : ''}` : ''}${n.stopped ? `  stopped: ${n.stopped}` : ''}${n.proposal_id ? `  proposal ${n.proposal_id}` : ''}${n.error ? `  error: ${n.error}` : ''}`,
+        `  ${iso(n.started_at)}  ${n.status.padEnd(11)} ${n.backend.padEnd(6)} validation ${score(n.baseline)} -> ${score(n.candidate)}  ${n.gate_action || '-'}${n.calls ? `  ${n.calls} calls, ${n.tokens} tokens, $${(n.cost_usd ?? 0).toFixed(4)}${n.cache_hits ? `, ${n.cache_hits} cached` : ''}` : ''}${n.stopped ? `  stopped: ${n.stopped}` : ''}${n.proposal_id ? `  proposal ${n.proposal_id}` : ''}${n.error ? `  error: ${n.error}` : ''}`,
       );
     }
   } finally {

@@ -22,6 +22,8 @@ import { folderProblem } from '../../core/io/folder-problem.js';
 import { resolveProject, stderrLogger, usableStateHome } from '../context.js';
 import { printJson, say } from '../output.js';
 import { cliIo, cliPath } from '../io.js';
+import { seedDataset, seedRunName } from '../train-seed.js';
+import type { PreparedDataset } from '../../trainer/batch/dataset.js';
 
 export interface TrainFlags {
   config?: string;
@@ -33,25 +35,51 @@ export interface TrainFlags {
   set: string[];
   json?: boolean;
   progress?: boolean;
+  /** A benchmark seed folder as the dataset and initial skill. */
+  tasksFile?: string;
 }
 
 export const demoTrainConfig = (): string => path.join(templatesDir(), 'train-demo', 'train.yaml');
 
 function loadFromFlags(flags: TrainFlags, extra: string[] = []): LoadedTrainConfig {
   if (flags.demo && flags.config) throw new UsageError('give either --config or --demo, not both');
+  if (flags.demo && flags.tasksFile) throw new UsageError('give either --tasks-file or --demo, not both');
   const file = flags.demo ? demoTrainConfig() : flags.config;
-  if (!file) throw new UsageError('--config <file> is required (or --demo for the bundled example)');
+  if (!file && !flags.tasksFile)
+    throw new UsageError(
+      '--config <file> is required (or --demo for the bundled example, or --tasks-file <seed folder>)',
+    );
   const overrides = [...flags.set, ...extra];
   if (flags.backend) overrides.push(`backend=${flags.backend}`);
-  return loadTrainConfig(cliPath(file), overrides, cliIo().cwd);
+  const seed = flags.tasksFile ? cliPath(flags.tasksFile) : undefined;
+  // The seed is the dataset and its SKILL.md the initial skill, whatever the config says.
+  if (seed) overrides.push(`data.path=${JSON.stringify(seed)}`, 'skill.init=""');
+  return loadTrainConfig(
+    file ? cliPath(file) : undefined,
+    overrides,
+    cliIo().cwd,
+    seed ? seedRunName(seed) : {},
+  );
 }
+
+/** The seed folder's dataset, when `--tasks-file` names one (read once the config, and its seed, are known). */
+const preparedOf = (flags: TrainFlags, c: TrainConfig): PreparedDataset | undefined =>
+  flags.tasksFile
+    ? seedDataset(c.data.path, {
+        seed: c.seed,
+        backend: c.backend,
+        logger: stderrLogger(flags.progress === true),
+      })
+    : undefined;
 
 const fmt = (x: number): string => x.toFixed(3);
 
 function renderTrain(s: TrainSummary): void {
   say(`[sleep] val ${fmt(s.initial_val)} -> best ${fmt(s.best_val)} (step ${s.best_step} of ${s.steps})`);
   if (s.test)
-    say(`[sleep] test: initial ${fmt(s.test.initial)}, best ${fmt(s.test.best)}, final ${fmt(s.test.final)}`);
+    say(
+      `[sleep] test (held out): initial ${fmt(s.test.initial)}, best ${fmt(s.test.best)}, final ${fmt(s.test.final)}`,
+    );
   if (s.resumed_from_step > 0) say(`[sleep] resumed after step ${s.resumed_from_step}`);
   if (s.early_stop)
     say(
@@ -107,11 +135,13 @@ export async function doTrain(flags: TrainFlags): Promise<void> {
     throw new UsageError(
       `--out ${out} cannot hold the run: ${outProblem}. Give a folder (it is created when missing)`,
     );
+  const prepared = preparedOf(flags, loaded.config);
   let summary: TrainSummary;
   try {
     summary = await runTrain(loaded, out, {
       backend: trainBackend(loaded.config, flags.progress === true),
       logger: stderrLogger(flags.progress === true),
+      ...(prepared ? { prepared } : {}),
     });
   } catch (err) {
     if (!(err instanceof BudgetExhaustedError)) throw err;
@@ -131,9 +161,10 @@ export async function doTrain(flags: TrainFlags): Promise<void> {
 export async function doEval(flags: TrainFlags & { skill?: string; split: Split }): Promise<void> {
   if (!flags.skill === !flags.out) throw new UsageError('give either --skill <file> or --out <run dir>');
   const { config } = loadFromFlags(flags);
+  const prepared = preparedOf(flags, config)?.data;
   const backend = trainBackend(config, flags.progress === true);
   if (flags.skill) {
-    const report = await runEval(config, cliPath(flags.skill), flags.split, backend);
+    const report = await runEval(config, cliPath(flags.skill), flags.split, backend, prepared);
     if (flags.json) printJson(report);
     else say(`[sleep] ${report.split}: ${describeEval(report)}`);
     return;
@@ -145,7 +176,7 @@ export async function doEval(flags: TrainFlags & { skill?: string; split: Split 
       if (which === 'final') continue; // the run has not finished: there is no final skill yet
       throw new UsageError(`${out} is not a train output folder (no ${path.relative(out, file)})`);
     }
-    reports[which] = await runEval(config, file, flags.split, backend);
+    reports[which] = await runEval(config, file, flags.split, backend, prepared);
   }
   if (flags.json) printJson(reports);
   else

@@ -1,4 +1,4 @@
-/** `train` and `eval`: the batch trainer on a labelled JSONL dataset, configured by YAML. */
+/** `train` and `eval`: the batch trainer on a labelled JSONL dataset (or a seed folder), configured by YAML. */
 import { Command, Option } from 'commander';
 import { BACKENDS } from '../../config/choices.js';
 import type { Split } from '../../core/task.js';
@@ -10,6 +10,10 @@ function addConfigOptions(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'YAML config (may inherit others with `_base_: other.yaml`)')
     .option('--demo', 'use the bundled demo dataset and config (templates/train-demo)')
+    .option(
+      '--tasks-file <dir>',
+      'a benchmark seed folder (SKILL.md, benchmark.jsonl, held-out.jsonl) as the dataset and initial skill: benchmark tasks split into train and val, held-out tasks the test split (with --config for the other keys, or alone)',
+    )
     .addOption(new Option('--backend <name>', 'model backend').choices([...BACKENDS]))
     .option(
       '--set <key=value>',

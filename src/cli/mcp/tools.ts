@@ -39,7 +39,9 @@ const tasksFile = z
   .string()
   .min(1)
   .optional()
-  .describe('a reviewed tasks file inside the project to replay instead of mining (path relative to it)');
+  .describe(
+    'a reviewed tasks file (or benchmark seed folder) inside the project to replay instead of mining (path relative to it)',
+  );
 
 /**
  * `--tasks-file`, for a file inside the project only: a tool call never reads a file outside it, not
@@ -90,7 +92,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'sleep_run',
     title: 'Run a night',
     description:
-      'Run one night: harvest, mine, train behind the held-out gate and stage a proposal (nothing live changes until it is adopted). With backend "handoff" the night stops with stopped "waiting_handoff" until sleep_handoff_answer has answered its requests; call it again to go on. A night run with batch (config or --batch) stops with stopped "waiting_batch" while its batches run; call it again later to go on.',
+      'Run one night: harvest, mine, train behind the validation gate and stage a proposal (nothing live changes until it is adopted). With backend "handoff" the night stops with stopped "waiting_handoff" until sleep_handoff_answer has answered its requests; call it again to go on. A night run with batch (config or --batch) stops with stopped "waiting_batch" while its batches run; call it again later to go on.',
     input: z.object({ project, backend, tasks_file: tasksFile }),
     args: (i, p) => ['run', ...withBackend(i), ...withTasksFile(i, p)],
   },

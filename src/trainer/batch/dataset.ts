@@ -95,6 +95,23 @@ function parseItem(value: unknown, where: string): DatasetItem {
   return { task: emptyTask({ ...base, reference_kind: 'rubric', reference: r.rubric }), answers: [] };
 }
 
+/**
+ * A dataset the trainer does not read itself (a benchmark seed folder, which the CLI reads): its items,
+ * the skill it starts from, and a digest of what was read (a resumed run must be of the same data).
+ */
+export interface PreparedDataset {
+  data: Dataset;
+  skill: string;
+  digest: string;
+}
+
+/** Rule tasks already split (train, val, test) as dataset items; `source` names them in messages. */
+export function datasetOfTasks(source: string, tasks: readonly TaskRecord[]): Dataset {
+  const items = tasks.map((task) => ({ task, answers: [] }));
+  const of = (s: Split): DatasetItem[] => items.filter((it) => it.task.split === s);
+  return { file: source, items, train: of('train'), val: of('val'), test: of('test') };
+}
+
 export function loadDataset(file: string): Dataset {
   let text: string;
   try {

@@ -77,7 +77,12 @@ export async function epochBoundary(
         backend: ctx.backend,
         doc: state.current_skill,
         otherDoc: '',
-        failures: persistent.map((r) => ({ task: r.task, response: r.response, score: r })),
+        failures: persistent.map((r) => ({
+          task: r.task,
+          response: r.response,
+          score: r,
+          toolsCalled: r.toolsCalled,
+        })),
         successes: [],
         minibatchSize: 0,
         reflectSuccesses: false,
@@ -124,7 +129,7 @@ export function metaNote(epoch: number, cmp: Comparison, epochRules: string[], s
       ? `Rules added this epoch: ${epochRules.join(' | ')}.`
       : 'No rule was added this epoch.',
     refused.length > 0
-      ? `Edits that lowered the held-out score (do not repeat): ${[...new Set(refused)].join(' | ')}.`
+      ? `Edits that lowered the validation score (do not repeat): ${[...new Set(refused)].join(' | ')}.`
       : '',
     cmp.persistent.length > 0 ? `Still failing: ${cmp.persistent.join(', ')}.` : '',
   ];

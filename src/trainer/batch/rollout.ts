@@ -13,6 +13,7 @@ import { sha256Hex } from '../../core/hash.js';
 import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import { mapPool } from '../../core/pool.js';
 import type { Score } from '../../core/task.js';
+import type { ToolSpec } from '../../core/tool-calls.js';
 import { qaJudge } from '../../replay/judges/qa-match.js';
 import type { ReplayResult } from '../../replay/replay.js';
 import { scoreAnswer } from '../../replay/score.js';
@@ -20,6 +21,8 @@ import type { DatasetItem } from './dataset.js';
 
 interface Saved {
   response: string;
+  /** The declared tools the answer called (absent in rollouts saved before tools existed: none). */
+  toolsCalled?: string[];
   hard: number;
   soft: number;
   rationale: string;
@@ -31,9 +34,10 @@ export async function scoreItem(
   response: string,
   backend: Backend,
   usage: Usage,
+  toolsCalled: string[] = [],
 ): Promise<Score> {
   if (item.answers.length > 0) return qaJudge(item.answers, response);
-  const s = await scoreAnswer(item.task, response, [], backend);
+  const s = await scoreAnswer(item.task, response, toolsCalled, backend);
   addUsage(usage, s.usage);
   return { hard: s.hard, soft: s.soft, rationale: s.rationale };
 }
@@ -47,13 +51,25 @@ export class Rollouts {
   readonly usage: Usage;
   /** Where rollouts are persisted (null = memory only, as `eval` does). */
   private readonly dir: string | null;
+  /** The tools the target may call (the train and val judges', see `declaredTools`). */
+  private readonly tools: readonly ToolSpec[];
 
-  constructor(backend: Backend, workers: number, usage: Usage, targetModel: string, dir: string | null) {
+  constructor(
+    backend: Backend,
+    workers: number,
+    usage: Usage,
+    targetModel: string,
+    dir: string | null,
+    tools: readonly ToolSpec[] = [],
+  ) {
     this.backend = backend;
     this.workers = workers;
     this.usage = usage;
     this.dir = dir;
-    this.salt = `${backend.name}|${targetModel}|`;
+    this.tools = tools;
+    // Tools change what a target can answer: rollouts with them are kept apart.
+    const toolKey = tools.length === 0 ? '' : `${tools.map((t) => t.name).join(',')}|`;
+    this.salt = `${backend.name}|${targetModel}|${toolKey}`;
     if (dir && existsSync(dir)) {
       for (const name of readdirSync(dir)) {
         if (!name.endsWith('.json')) continue;
@@ -79,11 +95,18 @@ export class Rollouts {
     const results = await mapPool(items, this.workers, async (item) => {
       let s = saved.get(item.task.id);
       if (!s) {
-        const attempt = await this.backend.attempt({ task: item.task, skill, memory: '', sampleId: 0 });
+        const attempt = await this.backend.attempt({
+          task: item.task,
+          skill,
+          memory: '',
+          sampleId: 0,
+          ...(this.tools.length > 0 ? { tools: this.tools } : {}),
+        });
         addUsage(this.usage, attempt.usage);
-        const score = await scoreItem(item, attempt.response, this.backend, this.usage);
+        const score = await scoreItem(item, attempt.response, this.backend, this.usage, attempt.toolsCalled);
         s = {
           response: attempt.response,
+          ...(attempt.toolsCalled.length > 0 ? { toolsCalled: attempt.toolsCalled } : {}),
           ...score,
           tokens: attempt.usage.inputTokens + attempt.usage.outputTokens,
         };
@@ -103,7 +126,7 @@ export class Rollouts {
     return results.map((s, i) => ({
       task: (items[i] as DatasetItem).task,
       response: s.response,
-      toolsCalled: [],
+      toolsCalled: s.toolsCalled ?? [],
       hard: s.hard,
       soft: s.soft,
       rationale: s.rationale,

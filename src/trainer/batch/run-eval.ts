@@ -1,11 +1,12 @@
 /** `eval`: score one skill on a split of the config's dataset (nothing is cached or written). */
+import { declaredTools } from '../../core/tool-calls.js';
 import type { Backend } from '../../backends/types.js';
 import { zeroUsage } from '../../core/usage.js';
 import { InputError } from '../../core/errors.js';
 import type { Split } from '../../core/task.js';
 import { meanScores } from '../../replay/replay.js';
 import { batchScore } from '../gate.js';
-import { loadDataset } from './dataset.js';
+import { loadDataset, type Dataset } from './dataset.js';
 import { Rollouts } from './rollout.js';
 import { readSkill } from './run-train.js';
 import { metricOf } from './train-step.js';
@@ -29,16 +30,24 @@ export async function runEval(
   skillPath: string,
   split: Split,
   backend: Backend,
+  /** The dataset when the CLI read it (a seed folder); else `data.path`. */
+  prepared?: Dataset,
 ): Promise<EvalReport> {
-  const data = loadDataset(config.data.path);
+  const data = prepared ?? loadDataset(config.data.path);
   const items = data[split];
   if (items.length === 0) throw new InputError(`${data.file}: no items in split "${split}"`);
   const skill = readSkill(skillPath);
   const usage = zeroUsage();
-  const results = await new Rollouts(backend, config.trainer.workers, usage, config.target_model, null).run(
-    items,
-    skill,
-  );
+  // The same tools as in training, whichever split is scored.
+  const tools = declaredTools([...data.train, ...data.val].map((item) => item.task));
+  const results = await new Rollouts(
+    backend,
+    config.trainer.workers,
+    usage,
+    config.target_model,
+    null,
+    tools,
+  ).run(items, skill);
   const { hard, soft } = meanScores(results);
   return {
     split,

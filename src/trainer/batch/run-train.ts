@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Backend } from '../../backends/types.js';
 import { zeroUsage } from '../../core/usage.js';
+import { declaredTools } from '../../core/tool-calls.js';
 import { InputError, UsageError, errorMessage } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
 import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
@@ -23,7 +24,7 @@ import { chunks, shuffled } from '../../core/rng.js';
 import { batchScore } from '../gate.js';
 import { learningRateAt } from './lr-schedule.js';
 import type { StepRecord } from '../step-record.js';
-import { loadDataset, type Dataset } from './dataset.js';
+import { loadDataset, type Dataset, type PreparedDataset } from './dataset.js';
 import { epochBoundary } from './epoch-boundary.js';
 import { Rollouts } from './rollout.js';
 import { metricOf, trainStep, type StepContext } from './train-step.js';
@@ -33,6 +34,8 @@ import type { TrainState } from './train-state.js';
 export interface TrainDeps {
   backend: Backend;
   logger: Logger;
+  /** The dataset and initial skill when the CLI read them (a seed folder); else `data.path` and `skill.init`. */
+  prepared?: PreparedDataset;
   /**
    * Called after each record (a step or an epoch boundary) is persisted, with how many history.jsonl
    * holds: the seam the resume tests stop a run at, as a kill between two steps would.
@@ -49,7 +52,11 @@ export interface TrainSummary {
   steps: number;
   epochs: number;
   resumed_from_step: number;
-  test: { initial: number; best: number; final: number } | null;
+  /**
+   * The test split (a seed's held-out tasks): `before` is the initial skill's score (= `initial`),
+   * `after` the best skill's (= `best`, the run's product); null without test items.
+   */
+  test: { initial: number; best: number; final: number; before: number; after: number } | null;
   out_dir: string;
   history_path: string;
   calls: number;
@@ -96,13 +103,24 @@ function loadState(out: string, hash: string): { state: TrainState; history: Ste
   return { state, history };
 }
 
+/** The test split's scores of the initial, best and final skill; before and after as the run's product. */
+async function testScores(
+  state: TrainState,
+  testOf: (doc: string) => Promise<number>,
+): Promise<NonNullable<TrainSummary['test']>> {
+  const initial = await testOf(state.initial_skill);
+  const best = await testOf(state.best_skill);
+  const final = await testOf(state.current_skill);
+  return { initial, best, final, before: initial, after: best };
+}
+
 export async function runTrain(
   loaded: LoadedTrainConfig,
   out: string,
   deps: TrainDeps,
 ): Promise<TrainSummary> {
   const { config } = loaded;
-  const data = loadDataset(config.data.path);
+  const data = deps.prepared?.data ?? loadDataset(config.data.path);
   if (data.train.length === 0) throw new InputError(`${data.file}: no train items (split "train")`);
   if (data.val.length === 0)
     throw new InputError(`${data.file}: no val items (split "val"): nothing could gate an edit`);
@@ -113,6 +131,8 @@ export async function runTrain(
     usage,
     config.target_model,
     path.join(out, 'rollouts'),
+    // The tools the train and val judges check for; a test judge never adds one.
+    declaredTools([...data.train, ...data.val].map((item) => item.task)),
   );
   const ctx: StepContext = { config, backend: deps.backend, rollouts, data, usage };
   const metric = metricOf(config);
@@ -120,9 +140,9 @@ export async function runTrain(
     writeFileAtomicSync(path.join(out, rel), text, DEFAULT_FILE_MODE);
 
   // A resume must continue the very same run: same resolved config, dataset bytes and initial skill.
-  const runHash = sha256Hex(
-    [loaded.hash, sha256Hex(readFileSync(data.file)), sha256Hex(readSkill(config.skill.init))].join('|'),
-  ).slice(0, 16);
+  const initialSkill = deps.prepared?.skill ?? readSkill(config.skill.init);
+  const dataDigest = deps.prepared?.digest ?? sha256Hex(readFileSync(data.file));
+  const runHash = sha256Hex([loaded.hash, dataDigest, sha256Hex(initialSkill)].join('|')).slice(0, 16);
   const resumed = loadState(out, runHash);
   let state: TrainState;
   let history: StepRecord[];
@@ -130,7 +150,7 @@ export async function runTrain(
     ({ state, history } = resumed);
     deps.logger.progress(`resuming after step ${state.step}`);
   } else {
-    const initial = readSkill(config.skill.init);
+    const initial = initialSkill;
     const initialVal = batchScore(await rollouts.run(data.val, initial), metric);
     state = {
       version: 1,
@@ -224,14 +244,7 @@ export async function runTrain(
     steps: epochsRun * stepsPerEpoch,
     epochs: epochsRun,
     resumed_from_step: resumedFrom,
-    test:
-      data.test.length > 0
-        ? {
-            initial: await testOf(state.initial_skill),
-            best: await testOf(state.best_skill),
-            final: await testOf(state.current_skill),
-          }
-        : null,
+    test: data.test.length > 0 ? await testScores(state, testOf) : null,
     out_dir: out,
     history_path: path.join(out, 'history.jsonl'),
     calls: state.calls + usage.calls,

@@ -80,4 +80,16 @@ describe('loadTrainConfig', () => {
     expect(a.hash).toBe(b.hash);
     expect(a.hash).not.toBe(c.hash);
   });
+  it('without a file takes every key at its default, the base beneath the file and the overrides', () => {
+    const root = dir({ 'c.yaml': 'name: mine\ndata: {path: d.jsonl}\n' });
+    const bare = loadTrainConfig(undefined, ['data.path=seeds/x'], root, { name: 'seed-x' });
+    expect(bare.config).toMatchObject({
+      name: 'seed-x',
+      backend: 'mock',
+      data: { path: path.join(root, 'seeds/x') },
+    });
+    expect(bare.files).toEqual([]);
+    expect(loadTrainConfig(path.join(root, 'c.yaml'), [], root, { name: 'seed-x' }).config.name).toBe('mine');
+    expect(() => loadTrainConfig(undefined, [], root)).toThrow(/the train config: key "data"/);
+  });
 });

@@ -202,15 +202,19 @@ function explain(issue: z.core.$ZodIssue, source: string): string {
 
 /**
  * `cwd`: where relative paths in `overrides` resolve; the CLI passes its working folder, a caller
- * without one gets the config file's folder (as paths inside the file resolve).
+ * without one gets the config file's folder (as paths inside the file resolve). `file` may be absent
+ * (`train --tasks-file SEED` alone: every key at its default; `cwd` is then required); `base` holds
+ * values the file and the overrides may set otherwise.
  */
 export function loadTrainConfig(
-  file: string,
+  file: string | undefined,
   overrides: string[] = [],
-  cwd = path.dirname(path.resolve(file)),
+  cwd = file === undefined ? undefined : path.dirname(path.resolve(file)),
+  base: Tree = {},
 ): LoadedTrainConfig {
+  if (cwd === undefined) throw new Error('unreachable: a train config without a file needs a folder');
   const files: string[] = [];
-  let tree = loadChain(file, [], files);
+  let tree = deepMerge(base, file === undefined ? {} : loadChain(file, [], files));
   for (const spec of overrides) {
     const { keyPath, value } = parseOverride(spec);
     const over = applyOverride({}, keyPath, value);
@@ -219,7 +223,8 @@ export function loadTrainConfig(
   }
   const parsed = trainConfigSchema.safeParse(tree);
   if (!parsed.success) {
-    const source = overrides.length > 0 ? `${path.resolve(file)} (with overrides)` : path.resolve(file);
+    const named = file === undefined ? 'the train config' : path.resolve(file);
+    const source = overrides.length > 0 ? `${named} (with overrides)` : named;
     const issue = parsed.error.issues[0];
     throw new ConfigError(issue ? explain(issue, source) : `${source}: invalid config`);
   }

@@ -11,7 +11,7 @@ export interface TrainState {
   /** The last epoch whose boundary (slow update, meta note) is done. */
   boundary_epoch: number;
   current_skill: string;
-  /** Held-out gate score of `current_skill`, measured (never carried over from another document). */
+  /** Validation (gate) score of `current_skill`, measured (never carried over from another document). */
   current_score: number;
   best_skill: string;
   best_score: number;

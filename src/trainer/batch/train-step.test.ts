@@ -158,7 +158,7 @@ describe('trainStep', () => {
     }
   });
 
-  it('rewrite mode rejects a rewrite that lowers the held-out score, without banning the suggestions', async () => {
+  it('rewrite mode rejects a rewrite that lowers the validation score, without banning the suggestions', async () => {
     const backend = new MockBackend();
     backend.rewrite = () => Promise.resolve({ rules: ['Use "npm" instead of "pnpm".'], usage: zeroUsage() });
     const ctx = context(items, { update_mode: 'rewrite' }, backend);

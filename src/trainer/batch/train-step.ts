@@ -8,7 +8,7 @@ import type { Backend } from '../../backends/types.js';
 import type { Usage } from '../../core/usage.js';
 import { addUsage } from '../../core/usage.js';
 import { sha256Hex } from '../../core/hash.js';
-import { madeHeldOutWorse } from '../../core/rejected-edit.js';
+import { madeHeldOutWorse, REGRESSION_REASON } from '../../core/rejected-edit.js';
 import type { Edit } from '../../core/task.js';
 import type { ReplayResult } from '../../replay/replay.js';
 import { batchScore, judgeCandidate } from '../gate.js';
@@ -124,9 +124,9 @@ export async function gateEdits(
     // When the rewrite lowered the score, the rewrite is to blame, not the suggestions: they are
     // reported but not banned (delta 0), and may be suggested again.
     const reason = verdict.blockedByRegression
-      ? 'a held-out task regressed'
+      ? REGRESSION_REASON
       : lowered
-        ? 'the rewrite built on it lowered the held-out score'
+        ? 'the rewrite built on it lowered the validation score'
         : TIE_REASON;
     return {
       accepted: verdict.accepted,
@@ -170,7 +170,7 @@ export async function gateEdits(
 
 /** Fold a gate outcome into the state: accept, remember refused edits, keep tied ones pending. */
 export function applyOutcome(state: TrainState, outcome: GateOutcome, step: number): void {
-  // One buffer entry per edit; an edit that ever made held-out worse keeps that verdict and its worst delta.
+  // One buffer entry per edit; an edit that ever made validation worse keeps that verdict and its worst delta.
   for (const e of outcome.record.rejected_edits) {
     const seen = state.rejected.find(
       (r) => r.target === e.target && r.op === e.op && r.content === e.content,
@@ -226,10 +226,15 @@ export async function trainStep(
       backend: ctx.backend,
       doc: pending.doc,
       otherDoc: '',
-      failures: failures.map((r) => ({ task: r.task, response: r.response, score: r })),
+      failures: failures.map((r) => ({
+        task: r.task,
+        response: r.response,
+        score: r,
+        toolsCalled: r.toolsCalled,
+      })),
       successes: trainResults
         .filter((r) => r.hard >= 1)
-        .map((r) => ({ task: r.task, response: r.response, score: r })),
+        .map((r) => ({ task: r.task, response: r.response, score: r, toolsCalled: r.toolsCalled })),
       minibatchSize: config.trainer.minibatch_size,
       reflectSuccesses: config.trainer.reflect_successes,
       reflectBudget: config.trainer.learning_rate,

@@ -3,7 +3,7 @@ import { html, isoTime, jsonForScript, score, type Html } from '../html.js';
 import type { ProjectNights, TrainHistory } from '../data.js';
 import { link, page, query, type RenderOptions } from './layout.js';
 
-/** The series a chart draws: `a` and `b` per point (held-out before and after). */
+/** The series a chart draws: `a` and `b` per point (validation score before and after). */
 export interface ChartSeries {
   x_label: string;
   /** x is a time in ms (shown as a date). */
@@ -12,12 +12,12 @@ export interface ChartSeries {
   points: Array<{ x: number; a: number | null; b: number | null }>;
 }
 
-/** One point per night: x = its start time, the held-out baseline and candidate. */
+/** One point per night: x = its start time, the validation baseline and candidate. */
 export function nightsSeries(data: ProjectNights): ChartSeries & { nights: number[] } {
   return {
     x_label: 'night start',
     time: true,
-    labels: ['held-out baseline', 'held-out candidate'],
+    labels: ['validation baseline', 'validation candidate'],
     points: data.nights.map((n) => ({ x: n.started_at, a: n.baseline, b: n.candidate })),
     nights: data.nights.map((n) => n.id),
   };
@@ -27,7 +27,7 @@ export function trainSeries(data: TrainHistory): ChartSeries {
   return {
     x_label: 'step',
     time: false,
-    labels: ['held-out before', 'held-out after'],
+    labels: ['validation before', 'validation after'],
     points: data.points.map((p) => ({ x: p.step, a: p.val_before, b: p.val_after })),
   };
 }
@@ -64,14 +64,16 @@ export function nightsBody(data: ProjectNights, o: RenderOptions): Html {
       </tr>`,
   );
   const body = html`<h1>Nights of <code id="project-dir">${data.project}</code></h1>
-    <p class="muted">${data.nights.length} nights; held-out score before (baseline) and after (candidate).</p>
+    <p class="muted">
+      ${data.nights.length} nights; validation score before (baseline) and after (candidate).
+    </p>
     ${chart('nights-data', nightsSeries(data))}
     <table id="nights-table" data-testid="nights-table">
       <thead>
         <tr>
           <th>Started</th>
           <th>Status</th>
-          <th>Held-out</th>
+          <th>Validation</th>
           <th>Gate</th>
           <th>Cost</th>
           <th>Calls</th>
@@ -113,7 +115,7 @@ export function renderTrainPage(data: TrainHistory, o: RenderOptions): string {
           <th>Step</th>
           <th>Epoch</th>
           <th>Kind</th>
-          <th>Held-out</th>
+          <th>Validation</th>
           <th>Gate</th>
           <th>Accepted</th>
         </tr>

@@ -10,7 +10,7 @@ export interface ActionResult {
   lines: string[];
 }
 
-/** A held-out task by its kind's label (the `kind:` tag), with its instance id (as report.md names it). */
+/** A validation task by its kind's label (the `kind:` tag), with its instance id (as report.md names it). */
 export function taskName(id: string, tags: readonly string[] | undefined): string {
   const kind = tags?.find((tag) => tag.startsWith('kind:'))?.slice('kind:'.length);
   return kind ? `${kind} (${id})` : id;
@@ -162,7 +162,8 @@ export function proposalBody(v: ProposalView, o: RenderOptions & { result?: Acti
     ${
       r
         ? html`<p id="scores" data-testid="scores">
-            held-out (${r.gate_metric || 'gate metric'}): ${score(r.baseline)} → ${score(r.candidate)} · gate
+            validation (${r.gate_metric || 'gate metric'}): ${score(r.baseline)} → ${score(r.candidate)} ·
+            gate
             <strong>${r.gate_action}</strong> (accepted=${String(r.accepted)})
           </p>`
         : html`<p class="muted" id="report-unreadable">report.json is not of a shape this version reads.</p>`
@@ -181,7 +182,7 @@ export function proposalBody(v: ProposalView, o: RenderOptions & { result?: Acti
             ${lessonsHtml(r.lessons)}`
         : ''
     }
-    <h2>Held-out tasks</h2>
+    <h2>Validation tasks</h2>
     <table id="task-deltas" data-testid="task-deltas">
       <thead>
         <tr>

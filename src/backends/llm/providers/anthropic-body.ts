@@ -1,6 +1,8 @@
 /** What an Anthropic Messages request and reply look like: shared by interactive requests and batches. */
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import { statedCallLine } from '../../../core/tool-calls.js';
 import type { ChatReply, ChatRequest } from '../chat.js';
+import { callArgument, toolParameters } from './tool-body.js';
 
 /** The Messages parameters of a request: the same interactively and in a batch. */
 export function messageParams(model: string, req: ChatRequest): MessageCreateParamsNonStreaming {
@@ -9,17 +11,32 @@ export function messageParams(model: string, req: ChatRequest): MessageCreatePar
     max_tokens: req.maxTokens,
     ...(req.system ? { system: req.system } : {}),
     messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+    ...(req.tools && req.tools.length > 0
+      ? {
+          tools: req.tools.map((t) => ({
+            name: t.name,
+            description: t.description,
+            input_schema: toolParameters(),
+          })),
+        }
+      : {}),
   };
 }
 
-/** A message's text and usage (interactive or a batch result). */
+/**
+ * A message's text and usage (interactive or a batch result). Its tool calls come first, as stated
+ * calls (`TOOL_CALL: name argument`), so the reply a cache or a recording keeps holds them too.
+ */
 export function messageReply(message: Pick<Message, 'content' | 'usage'>): ChatReply {
-  const text = message.content
+  const calls = message.content.flatMap((block) =>
+    block.type === 'tool_use' ? [statedCallLine(block.name, callArgument(block.input))] : [],
+  );
+  const answer = message.content
     .map((block) => (block.type === 'text' ? block.text : ''))
     .join('')
     .trim();
   return {
-    text,
+    text: [...calls, answer].filter((t) => t !== '').join('\n'),
     usage: { inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens },
   };
 }

@@ -19,6 +19,7 @@ export class AnthropicProvider implements ChatProvider {
   readonly name = 'anthropic';
   readonly model: string;
   readonly kind = 'api' as const;
+  readonly nativeTools = true;
   private client: Promise<Anthropic> | null = null;
   private readonly opts: AnthropicOptions;
   private readonly where: string;

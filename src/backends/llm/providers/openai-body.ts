@@ -2,7 +2,11 @@
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessage,
 } from 'openai/resources/chat/completions';
+import { statedCallLine, type ToolSpec } from '../../../core/tool-calls.js';
+import { callArgument, toolParameters } from './tool-body.js';
 import { ProviderFailure, type ChatReply, type ChatRequest } from '../chat.js';
 
 /**
@@ -42,7 +46,34 @@ export function chatCompletionBody(model: string, req: ChatRequest): ChatComplet
       ...req.messages.map((m) => ({ role: m.role, content: m.content })),
     ],
     ...samplingParams(model, req),
+    ...(req.tools && req.tools.length > 0 ? { tools: req.tools.map(functionTool), tool_choice: 'auto' } : {}),
   };
+}
+
+/** A declared tool as a function taking one string (`query`: what to ask it). */
+function functionTool(tool: ToolSpec): ChatCompletionFunctionTool {
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: toolParameters(),
+    },
+  };
+}
+
+/** The calls of a completion, as stated-call lines (arguments arrive as JSON text). */
+function statedCalls(message: ChatCompletionMessage | undefined): string[] {
+  return (message?.tool_calls ?? []).flatMap((call) => {
+    if (call.type !== 'function') return [];
+    let input: unknown;
+    try {
+      input = JSON.parse(call.function.arguments) as unknown;
+    } catch {
+      input = call.function.arguments;
+    }
+    return [statedCallLine(call.function.name, typeof input === 'string' ? input : callArgument(input))];
+  });
 }
 
 /** A completion's text and usage (interactive or from a batch's output file). */
@@ -54,7 +85,10 @@ export function completionReply(
   cap?: number,
 ): ChatReply {
   const choice = completion.choices[0];
-  const text = choice?.message.content ?? '';
+  // Calls first, then the answer: the attempt takes the call lines out again.
+  const text = [...statedCalls(choice?.message), choice?.message.content ?? '']
+    .filter((t) => t !== '')
+    .join('\n');
   if (text === '' && choice?.finish_reason === 'length') {
     // Not an answer to score 0: the cap ran out (while reasoning, on reasoning models).
     throw new ProviderFailure(

@@ -27,6 +27,7 @@ export class OpenAiProvider implements ChatProvider {
   readonly name: string;
   readonly model: string;
   readonly kind = 'api' as const;
+  readonly nativeTools = true;
   private client: Promise<OpenAI> | null = null;
   private readonly opts: OpenAiOptions;
   private readonly where: string;
