@@ -136,7 +136,7 @@ describe('a handoff night waits in whole rounds', () => {
     expect(final).toMatchObject({ stopped: '', accepted: true, gate_action: 'accept_new_best' });
   }, 120_000);
 
-  it('the recorded lessons night: 5 invocations where it took 15', async () => {
+  it('the recorded lessons night: 6 invocations where it took 15', async () => {
     const box = sandbox();
     writeLessonsNightCorpus(box.home, box.project);
     mkdirSync(path.join(box.project, '.skillopt-sleep'), { recursive: true });
@@ -151,12 +151,13 @@ describe('a handoff night waits in whole rounds', () => {
       // are not replayed), so no judge round follows.
       { phases: ['skill baseline_val', 'skill train'], served: { attempt: 7 } },
       { phases: ['skill reflect'], served: { reflect: 1 } },
-      // The candidate; its one edit fixes its own held-out tasks, so no leave-one-out trial runs.
       { phases: ['skill gate_trial'], served: { attempt: 2 } },
+      // The edit that fixes its own tasks gets no trial; the other one's trial, whole.
+      { phases: ['skill prune_trial'], served: { attempt: 2 } },
     ]);
     expect(rounds.length + 1).toBeLessThanOrEqual(6);
-    expect(rounds.flatMap((r) => Object.values(r.served)).reduce((a, b) => a + b, 0)).toBe(23);
+    expect(rounds.flatMap((r) => Object.values(r.served)).reduce((a, b) => a + b, 0)).toBe(25);
     expect(final).toMatchObject({ stopped: '', accepted: true, n_tasks: 7, n_accepted_edits: 1 });
-    expect(final.candidate as number).toBeCloseTo(0.5, 3);
+    expect(final.candidate as number).toBe(1);
   }, 120_000);
 });
