@@ -39,6 +39,7 @@ describe.each([
   { seed: 'seed-release-notes', rule: /Breaking Changes/ },
   { seed: 'seed-lookup-first', rule: /search/ },
   { seed: 'seed-rambling', rule: /900 characters/ },
+  { seed: 'seed-no-decision', rule: /Recommendation:/ },
 ])('the recorded strong-model night on $seed', ({ seed, rule }) => {
   it('replays from the seed skill to 1 on the held-out test, in under 60 requests', async () => {
     const box = sandbox();
