@@ -7,6 +7,7 @@ import { sha256Hex } from '../src/core/hash.js';
 import { unifiedDiff } from './diff.js';
 import { formatProposalId, stageProposal } from './stage.js';
 import type { StageProposalOptions } from './types.js';
+import { ledgerFor } from './test-helpers.js';
 
 const NOW = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
 const labels = { oldLabel: 'a/f.md', newLabel: 'b/f.md' };
@@ -24,6 +25,7 @@ afterEach(() => {
 function stageOptions(project: string, overrides: Partial<StageProposalOptions> = {}): StageProposalOptions {
   return {
     projectDir: project,
+    ledger: ledgerFor(project),
     night: 7,
     now: NOW,
     targets: [

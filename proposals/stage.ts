@@ -89,15 +89,26 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
     await writeFileAtomic(path.join(staging, REPORT_MD_FILE), plainText(options.reportMd), PRIVATE_FILE_MODE);
     await writeFileAtomic(path.join(staging, REPORT_JSON_FILE), reportJsonText, PRIVATE_FILE_MODE);
     step('reports');
-    const { id, dir } = await commitStagingDir(staging, root, baseId, async (candidate) => {
-      manifest = manifestFor(candidate);
-      await writeFileAtomic(
-        path.join(staging, MANIFEST_FILE),
-        `${JSON.stringify(manifest, null, 2)}\n`,
-        PRIVATE_FILE_MODE,
-      );
-      step('manifest');
+    const { id, dir } = await commitStagingDir(staging, root, baseId, {
+      claim: async (candidate) => {
+        manifest = manifestFor(candidate);
+        const text = `${JSON.stringify(manifest, null, 2)}\n`;
+        await writeFileAtomic(path.join(staging, MANIFEST_FILE), text, PRIVATE_FILE_MODE);
+        // The store's copy is what makes the folder ours: a folder arriving with a clone has none.
+        const reserved = options.ledger.reserve({
+          id: candidate,
+          stagingDir: staging,
+          createdAt: options.now,
+          ...(options.nightId !== undefined ? { nightId: options.nightId } : {}),
+          targets: manifest.targets.map((t) => t.livePath),
+          manifest: text,
+        });
+        if (reserved) step('manifest');
+        return reserved;
+      },
+      unclaim: (candidate) => options.ledger.release(candidate),
     });
+    options.ledger.published(id, dir);
     step('published');
     return { id, dir, manifest };
   } catch (err) {

@@ -6,6 +6,7 @@ import {
   type BranchPlan,
 } from '../../proposals/git-branch.js';
 import { systemTempDir, type Env } from '../config/paths.js';
+import type { ProposalLedger } from '../core/proposal-ledger.js';
 import type { NightReport } from '../night/night-report.js';
 import { say } from './output.js';
 
@@ -15,11 +16,15 @@ export type NightBranch = BranchOutcome | { status: 'not_staged'; message: strin
 export const planNightBranch = (project: string, flag: string | true, env: Env): Promise<BranchPlan> =>
   planProposalBranch(project, flag === true ? null : flag, { env, tempDir: systemTempDir() });
 
-export async function nightBranch(plan: BranchPlan, report: NightReport): Promise<NightBranch> {
+export async function nightBranch(
+  plan: BranchPlan,
+  report: NightReport,
+  ledger: ProposalLedger,
+): Promise<NightBranch> {
   if (report.staging_dir === '' || report.proposal_id === '') {
     return { status: 'not_staged', message: 'the night staged no proposal, so no branch was created' };
   }
-  return commitProposalBranch(plan, { dir: report.staging_dir, id: report.proposal_id });
+  return commitProposalBranch(plan, { dir: report.staging_dir, id: report.proposal_id, ledger });
 }
 
 export function renderNightBranch(branch: NightBranch): void {

@@ -20,7 +20,7 @@ import { cliContext, openNightStore, resolveProject, type CommonFlags } from '..
 import { projectConfig } from '../project-config.js';
 import { displayText, printJson, say } from '../output.js';
 import { cliPath } from '../io.js';
-import { recoverAndSync } from '../proposal-session.js';
+import { ledgerOf, recoverAndSync } from '../proposal-session.js';
 import { recordingDeps } from '../recording-flags.js';
 import type { RecordingFlags } from '../recording-options.js';
 import { explainNight, sendlessBackend } from '../../night/explain-night.js';
@@ -359,7 +359,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           ? await autoAdopt(db, report, ctx.clock.now(), config.adopt_commit)
           : null;
       if (adopted && !adopted.adopted) ctx.logger.warn(`auto-adopt refused: ${adopted.reason}`);
-      const branch = branchPlan ? await nightBranch(branchPlan, report) : null;
+      const branch = branchPlan ? await nightBranch(branchPlan, report, ledgerOf(db, project)) : null;
       if (ctx.json)
         printJson({ ...report, ...(adopted ? { auto_adopt: adopted } : {}), ...(branch ? { branch } : {}) });
       else {
