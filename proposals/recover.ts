@@ -3,7 +3,8 @@
  * a temporary folder (removed) and perhaps a reservation in the store (released, or completed when the
  * folder was published); an adopt or revert killed midway left its journal in the store (and a stale
  * lock). Its transaction is finished when its receipt was already written, and rolled back otherwise,
- * so live files end wholly old or wholly new. Folders the store never staged are never acted on.
+ * so live files end wholly old or wholly new, and temp files of killed writes are removed
+ * (`leftover-temps.ts`). Folders the store never staged are never acted on.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,9 +16,11 @@ import {
   readReverted,
   STAGING_PREFIX,
 } from './list.js';
+import { removeLeftoverTemps } from './leftover-temps.js';
 import { lockPathOf, lockState, removeStaleProposalLock } from './lock.js';
 import { removeLeftoverStaging, settleReservations } from './staging-dir.js';
 import { hasJournalFile, parseJournal, recoverTransaction, type Journal } from './transaction.js';
+import { judgeProposal } from './trust.js';
 import type { RecoveryNote } from './types.js';
 
 export async function recoverProject(projectDir: string, ledger: ProposalLedger): Promise<RecoveryNote[]> {
@@ -28,10 +31,13 @@ export async function recoverProject(projectDir: string, ledger: ProposalLedger)
   const notes: RecoveryNote[] = [];
   for (const entry of await readdir(root, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name.startsWith(STAGING_PREFIX)) continue;
+    const dir = path.join(root, entry.name);
     // A folder the store never staged may carry any journal: it is listed as foreign, never read here.
-    if (ledger.staged(entry.name) === null) continue;
-    const note = await recoverProposalDir(path.join(root, entry.name), entry.name, ledger);
+    const verdict = await judgeProposal(dir, entry.name, ledger);
+    if (verdict.kind === 'foreign') continue;
+    const note = await recoverProposalDir(dir, entry.name, ledger);
     if (note) notes.push(note);
+    if (verdict.kind === 'ours') await removeLeftoverTemps(projectDir, dir, verdict.manifest);
   }
   return notes;
 }
