@@ -4,7 +4,7 @@ import path from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { IoError, UsageError } from '../core/errors.js';
 import { folderProblem, isFolder } from '../core/io/folder-problem.js';
-import { keepPrivate } from '../core/io/private-mode.js';
+import { keepTreePrivate } from '../core/io/private-mode.js';
 import { checkProjectStateDir } from '../core/io/project-state-dir.js';
 import type { Logger } from '../core/logger.js';
 import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
@@ -54,7 +54,8 @@ export function usableStateHome(env: Env): string {
       'state_home_unusable',
     );
   }
-  keepPrivate(home); // made 0700 by the store; an older, world-readable one is tightened here
+  // Made 0700/0600 as it is written; an older or loosened one is tightened here, whole.
+  keepTreePrivate(home);
   return home;
 }
 
