@@ -61,7 +61,7 @@ describe('listProposals', () => {
     const second = await stageAt(project, T0 + 1000, 2);
     // Same createdAt: the id breaks the tie, with numeric collation for the collision suffix.
     const sameSecond = [];
-    for (let i = 0; i < 10; i++) sameSecond.push(await stageAt(project, T0 + 3000, 4));
+    for (let i = 0; i < 10; i++) sameSecond.push(await stageAt(project, T0 + 3000, 4, `night 4, ${i}\n`));
     const root = path.join(project, '.skillopt-sleep/proposals');
     fs.mkdirSync(path.join(root, 'half-written'));
     fs.mkdirSync(path.join(root, 'garbage'));

@@ -145,6 +145,8 @@ export interface StagedProposal {
   /** Absolute path of the proposal folder. */
   dir: string;
   manifest: ProposalManifest;
+  /** Nothing was written: the newest pending proposal (this one) already proposes exactly this. */
+  unchanged?: true;
 }
 
 /** Precedence when several apply: reverted > adopted > rejected > superseded > staged. */

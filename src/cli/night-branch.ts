@@ -1,10 +1,12 @@
 /** `run --branch [name]`: checked before the night, then the staged proposal committed on a new branch. */
+import path from 'node:path';
 import {
   commitProposalBranch,
   planProposalBranch,
   type BranchOutcome,
   type BranchPlan,
 } from '../../proposals/git-branch.js';
+import { proposalsRootOf } from '../../proposals/index.js';
 import { systemTempDir, type Env } from '../config/paths.js';
 import type { ProposalLedger } from '../core/proposal-ledger.js';
 import type { NightReport } from '../night/night-report.js';
@@ -21,10 +23,12 @@ export async function nightBranch(
   report: NightReport,
   ledger: ProposalLedger,
 ): Promise<NightBranch> {
-  if (report.staging_dir === '' || report.proposal_id === '') {
+  if (report.proposal_id === '') {
     return { status: 'not_staged', message: 'the night staged no proposal, so no branch was created' };
   }
-  return commitProposalBranch(plan, { dir: report.staging_dir, id: report.proposal_id, ledger });
+  // An unchanged night names the pending proposal it would have staged again (no staging_dir).
+  const dir = report.staging_dir || path.join(proposalsRootOf(report.project), report.proposal_id);
+  return commitProposalBranch(plan, { dir, id: report.proposal_id, ledger });
 }
 
 export function renderNightBranch(branch: NightBranch): void {

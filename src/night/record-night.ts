@@ -31,6 +31,8 @@ export function recordNight(db: Db, outcome: NightOutcome, nightId: number, now:
 export interface StagedNight {
   dir: string;
   id: string;
+  /** Nothing new was staged: the pending proposal `id` already proposes exactly this. */
+  unchanged?: true;
 }
 
 /** The night's proposal and its row; null when there is nothing to stage (or the budget stopped it). */
@@ -63,7 +65,7 @@ export async function stageNight(
     createdAt: at.now,
     targets: targets.map((t) => t.livePath),
   });
-  return staged;
+  return staged.unchanged ? { dir: staged.dir, id: staged.id, unchanged: true } : staged;
 }
 
 /** The night's row, completed with what its final report says. */
