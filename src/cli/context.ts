@@ -4,10 +4,10 @@ import path from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { IoError, UsageError, errnoCode, errorMessage } from '../core/errors.js';
 import { folderProblem, isFolder } from '../core/io/folder-problem.js';
-import { keepTreePrivate } from '../core/io/private-mode.js';
+import { keepPrivate, keepTreePrivate } from '../core/io/private-mode.js';
 import { checkProjectStateDir } from '../core/io/project-state-dir.js';
 import type { Logger } from '../core/logger.js';
-import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
+import { dbFile, stateHome, stateHomeEntries, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
 import { markInterruptedNights } from '../store/nights-repo.js';
 import { isPathOfPlatform, normalizeProjectPath } from '../core/project-path.js';
@@ -55,7 +55,8 @@ export function usableStateHome(env: Env): string {
     );
   }
   // Made 0700/0600 as it is written; an older or loosened one is tightened here, whole.
-  keepTreePrivate(home);
+  keepPrivate(home);
+  keepTreePrivate(stateHomeEntries(home));
   return home;
 }
 

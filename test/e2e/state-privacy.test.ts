@@ -118,10 +118,14 @@ describe('a loosened state home (issue 37, item 11)', () => {
     }
     chmodSync(box.stateHome, 0o755);
     expect(notPrivate(box.stateHome).length).toBeGreaterThan(loose.length);
+    // A file of the user's own in a state home set to a shared folder is not ours to change.
+    const script = path.join(box.stateHome, 'my-script.sh');
+    writeFileSync(script, '#!/bin/sh\n', { mode: 0o755 });
+    chmodSync(script, 0o755);
 
     const status = await runCli022(box, ['status', '--json']);
     expect(status.code, status.stderr).toBe(0);
-    expect(notPrivate(box.stateHome)).toEqual([]);
+    expect(notPrivate(box.stateHome)).toEqual([`${script} 755`]);
   });
 });
 

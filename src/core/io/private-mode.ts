@@ -45,12 +45,12 @@ export function lstatOrUndefined(p: string): Stats | undefined {
 const MAX_TREE_ENTRIES = 20_000;
 
 /**
- * `keepPrivate` on `dir` and everything below it: a state home an older version (or a loose umask)
- * left 0755/0644 is tightened whole, not only the files the command opens. Symlinks are neither
- * changed nor followed.
+ * `keepPrivate` on each of `roots` and, for a folder, everything below it: a state home an older
+ * version (or a loose umask) left 0755/0644 is tightened whole, not only the files the command opens.
+ * Symlinks are neither changed nor followed.
  */
-export function keepTreePrivate(dir: string): void {
-  const stack = [dir];
+export function keepTreePrivate(roots: readonly string[]): void {
+  const stack = [...roots];
   for (let seen = 0; stack.length > 0 && seen < MAX_TREE_ENTRIES; seen++) {
     const p = stack.pop() as string;
     const st = lstatOrUndefined(p);
