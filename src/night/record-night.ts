@@ -65,7 +65,7 @@ export async function stageNight(
     createdAt: at.now,
     targets: targets.map((t) => t.livePath),
   });
-  return staged.unchanged ? { dir: staged.dir, id: staged.id, unchanged: true } : staged;
+  return staged;
 }
 
 /** The night's row, completed with what its final report says. */
