@@ -6,6 +6,7 @@ import { sha256Hex } from '../src/core/hash.js';
 import { adoptProposal } from './adopt.js';
 import { stageProposal } from './stage.js';
 import type { StageTarget } from './types.js';
+import { ledgerFor, memoryLedger } from './test-helpers.js';
 
 const NOW = Date.UTC(2025, 0, 2, 3, 4, 5);
 const LATER = NOW + 60_000;
@@ -39,6 +40,7 @@ function fixture(): Fixture {
 async function stage(f: Fixture, targets?: StageTarget[], now = NOW) {
   return stageProposal({
     projectDir: f.project,
+    ledger: ledgerFor(f.project),
     night: 3,
     now,
     targets: targets ?? [
@@ -54,7 +56,7 @@ describe('adoptProposal', () => {
   it('writes exactly the proposed bytes, backs up, and records a receipt', async () => {
     const f = fixture();
     const staged = await stage(f);
-    const receipt = await adoptProposal({ projectDir: f.project, now: LATER });
+    const receipt = await adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER });
 
     expect(receipt.id).toBe(staged.id);
     expect(receipt.dir).toBe(staged.dir);
@@ -106,8 +108,10 @@ describe('adoptProposal', () => {
   it('refuses a second adopt with already_adopted', async () => {
     const f = fixture();
     const staged = await stage(f);
-    await adoptProposal({ projectDir: f.project, now: LATER });
-    await expect(adoptProposal({ projectDir: f.project, now: LATER + 1 })).rejects.toMatchObject({
+    await adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER });
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER + 1 }),
+    ).rejects.toMatchObject({
       name: 'AdoptRefusedError',
       code: 'already_adopted',
       exitCode: 2,
@@ -119,8 +123,8 @@ describe('adoptProposal', () => {
     const f = fixture();
     await stage(f);
     const results = await Promise.allSettled([
-      adoptProposal({ projectDir: f.project, now: LATER }),
-      adoptProposal({ projectDir: f.project, now: LATER }),
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected');
@@ -133,7 +137,9 @@ describe('adoptProposal', () => {
     const staged = await stage(f);
     const lock = path.join(staged.dir, '.adopt.lock');
     fs.writeFileSync(lock, '{}');
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       code: 'adopt_in_progress',
       message: expect.stringContaining(lock),
     });
@@ -145,7 +151,9 @@ describe('adoptProposal', () => {
     const f = fixture();
     const staged = await stage(f);
     fs.writeFileSync(f.skillPath, 'hand edit\n');
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       name: 'AdoptRefusedError',
       code: 'live_changed',
       message: `${f.skillPath} changed since the proposal was staged; rerun the night or merge by hand`,
@@ -161,7 +169,9 @@ describe('adoptProposal', () => {
     await stage(f);
     fs.mkdirSync(path.dirname(f.memoryPath), { recursive: true });
     fs.writeFileSync(f.memoryPath, 'someone wrote this\n');
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       code: 'live_changed',
       message: expect.stringContaining(f.memoryPath),
     });
@@ -173,7 +183,7 @@ describe('adoptProposal', () => {
     const f = fixture();
     const deep = path.join(f.project, 'a/b/c/AGENTS.md');
     await stage(f, [{ kind: 'memory', livePath: deep, baseText: null, proposedText: 'agents\n' }]);
-    const receipt = await adoptProposal({ projectDir: f.project, now: LATER });
+    const receipt = await adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER });
     expect(fs.readFileSync(deep, 'utf8')).toBe('agents\n');
     expect(receipt.targets[0]?.backupPath).toBe('');
   });
@@ -189,7 +199,9 @@ describe('adoptProposal', () => {
     fs.writeFileSync(path.join(f.project, 'blocker'), 'not a directory');
     const before = fs.readFileSync(f.skillPath);
 
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       name: 'IoError',
       message: expect.stringContaining('nothing was adopted'),
     });
@@ -200,7 +212,7 @@ describe('adoptProposal', () => {
 
     // Once the obstacle is gone the same proposal adopts cleanly.
     fs.rmSync(path.join(f.project, 'blocker'));
-    await adoptProposal({ projectDir: f.project, now: LATER });
+    await adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER });
     expect(fs.readFileSync(blocked, 'utf8')).toBe('memory\n');
   });
 
@@ -217,7 +229,9 @@ describe('adoptProposal', () => {
       },
     ]);
     fs.writeFileSync(path.join(f.project, 'blocker'), 'file');
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       name: 'IoError',
     });
     expect(fs.existsSync(path.join(f.project, 'new'))).toBe(false);
@@ -227,7 +241,9 @@ describe('adoptProposal', () => {
     const f = fixture();
     const staged = await stage(f);
     fs.writeFileSync(path.join(staged.dir, 'files/1-SKILL.md'), 'tampered\n');
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       name: 'InputError',
       code: 'proposal_modified',
       message: expect.stringContaining(`proposal ${staged.id} was modified after staging`),
@@ -242,13 +258,15 @@ describe('adoptProposal', () => {
     const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
     manifest.targets[1].proposedSha256 = sha256Hex('something else');
     fs.writeFileSync(manifestPath, JSON.stringify(manifest));
-    await expect(adoptProposal({ projectDir: f.project, id: staged.id, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), id: staged.id, now: LATER }),
+    ).rejects.toMatchObject({
       code: 'proposal_modified',
     });
     expect(fs.existsSync(f.memoryPath)).toBe(false);
   });
 
-  it('refuses a manifest edited to point outside the project', async () => {
+  it('refuses a manifest edited to point outside the project: the store recorded another', async () => {
     const f = fixture();
     const staged = await stage(f);
     const outside = path.join(tempProject(), 'victim.md');
@@ -256,9 +274,16 @@ describe('adoptProposal', () => {
     const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
     manifest.targets[1].livePath = outside;
     fs.writeFileSync(manifestPath, JSON.stringify(manifest));
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    // Not a candidate for a plain adopt, and refused by id.
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({ code: 'no_proposal' });
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), id: staged.id, now: LATER }),
+    ).rejects.toMatchObject({
       name: 'InputError',
-      message: expect.stringContaining('outside the project'),
+      code: 'proposal_modified',
+      message: expect.stringContaining('differs from what the store recorded'),
     });
     expect(fs.existsSync(outside)).toBe(false);
   });
@@ -267,27 +292,45 @@ describe('adoptProposal', () => {
     const f = fixture();
     const staged = await stage(f);
     fs.writeFileSync(path.join(staged.dir, 'manifest.json'), '{"schema":"skillopt-sleep.proposal"}');
-    await expect(adoptProposal({ projectDir: f.project, id: staged.id, now: LATER })).rejects.toMatchObject({
-      name: 'InputError',
-      message: expect.stringContaining('manifest.json is malformed'),
-    });
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), id: staged.id, now: LATER }),
+    ).rejects.toMatchObject({ name: 'InputError', code: 'proposal_modified' });
+  });
+
+  it('refuses a proposal the store never staged, even a well-formed one', async () => {
+    const f = fixture();
+    const staged = await stage(f);
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: memoryLedger(), id: staged.id, now: LATER }),
+    ).rejects.toMatchObject({ code: 'foreign_proposal', exitCode: 2 });
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: memoryLedger(), now: LATER }),
+    ).rejects.toMatchObject({ code: 'no_proposal' });
+    expect(fs.readFileSync(f.skillPath, 'utf8')).toBe('old skill\n');
   });
 
   it('refuses with no_proposal when nothing was staged', async () => {
     const f = fixture();
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       name: 'AdoptRefusedError',
       code: 'no_proposal',
       message: `nothing to adopt: no staged proposal in ${f.project}`,
     });
     await expect(
-      adoptProposal({ projectDir: f.project, id: '20250101-000000-1', now: LATER }),
+      adoptProposal({
+        projectDir: f.project,
+        ledger: ledgerFor(f.project),
+        id: '20250101-000000-1',
+        now: LATER,
+      }),
     ).rejects.toMatchObject({ code: 'no_proposal' });
-    await expect(adoptProposal({ projectDir: f.project, id: '../escape', now: LATER })).rejects.toMatchObject(
-      {
-        name: 'InputError',
-      },
-    );
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), id: '../escape', now: LATER }),
+    ).rejects.toMatchObject({
+      name: 'InputError',
+    });
   });
 
   it('adopts the latest proposal by default and a named one on request', async () => {
@@ -300,12 +343,16 @@ describe('adoptProposal', () => {
       [{ kind: 'skill', livePath: f.skillPath, baseText: 'old skill\n', proposedText: 'newer\n' }],
       LATER,
     );
-    const receipt = await adoptProposal({ projectDir: f.project, now: LATER + 1 });
+    const receipt = await adoptProposal({
+      projectDir: f.project,
+      ledger: ledgerFor(f.project),
+      now: LATER + 1,
+    });
     expect(receipt.id).not.toBe(older.id);
     expect(fs.readFileSync(f.skillPath, 'utf8')).toBe('newer\n');
     // The newer proposal targets the same file, so the older one is superseded.
     await expect(
-      adoptProposal({ projectDir: f.project, id: older.id, now: LATER + 2 }),
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), id: older.id, now: LATER + 2 }),
     ).rejects.toMatchObject({
       code: 'superseded',
     });
@@ -318,19 +365,9 @@ describe('adoptProposal', () => {
     fs.writeFileSync(real, 'shared\n');
     fs.symlinkSync('AGENTS.md', link);
     await stage(f, [{ kind: 'memory', livePath: link, baseText: 'shared\n', proposedText: 'shared v2\n' }]);
-    await adoptProposal({ projectDir: f.project, now: LATER });
+    await adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER });
     expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
     expect(fs.readFileSync(real, 'utf8')).toBe('shared v2\n');
-  });
-
-  it('puts backups under backupRoot/<id> when given', async () => {
-    const f = fixture();
-    const staged = await stage(f);
-    const backupRoot = tempProject();
-    const receipt = await adoptProposal({ projectDir: f.project, now: LATER, backupRoot });
-    const backupPath = path.join(backupRoot, staged.id, '1-SKILL.md');
-    expect(receipt.targets[0]?.backupPath).toBe(backupPath);
-    expect(fs.readFileSync(backupPath, 'utf8')).toBe('old skill\n');
   });
 
   it('refuses a target outside the project that is not inside the allowed skill folders', async () => {
@@ -342,6 +379,7 @@ describe('adoptProposal', () => {
     fs.writeFileSync(victim, 'theirs\n');
     await stageProposal({
       projectDir: f.project,
+      ledger: ledgerFor(f.project),
       night: 1,
       now: NOW,
       targets: [
@@ -351,7 +389,9 @@ describe('adoptProposal', () => {
       reportMd: '',
       reportJson: {},
     });
-    await expect(adoptProposal({ projectDir: f.project, now: LATER })).rejects.toMatchObject({
+    await expect(
+      adoptProposal({ projectDir: f.project, ledger: ledgerFor(f.project), now: LATER }),
+    ).rejects.toMatchObject({
       code: 'outside_roots',
       exitCode: 2,
     });

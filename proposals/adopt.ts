@@ -1,7 +1,8 @@
 /**
- * Adoption: plan everything (manifest intact, proposal adoptable, selected targets pending, live
- * files unchanged since staging, inside the allowed roots, git clean when committing), then back up
- * and change the live files as one journaled transaction (`transaction.ts`) whose commit marker is
+ * Adoption: plan everything (the manifest the store recorded at staging, proposed files intact,
+ * proposal adoptable, selected targets pending, live files unchanged since staging, inside the
+ * project or the allowed roots the store recorded, git clean when committing), then back up and
+ * change the live files as one journaled transaction (`transaction.ts`) whose commit marker is
  * `adopted.json`. A proposal may be adopted in parts (`select`); each part is all or nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -23,7 +24,6 @@ import {
   checkProposalsRoot,
   isRealDirectory,
   listProposals,
-  loadManifest,
   proposalsRootOf,
   readAdoptedState,
   targetName,
@@ -32,6 +32,8 @@ import { acquireProposalLock, releaseProposalLock } from './lock.js';
 import { recoverProject } from './recover.js';
 import { assertEpochMs, assertTargetAllowed, isInsideDir, resolveRealPath } from './stage.js';
 import { StepCounter, runTransaction } from './transaction.js';
+import { backupPathOf, trustedManifest } from './trust.js';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
 import type {
   AdoptProposalOptions,
   AdoptReceipt,
@@ -64,15 +66,16 @@ export async function adoptProposal(options: AdoptProposalOptions): Promise<Adop
   assertEpochMs(options.now, 'adoption time');
   const project = path.resolve(options.projectDir);
   const step = new StepCounter(options.checkpoint);
-  const recovered = await recoverProject(project);
-  const { id, dir } = await locateProposal(project, options.id);
+  const { ledger } = options;
+  const recovered = await recoverProject(project, ledger);
+  const { id, dir } = await locateProposal(project, options.id, ledger);
   const lockPath = await acquireProposalLock(dir, id, options.now);
   step.reach('lock taken');
   try {
-    const manifest = await loadManifest(dir, id);
+    const manifest = await trustedManifest(dir, id, ledger);
     await assertSameProject(manifest, project);
     const proposed = await loadProposedFiles(dir, manifest);
-    await assertAdoptable(project, id);
+    await assertAdoptable(project, id, ledger);
     const previous = await readAdoptedState(dir, id);
     const previousRecord = previous.adopted ? previous.record : null;
     if (previous.adopted && previousRecord == null) {
@@ -82,11 +85,7 @@ export async function adoptProposal(options: AdoptProposalOptions): Promise<Adop
       );
     }
     const chosen = selectTargets(manifest, previousRecord, options.select ?? {});
-    const backupDir =
-      options.backupRoot === undefined
-        ? path.join(dir, 'backup')
-        : path.join(path.resolve(options.backupRoot), id);
-    const plan = await planWrites(project, manifest, chosen, proposed, backupDir);
+    const plan = await planWrites(project, dir, manifest, chosen, proposed);
     const git =
       options.commit === true
         ? await gitPrecheck(
@@ -94,7 +93,7 @@ export async function adoptProposal(options: AdoptProposalOptions): Promise<Adop
             plan.map((p) => p.writePath),
           )
         : null;
-    await writeBackups(plan, backupDir);
+    await writeBackups(plan, path.join(dir, 'backup'));
     step.reach('backups written');
     const txId = `${options.now}-${randomBytes(4).toString('hex')}`;
     let targets: AdoptedTarget[] = [];
@@ -105,6 +104,7 @@ export async function adoptProposal(options: AdoptProposalOptions): Promise<Adop
       proposalId: id,
       now: options.now,
       step,
+      ledger,
       files: plan.map((p) => ({
         livePath: p.target.livePath,
         writePath: p.writePath,
@@ -167,13 +167,15 @@ function receiptTarget(p: PlannedWrite, now: number, txId: string, createdDir: s
   };
 }
 
+/** The folder of proposal `id`, or of the newest one this machine staged that is still in play. */
 export async function locateProposal(
   project: string,
   id: string | undefined,
+  ledger: ProposalLedger,
 ): Promise<{ id: string; dir: string }> {
   if (id === undefined) {
     // The newest proposal still in play; rejected, reverted and superseded ones are passed over.
-    const { proposals } = await listProposals(project);
+    const { proposals } = await listProposals(project, ledger);
     const latest = proposals.find((p) => p.status === 'staged' || p.status === 'adopted') ?? proposals[0];
     if (latest == null) {
       throw new AdoptRefusedError(`nothing to adopt: no staged proposal in ${project}`, 'no_proposal');
@@ -190,8 +192,8 @@ export async function locateProposal(
 }
 
 /** Rejected, reverted and superseded proposals are not adopted (adopted ones may still have parts pending). */
-async function assertAdoptable(project: string, id: string): Promise<void> {
-  const summary = (await listProposals(project)).proposals.find((p) => p.id === id);
+async function assertAdoptable(project: string, id: string, ledger: ProposalLedger): Promise<void> {
+  const summary = (await listProposals(project, ledger)).proposals.find((p) => p.id === id);
   if (summary === undefined) return;
   if (summary.status === 'rejected') {
     throw new AdoptRefusedError(`proposal ${id} was rejected`, 'rejected');
@@ -277,17 +279,17 @@ async function loadProposedFiles(dir: string, manifest: ProposalManifest): Promi
 /** Decide every write and check every live file before touching any of them. */
 async function planWrites(
   project: string,
+  dir: string,
   manifest: ProposalManifest,
   chosen: ReadonlyArray<{ index: number; target: ManifestTarget }>,
   proposed: readonly Buffer[],
-  backupDir: string,
 ): Promise<PlannedWrite[]> {
   const realProject = await realpath(project);
   const plan: PlannedWrite[] = [];
   const changed: string[] = [];
   const seen = new Set<string>();
   for (const { index, target } of chosen) {
-    // Re-checked here because the manifest is a file anyone could have edited since staging.
+    // Re-checked here: the live path may have become a symlink since staging.
     await assertTargetAllowed(target.livePath, project, realProject, target.allowOutside === true);
     const writePath = await resolveRealPath(target.livePath);
     await assertInsideAllowedRoots(manifest, target, writePath);
@@ -313,8 +315,7 @@ async function planWrites(
       proposed: bytes,
       original,
       mode: original == null ? DEFAULT_FILE_MODE : await fileMode(writePath),
-      backupPath:
-        original == null ? '' : path.join(backupDir, `${index + 1}-${path.basename(target.livePath)}`),
+      backupPath: original == null ? '' : backupPathOf(dir, index, target.livePath),
     });
   }
   if (changed.length > 0) {
@@ -327,7 +328,7 @@ async function planWrites(
 }
 
 /** A target outside the project must resolve inside one of the skill folders the night searched. */
-async function assertInsideAllowedRoots(
+export async function assertInsideAllowedRoots(
   manifest: ProposalManifest,
   target: ManifestTarget,
   writePath: string,

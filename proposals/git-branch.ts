@@ -11,9 +11,10 @@ import type { SimpleGit } from 'simple-git';
 import { IoError, InputError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
 import { proposalScores } from './git.js';
-import { loadManifest } from './list.js';
 import { branchNameProblem } from './ref-name.js';
 import { isInsideDir, resolveRealPath } from './stage.js';
+import { trustedManifest } from './trust.js';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
 
 /** The command's environment (proposals/ takes it from its caller rather than the process). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -111,7 +112,7 @@ async function assertBranchFree(g: SimpleGit, name: string): Promise<void> {
 /** The proposal's files inside the repository as one commit on a new branch from the current HEAD. */
 export async function commitProposalBranch(
   plan: BranchPlan,
-  proposal: { dir: string; id: string },
+  proposal: { dir: string; id: string; ledger: ProposalLedger },
 ): Promise<BranchOutcome> {
   const name = plan.name ?? `skillopt-sleep/${proposal.id}`;
   const plain = await git(plan.root, plan.env);
@@ -186,10 +187,10 @@ interface BranchFile {
  */
 async function proposalFiles(
   root: string,
-  proposal: { dir: string; id: string },
+  proposal: { dir: string; id: string; ledger: ProposalLedger },
   g: SimpleGit,
 ): Promise<{ paths: BranchFile[]; leftOut: string[] }> {
-  const manifest = await loadManifest(proposal.dir, proposal.id);
+  const manifest = await trustedManifest(proposal.dir, proposal.id, proposal.ledger);
   const paths: BranchFile[] = [];
   const leftOut: string[] = [];
   for (const target of manifest.targets) {

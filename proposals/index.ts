@@ -13,6 +13,7 @@ export type { RevertOptions, RevertReceipt } from './revert.js';
 export { rejectProposal } from './reject.js';
 export { recoverProject } from './recover.js';
 export { JOURNAL_FILE } from './transaction.js';
+export { FOREIGN_REASON } from './trust.js';
 export { assertProposalId, listProposals, latestProposal, readProposal, proposalsRootOf } from './list.js';
 export { adoptedRecordSchema, proposalManifestSchema, MANIFEST_SCHEMA, MANIFEST_VERSION } from './types.js';
 export type {

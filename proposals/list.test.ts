@@ -14,6 +14,8 @@ import {
 } from './list.js';
 import { rejectProposal } from './reject.js';
 import { stageProposal } from './stage.js';
+import { ledgerFor } from './test-helpers.js';
+import { FOREIGN_REASON } from './trust.js';
 
 const T0 = Date.UTC(2025, 0, 2, 3, 0, 0);
 
@@ -30,6 +32,7 @@ afterEach(() => {
 async function stageAt(project: string, now: number, night: number, text = `night ${night}\n`) {
   return stageProposal({
     projectDir: project,
+    ledger: ledgerFor(project),
     night,
     now,
     targets: [
@@ -43,8 +46,12 @@ async function stageAt(project: string, now: number, night: number, text = `nigh
 describe('listProposals', () => {
   it('is empty when nothing was staged', async () => {
     const project = tempProject();
-    expect(await listProposals(project)).toEqual({ proposals: [], skipped: [] });
-    expect(await latestProposal(project)).toBeNull();
+    expect(await listProposals(project, ledgerFor(project))).toEqual({
+      proposals: [],
+      skipped: [],
+      foreign: [],
+    });
+    expect(await latestProposal(project, ledgerFor(project))).toBeNull();
   });
 
   it('lists newest first by createdAt, then id, and skips broken folders', async () => {
@@ -54,19 +61,20 @@ describe('listProposals', () => {
     const second = await stageAt(project, T0 + 1000, 2);
     // Same createdAt: the id breaks the tie, with numeric collation for the collision suffix.
     const sameSecond = [];
-    for (let i = 0; i < 10; i++) sameSecond.push(await stageAt(project, T0 + 3000, 4));
+    for (let i = 0; i < 10; i++) sameSecond.push(await stageAt(project, T0 + 3000, 4, `night 4, ${i}\n`));
     const root = path.join(project, '.skillopt-sleep/proposals');
     fs.mkdirSync(path.join(root, 'half-written'));
     fs.mkdirSync(path.join(root, 'garbage'));
     fs.writeFileSync(path.join(root, 'garbage/manifest.json'), 'not json');
     fs.writeFileSync(path.join(root, 'stray.txt'), 'ignored');
 
-    const { proposals, skipped } = await listProposals(project);
+    fs.writeFileSync(path.join(first.dir, 'manifest.json'), '{}');
+
+    const { proposals, skipped, foreign } = await listProposals(project, ledgerFor(project));
     expect(proposals.map((p) => p.id)).toEqual([
       ...sameSecond.map((s) => s.id).reverse(),
       third.id,
       second.id,
-      first.id,
     ]);
     expect(sameSecond.at(-1)?.id).toBe('20250102-030003-4-10');
     expect(proposals[0]).toEqual({
@@ -82,26 +90,33 @@ describe('listProposals', () => {
     // Every older proposal targets the same file: superseded by the newest.
     expect(proposals.slice(1).every((p) => p.status === 'superseded')).toBe(true);
     expect(proposals[1]?.supersededBy).toBe('20250102-030003-4-10');
-    expect(skipped.map((s) => s.name).sort()).toEqual(['garbage', 'half-written']);
-    expect(skipped.find((s) => s.name === 'half-written')?.reason).toContain('manifest.json is missing');
-    expect(skipped.find((s) => s.name === 'garbage')?.reason).toContain('not valid JSON');
-    expect((await latestProposal(project))?.id).toBe('20250102-030003-4-10');
+    // Folders the store never staged are foreign, whatever they hold; one of ours that changed is skipped.
+    expect(foreign.map((s) => s.name).sort()).toEqual(['garbage', 'half-written']);
+    expect(foreign[0]?.reason).toBe(FOREIGN_REASON);
+    expect(skipped).toEqual([
+      {
+        name: first.id,
+        dir: first.dir,
+        reason: 'manifest.json differs from what the store recorded when it was staged',
+      },
+    ]);
+    expect((await latestProposal(project, ledgerFor(project)))?.id).toBe('20250102-030003-4-10');
   });
 
-  it('skips a folder whose manifest names another id', async () => {
+  it('calls a renamed folder foreign: the store staged no proposal of that name', async () => {
     const project = tempProject();
     const staged = await stageAt(project, T0, 1);
     fs.renameSync(staged.dir, path.join(path.dirname(staged.dir), 'renamed'));
-    const { proposals, skipped } = await listProposals(project);
+    const { proposals, foreign } = await listProposals(project, ledgerFor(project));
     expect(proposals).toEqual([]);
-    expect(skipped[0]?.reason).toContain('names id');
+    expect(foreign.map((f) => f.name)).toEqual(['renamed']);
   });
 
   it('reports adopted status and time', async () => {
     const project = tempProject();
     const staged = await stageAt(project, T0, 1);
-    await adoptProposal({ projectDir: project, now: T0 + 5000 });
-    const { proposals } = await listProposals(project);
+    await adoptProposal({ projectDir: project, ledger: ledgerFor(project), now: T0 + 5000 });
+    const { proposals } = await listProposals(project, ledgerFor(project));
     expect(proposals[0]).toMatchObject({ id: staged.id, status: 'adopted', adoptedAt: T0 + 5000 });
   });
 
@@ -109,9 +124,12 @@ describe('listProposals', () => {
     const project = tempProject();
     const older = await stageAt(project, T0, 1);
     const newer = await stageAt(project, T0 + 1000, 2);
-    expect((await listProposals(project)).proposals.map((p) => p.status)).toEqual(['staged', 'superseded']);
-    await rejectProposal({ projectDir: project, id: newer.id, now: T0 + 2000 });
-    const { proposals } = await listProposals(project);
+    expect((await listProposals(project, ledgerFor(project))).proposals.map((p) => p.status)).toEqual([
+      'staged',
+      'superseded',
+    ]);
+    await rejectProposal({ projectDir: project, ledger: ledgerFor(project), id: newer.id, now: T0 + 2000 });
+    const { proposals } = await listProposals(project, ledgerFor(project));
     expect(proposals.map((p) => [p.id, p.status])).toEqual([
       [newer.id, 'rejected'],
       [older.id, 'staged'],
@@ -122,7 +140,7 @@ describe('listProposals', () => {
     const project = tempProject();
     fs.mkdirSync(path.join(project, '.skillopt-sleep'));
     fs.symlinkSync(tempProject(), path.join(project, '.skillopt-sleep/proposals'));
-    await expect(listProposals(project)).rejects.toMatchObject({ name: 'InputError' });
+    await expect(listProposals(project, ledgerFor(project))).rejects.toMatchObject({ name: 'InputError' });
   });
 });
 
@@ -132,15 +150,15 @@ describe('readProposal', () => {
   it('returns manifest, report, diff and receipt', async () => {
     const project = tempProject();
     const staged = await stageAt(project, T0, 5);
-    const details = await readProposal(project, staged.id, reportSchema);
+    const details = await readProposal(project, staged.id, reportSchema, ledgerFor(project));
     expect(details.manifest).toEqual(staged.manifest);
     expect(details.report).toEqual({ night: 5 });
     expect(details.diff).toBe('--- /dev/null\n+++ b/CLAUDE.md\n@@ -0,0 +1 @@\n+night 5\n');
     expect(details.summary.status).toBe('staged');
     expect(details.receipt).toBeNull();
 
-    await adoptProposal({ projectDir: project, id: staged.id, now: T0 + 1 });
-    const adopted = await readProposal(project, staged.id, reportSchema);
+    await adoptProposal({ projectDir: project, ledger: ledgerFor(project), id: staged.id, now: T0 + 1 });
+    const adopted = await readProposal(project, staged.id, reportSchema, ledgerFor(project));
     expect(adopted.summary).toMatchObject({ status: 'adopted', adoptedAt: T0 + 1 });
     expect(adopted.receipt?.targets[0]?.livePath).toBe(path.join(project, 'CLAUDE.md'));
   });
@@ -149,17 +167,21 @@ describe('readProposal', () => {
     const project = tempProject();
     const staged = await stageAt(project, T0, 5);
     const strict = z.object({ night: z.string() });
-    await expect(readProposal(project, staged.id, strict)).rejects.toThrow(
+    await expect(readProposal(project, staged.id, strict, ledgerFor(project))).rejects.toThrow(
       /report\.json is malformed: night/,
     );
   });
 
   it('fails with InputError for a missing or invalid id', async () => {
     const project = tempProject();
-    await expect(readProposal(project, '20250101-000000-1', reportSchema)).rejects.toMatchObject({
+    await expect(
+      readProposal(project, '20250101-000000-1', reportSchema, ledgerFor(project)),
+    ).rejects.toMatchObject({
       code: 'no_proposal',
     });
-    await expect(readProposal(project, '..', reportSchema)).rejects.toMatchObject({ name: 'InputError' });
+    await expect(readProposal(project, '..', reportSchema, ledgerFor(project))).rejects.toMatchObject({
+      name: 'InputError',
+    });
   });
 });
 

@@ -6,12 +6,9 @@ import { lstat, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { InputError, errorMessage, errnoCode, isMissingPathError } from '../src/core/errors.js';
-import {
-  adoptedRecordSchema,
-  proposalManifestSchema,
-  rejectedRecordSchema,
-  revertedRecordSchema,
-} from './types.js';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
+import { judgeProposal, trustedManifest } from './trust.js';
+import { adoptedRecordSchema, rejectedRecordSchema, revertedRecordSchema } from './types.js';
 import type {
   AdoptedRecord,
   ManifestTarget,
@@ -25,7 +22,7 @@ import type {
 } from './types.js';
 import { readJsonFile, readOptionalJsonFile } from '../src/core/io/json-file.js';
 
-export const MANIFEST_FILE = 'manifest.json';
+export { MANIFEST_FILE } from './types.js';
 export const ADOPTED_FILE = 'adopted.json';
 export const DIFF_FILE = 'proposal.diff';
 export const REPORT_MD_FILE = 'report.md';
@@ -78,19 +75,6 @@ export async function checkProposalsRoot(root: string): Promise<boolean> {
   }
 }
 
-/** Read and validate `<dir>/manifest.json`; every failure is an InputError saying what is wrong. */
-export async function loadManifest(dir: string, id: string): Promise<ProposalManifest> {
-  const manifest = await readJsonFile(
-    path.join(dir, MANIFEST_FILE),
-    proposalManifestSchema,
-    `proposal ${id}`,
-  );
-  if (manifest.id !== id) {
-    throw new InputError(`proposal ${id}: manifest.json names id ${JSON.stringify(manifest.id)}`);
-  }
-  return manifest;
-}
-
 export type AdoptedState =
   { adopted: false } | { adopted: true; record: AdoptedRecord | null; problem?: string };
 
@@ -113,12 +97,16 @@ export async function readAdoptedState(dir: string, id: string): Promise<Adopted
   }
 }
 
-/** All proposals of a project, newest first; folders that cannot be read are reported in `skipped`. */
-export async function listProposals(projectDir: string): Promise<ProposalListing> {
+/**
+ * All proposals of a project, newest first. Folders the store did not stage are `foreign` and never
+ * read further; ours that cannot be read (or no longer match the store's record) are `skipped`.
+ */
+export async function listProposals(projectDir: string, ledger: ProposalLedger): Promise<ProposalListing> {
   const root = proposalsRootOf(projectDir);
-  if (!(await checkProposalsRoot(root))) return { proposals: [], skipped: [] };
+  if (!(await checkProposalsRoot(root))) return { proposals: [], skipped: [], foreign: [] };
   const proposals: ProposalSummary[] = [];
   const skipped: SkippedProposal[] = [];
+  const foreign: SkippedProposal[] = [];
   const entries = await readdir(root, { withFileTypes: true });
   for (const entry of entries) {
     const dir = path.join(root, entry.name);
@@ -129,14 +117,17 @@ export async function listProposals(projectDir: string): Promise<ProposalListing
     }
     if (!entry.isDirectory() || entry.name.startsWith(STAGING_PREFIX)) continue;
     try {
-      proposals.push(await summarise(dir, entry.name));
+      const verdict = await judgeProposal(dir, entry.name, ledger);
+      if (verdict.kind === 'foreign') foreign.push({ name: entry.name, dir, reason: verdict.reason });
+      else if (verdict.kind === 'altered') skipped.push({ name: entry.name, dir, reason: verdict.reason });
+      else proposals.push(await summarise(dir, verdict.manifest));
     } catch (err) {
       skipped.push({ name: entry.name, dir, reason: errorMessage(err) });
     }
   }
   proposals.sort(newestFirst);
   markSuperseded(proposals);
-  return { proposals, skipped };
+  return { proposals, skipped, foreign };
 }
 
 /**
@@ -160,8 +151,11 @@ function markSuperseded(newestFirstList: ProposalSummary[]): void {
 }
 
 /** The newest proposal of the project (whatever its status), or null when there is none. */
-export async function latestProposal(projectDir: string): Promise<ProposalSummary | null> {
-  const { proposals } = await listProposals(projectDir);
+export async function latestProposal(
+  projectDir: string,
+  ledger: ProposalLedger,
+): Promise<ProposalSummary | null> {
+  const { proposals } = await listProposals(projectDir, ledger);
   return proposals[0] ?? null;
 }
 
@@ -173,6 +167,7 @@ export async function readProposal<R>(
   projectDir: string,
   id: string,
   reportSchema: z.ZodType<R>,
+  ledger: ProposalLedger,
 ): Promise<ProposalDetails<R>> {
   assertProposalId(id);
   const root = proposalsRootOf(projectDir);
@@ -180,15 +175,15 @@ export async function readProposal<R>(
   if (!(await checkProposalsRoot(root)) || !(await isRealDirectory(dir))) {
     throw new InputError(`no proposal ${id} in ${path.resolve(projectDir)}`, 'no_proposal');
   }
-  const manifest = await loadManifest(dir, id);
+  const manifest = await trustedManifest(dir, id, ledger);
   const adopted = await readAdoptedState(dir, id);
   const report = await readJsonFile(path.join(dir, REPORT_JSON_FILE), reportSchema, `proposal ${id}`);
   const diff = await readTextFile(path.join(dir, DIFF_FILE), `proposal ${id}`);
   const reportMd = await readTextFile(path.join(dir, REPORT_MD_FILE), `proposal ${id}`);
   // Superseded depends on the other proposals, so the summary comes from the listing.
-  const listed = (await listProposals(projectDir)).proposals.find((p) => p.id === id);
+  const listed = (await listProposals(projectDir, ledger)).proposals.find((p) => p.id === id);
   return {
-    summary: listed ?? (await summarise(dir, id)),
+    summary: listed ?? (await summarise(dir, manifest)),
     manifest,
     report,
     diff,
@@ -226,8 +221,8 @@ export async function readReverted(dir: string, id: string): Promise<RevertedRec
   return readOptionalJsonFile(path.join(dir, REVERTED_FILE), revertedRecordSchema, `proposal ${id}`);
 }
 
-async function summarise(dir: string, id: string): Promise<ProposalSummary> {
-  const manifest = await loadManifest(dir, id);
+async function summarise(dir: string, manifest: ProposalManifest): Promise<ProposalSummary> {
+  const { id } = manifest;
   const adopted = await readAdoptedState(dir, id);
   const rejected = await readRejected(dir, id);
   const reverted = await readReverted(dir, id);

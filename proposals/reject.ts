@@ -6,7 +6,9 @@ import { REJECTED_FILE, listProposals } from './list.js';
 import { acquireProposalLock, releaseProposalLock } from './lock.js';
 import { recoverProject } from './recover.js';
 import { assertEpochMs } from './stage.js';
+import { trustedManifest } from './trust.js';
 import type { RejectedRecord } from './types.js';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
 import { PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
 import { writeFileAtomic } from '../src/core/io/atomic-file.js';
 
@@ -15,14 +17,17 @@ export async function rejectProposal(options: {
   id: string;
   now: number;
   reason?: string;
+  ledger: ProposalLedger;
 }): Promise<{ id: string; dir: string; record: RejectedRecord }> {
   assertEpochMs(options.now, 'rejection time');
   const project = path.resolve(options.projectDir);
-  await recoverProject(project);
-  const { id, dir } = await locateProposal(project, options.id);
+  const { ledger } = options;
+  await recoverProject(project, ledger);
+  const { id, dir } = await locateProposal(project, options.id, ledger);
+  await trustedManifest(dir, id, ledger); // nothing is written into a folder the store never staged
   const lockPath = await acquireProposalLock(dir, id, options.now);
   try {
-    const status = (await listProposals(project)).proposals.find((p) => p.id === id)?.status;
+    const status = (await listProposals(project, ledger)).proposals.find((p) => p.id === id)?.status;
     if (status === 'adopted' || status === 'reverted') {
       throw new AdoptRefusedError(
         `proposal ${id} is ${status}; ${status === 'adopted' ? 'use revert to undo it' : 'nothing to reject'}`,

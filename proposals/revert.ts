@@ -1,21 +1,34 @@
 /**
  * `revert [ID]`: undo an adoption from its receipt, as one journaled transaction (commit marker:
- * `reverted.json`). Refused when a live file was edited after the adoption, unless forced; what a
- * revert replaces is copied to `revert-backup/` first, so even a forced revert loses nothing.
+ * `reverted.json`). The receipt is a file of the proposal folder, so each of its targets must be one
+ * the store's manifest staged, with its hashes and its backup in the folder, and every path it
+ * writes or removes stays inside the project (or the allowed roots the store recorded). Refused when
+ * a live file was edited after the adoption, unless forced; what a revert replaces is copied to
+ * `revert-backup/` first, so even a forced revert loses nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AdoptRefusedError, IoError, SkilloptError, errorMessage } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
 import { commitAdoption, gitPrecheck } from './git.js';
 import { REVERTED_FILE, listProposals, readAdoptedState } from './list.js';
-import { locateProposal } from './adopt.js';
+import { assertInsideAllowedRoots, locateProposal } from './adopt.js';
 import { acquireProposalLock, releaseProposalLock } from './lock.js';
 import { recoverProject } from './recover.js';
-import { assertEpochMs, resolveRealPath } from './stage.js';
+import { assertEpochMs, assertTargetAllowed, isInsideDir, resolveRealPath } from './stage.js';
 import { StepCounter, removeCreatedDirs, runTransaction } from './transaction.js';
-import type { AdoptedTarget, Checkpoint, GitOutcome, RecoveryNote, RevertedRecord } from './types.js';
+import { checkReceiptTargets, trustedManifest } from './trust.js';
+import type {
+  AdoptedTarget,
+  Checkpoint,
+  GitOutcome,
+  ManifestTarget,
+  ProposalManifest,
+  RecoveryNote,
+  RevertedRecord,
+} from './types.js';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
 import { DEFAULT_FILE_MODE, writeFileAtomic } from '../src/core/io/atomic-file.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
 import { readFileIfExists } from '../src/core/io/read-file.js';
@@ -29,6 +42,8 @@ export interface RevertOptions {
   force?: boolean;
   commit?: boolean;
   checkpoint?: Checkpoint;
+  /** The store's record of the project's proposals: only those it staged are reverted. */
+  ledger: ProposalLedger;
 }
 
 export interface RevertReceipt {
@@ -49,22 +64,26 @@ interface PlannedRestore {
   restored: Buffer | null;
   copyPath: string;
   mode: number;
+  /** The first folder the adoption created ('' when none, or when the receipt's is not one). */
+  createdDir: string;
 }
 
 export async function revertProposal(options: RevertOptions): Promise<RevertReceipt> {
   assertEpochMs(options.now, 'revert time');
   const project = path.resolve(options.projectDir);
   const step = new StepCounter(options.checkpoint);
-  const recovered = await recoverProject(project);
-  const { id, dir } = await locateAdopted(project, options.id);
+  const { ledger } = options;
+  const recovered = await recoverProject(project, ledger);
+  const { id, dir } = await locateAdopted(project, options.id, ledger);
   const lockPath = await acquireProposalLock(dir, id, options.now);
   step.reach('lock taken');
   try {
+    const manifest = await trustedManifest(dir, id, ledger);
     const state = await readAdoptedState(dir, id);
     if (!state.adopted || state.record == null) {
       throw new AdoptRefusedError(`proposal ${id} has no readable adoption receipt to revert`, 'not_adopted');
     }
-    const plan = await planRestores(id, dir, state.record.targets, options.force === true);
+    const plan = await planRestores(project, dir, manifest, state.record.targets, options.force === true);
     const active = plan.filter((p) => sha256OrEmpty(p.current) !== p.target.sha256Before);
     const git =
       options.commit === true && active.length > 0
@@ -100,6 +119,7 @@ export async function revertProposal(options: RevertOptions): Promise<RevertRece
       proposalId: id,
       now: options.now,
       step,
+      ledger,
       files: active.map((p) => ({
         livePath: p.target.livePath,
         writePath: p.writePath,
@@ -117,8 +137,8 @@ export async function revertProposal(options: RevertOptions): Promise<RevertRece
       },
     });
     for (const p of active) {
-      if (p.restored == null && p.target.createdDir) {
-        await removeCreatedDirs(path.dirname(p.writePath), p.target.createdDir);
+      if (p.restored == null && p.createdDir !== '') {
+        await removeCreatedDirs(path.dirname(p.writePath), p.createdDir);
       }
     }
     const receipt: RevertReceipt = {
@@ -148,8 +168,12 @@ export async function revertProposal(options: RevertOptions): Promise<RevertRece
   }
 }
 
-async function locateAdopted(project: string, id: string | undefined): Promise<{ id: string; dir: string }> {
-  const { proposals } = await listProposals(project);
+async function locateAdopted(
+  project: string,
+  id: string | undefined,
+  ledger: ProposalLedger,
+): Promise<{ id: string; dir: string }> {
+  const { proposals } = await listProposals(project, ledger);
   if (id === undefined) {
     const latest = proposals.find((p) => p.status === 'adopted');
     if (latest === undefined) {
@@ -157,7 +181,7 @@ async function locateAdopted(project: string, id: string | undefined): Promise<{
     }
     return { id: latest.id, dir: latest.dir };
   }
-  const located = await locateProposal(project, id);
+  const located = await locateProposal(project, id, ledger);
   const status = proposals.find((p) => p.id === id)?.status;
   if (status === 'reverted') {
     throw new AdoptRefusedError(`proposal ${id} was already reverted`, 'already_reverted');
@@ -172,15 +196,21 @@ async function locateAdopted(project: string, id: string | undefined): Promise<{
 }
 
 async function planRestores(
-  id: string,
+  project: string,
   dir: string,
+  manifest: ProposalManifest,
   targets: readonly AdoptedTarget[],
   force: boolean,
 ): Promise<PlannedRestore[]> {
+  const { id } = manifest;
+  const realProject = await realpath(project);
   const plan: PlannedRestore[] = [];
   const edited: string[] = [];
-  for (const [index, target] of targets.entries()) {
+  for (const [n, { target, index }] of checkReceiptTargets(manifest, dir, targets).entries()) {
+    const staged = manifest.targets[index] as ManifestTarget;
+    await assertTargetAllowed(target.livePath, project, realProject, staged.allowOutside === true);
     const writePath = await resolveRealPath(target.livePath);
+    await assertInsideAllowedRoots(manifest, staged, writePath);
     const current = await readFileIfExists(writePath);
     const currentSha = sha256OrEmpty(current);
     if (currentSha !== target.sha256After && currentSha !== target.sha256Before) edited.push(target.livePath);
@@ -198,8 +228,13 @@ async function planRestores(
       writePath,
       current,
       restored,
-      copyPath: path.join(dir, 'revert-backup', `${index + 1}-${path.basename(target.livePath)}`),
+      copyPath: path.join(dir, 'revert-backup', `${n + 1}-${path.basename(target.livePath)}`),
       mode: current == null ? DEFAULT_FILE_MODE : (await stat(writePath)).mode & 0o777,
+      createdDir: await createdDirOf(
+        target,
+        writePath,
+        staged.allowOutside === true ? manifest : realProject,
+      ),
     });
   }
   if (edited.length > 0 && !force) {
@@ -209,6 +244,26 @@ async function planRestores(
     );
   }
   return plan;
+}
+
+/**
+ * The receipt's first created folder, when it is the written file's folder or one above it and lies
+ * inside the project (or, for a target outside it, inside an allowed root): only empty folders are
+ * removed, but never up a path the receipt made up.
+ */
+async function createdDirOf(
+  target: AdoptedTarget,
+  writePath: string,
+  bound: string | ProposalManifest,
+): Promise<string> {
+  const created = target.createdDir ?? '';
+  const folder = path.dirname(writePath);
+  if (created === '' || (created !== folder && !isInsideDir(folder, created))) return '';
+  const roots =
+    typeof bound === 'string'
+      ? [bound]
+      : await Promise.all((bound.allowedRoots ?? []).map((r) => realpath(r).catch(() => null)));
+  return roots.some((root) => root !== null && isInsideDir(created, root)) ? created : '';
 }
 
 function sha256OrEmpty(bytes: Buffer | null): string {

@@ -4,12 +4,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_HOSTILE, UNSAFE_RE } from '../test/helpers/hostile-text.js';
 import { stageProposal } from './stage.js';
+import { ledgerFor } from './test-helpers.js';
 
 describe('stageProposal with untrusted text', () => {
   it('writes report.md, report.json and proposal.diff without escape sequences or control characters', async () => {
     const project = fs.mkdtempSync(path.join(os.tmpdir(), 'sos-stage-hostile-'));
     const staged = await stageProposal({
       projectDir: project,
+      ledger: ledgerFor(project),
       night: 1,
       now: Date.UTC(2026, 0, 2),
       targets: [

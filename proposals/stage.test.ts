@@ -7,6 +7,7 @@ import { sha256Hex } from '../src/core/hash.js';
 import { unifiedDiff } from './diff.js';
 import { formatProposalId, stageProposal } from './stage.js';
 import type { StageProposalOptions } from './types.js';
+import { ledgerFor } from './test-helpers.js';
 
 const NOW = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
 const labels = { oldLabel: 'a/f.md', newLabel: 'b/f.md' };
@@ -24,6 +25,7 @@ afterEach(() => {
 function stageOptions(project: string, overrides: Partial<StageProposalOptions> = {}): StageProposalOptions {
   return {
     projectDir: project,
+    ledger: ledgerFor(project),
     night: 7,
     now: NOW,
     targets: [
@@ -295,8 +297,29 @@ describe('stageProposal', () => {
   it('adds -2, -3 when the id is taken', async () => {
     const project = tempProject();
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await stageProposal(stageOptions(project))).id);
+    for (let i = 0; i < 3; i++) {
+      const memory = path.join(project, 'CLAUDE.md');
+      const targets = [
+        { kind: 'memory' as const, livePath: memory, baseText: null, proposedText: `v${i}\n` },
+      ];
+      ids.push((await stageProposal(stageOptions(project, { targets }))).id);
+    }
     expect(ids).toEqual(['20250102-030405-7', '20250102-030405-7-2', '20250102-030405-7-3']);
+  });
+
+  it('does not stage again what the newest pending proposal already proposes', async () => {
+    const project = tempProject();
+    const first = await stageProposal(stageOptions(project));
+    const again = await stageProposal(stageOptions(project, { now: NOW + 60_000, night: 8 }));
+    expect(again).toMatchObject({ id: first.id, dir: first.dir, unchanged: true });
+    expect(fs.readdirSync(path.dirname(first.dir))).toEqual([first.id]);
+    // Other allowed folders, or a rejected twin, are a new proposal.
+    const roots = await stageProposal(stageOptions(project, { now: NOW + 1, allowedRoots: [project] }));
+    expect(roots.unchanged).toBeUndefined();
+    fs.writeFileSync(path.join(roots.dir, 'rejected.json'), '{"rejectedAt": 1, "reason": ""}');
+    const fresh = await stageProposal(stageOptions(project, { now: NOW + 2, allowedRoots: [project] }));
+    expect(fresh.unchanged).toBeUndefined();
+    expect(fresh.id).not.toBe(roots.id);
   });
 
   it('drops targets that do not change and refuses when nothing is left', async () => {

@@ -1,7 +1,8 @@
 /**
  * Staging: write a night's proposal (proposed files, one unified diff, the reports, `manifest.json`)
  * into a temporary folder and publish it by renaming that folder to the proposal's id
- * (`staging-dir.ts`): a proposal folder is always whole. A failed staging removes its folder.
+ * (`staging-dir.ts`): a proposal folder is always whole. A failed staging removes its folder. A
+ * proposal identical to the newest pending one is not staged again (`pending-twin.ts`).
  */
 import { mkdir, realpath, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,6 +26,7 @@ import {
   proposalsRootOf,
 } from './list.js';
 import { unifiedDiff } from './diff.js';
+import { pendingTwin } from './pending-twin.js';
 import { commitStagingDir, createStagingDir } from './staging-dir.js';
 import { MANIFEST_SCHEMA, MANIFEST_VERSION } from './types.js';
 import type {
@@ -52,6 +54,9 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   const baseId = formatProposalId(options.now, options.night);
   await assertDirectory(project);
   const targets = await planTargets(project, options.targets);
+  const allowedRoots = options.allowedRoots?.map((r) => path.resolve(r));
+  const twin = await pendingTwin(project, targets.map(toManifestTarget), allowedRoots, options.ledger);
+  if (twin !== null) return { ...twin, unchanged: true };
   // The reports and the diff quote transcripts and model replies: no escape sequences reach them.
   const reportJsonText = serialiseReport(mapStrings(options.reportJson));
   const diff = plainText(targets.map((t) => diffForTarget(t)).join(''));
@@ -69,9 +74,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
     ...(options.nightId !== undefined ? { nightId: options.nightId } : {}),
     createdAt: options.now,
     targets: targets.map(toManifestTarget),
-    ...(options.allowedRoots !== undefined
-      ? { allowedRoots: options.allowedRoots.map((r) => path.resolve(r)) }
-      : {}),
+    ...(allowedRoots !== undefined ? { allowedRoots } : {}),
   });
   let manifest = manifestFor(baseId);
   try {
@@ -89,15 +92,26 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
     await writeFileAtomic(path.join(staging, REPORT_MD_FILE), plainText(options.reportMd), PRIVATE_FILE_MODE);
     await writeFileAtomic(path.join(staging, REPORT_JSON_FILE), reportJsonText, PRIVATE_FILE_MODE);
     step('reports');
-    const { id, dir } = await commitStagingDir(staging, root, baseId, async (candidate) => {
-      manifest = manifestFor(candidate);
-      await writeFileAtomic(
-        path.join(staging, MANIFEST_FILE),
-        `${JSON.stringify(manifest, null, 2)}\n`,
-        PRIVATE_FILE_MODE,
-      );
-      step('manifest');
+    const { id, dir } = await commitStagingDir(staging, root, baseId, {
+      claim: async (candidate) => {
+        manifest = manifestFor(candidate);
+        const text = `${JSON.stringify(manifest, null, 2)}\n`;
+        await writeFileAtomic(path.join(staging, MANIFEST_FILE), text, PRIVATE_FILE_MODE);
+        // The store's copy is what makes the folder ours: a folder arriving with a clone has none.
+        const reserved = options.ledger.reserve({
+          id: candidate,
+          stagingDir: staging,
+          createdAt: options.now,
+          ...(options.nightId !== undefined ? { nightId: options.nightId } : {}),
+          targets: manifest.targets.map((t) => t.livePath),
+          manifest: text,
+        });
+        if (reserved) step('manifest');
+        return reserved;
+      },
+      unclaim: (candidate) => options.ledger.release(candidate),
     });
+    options.ledger.published(id, dir);
     step('published');
     return { id, dir, manifest };
   } catch (err) {

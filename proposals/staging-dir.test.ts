@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ownIdentity } from '../src/core/process-identity.js';
 import { listProposals, proposalsRootOf } from './list.js';
 import { commitStagingDir, createStagingDir, removeLeftoverStaging } from './staging-dir.js';
+import { memoryLedger } from './test-helpers.js';
 
 function root(): string {
   const project = mkdtempSync(path.join(os.tmpdir(), 'sos-staging-'));
@@ -25,10 +26,13 @@ describe('staging folders', () => {
     writeFileSync(path.join(r, '20260101-000000-1', 'manifest.json'), '{}');
     const staging = await createStagingDir(r);
     const ids: string[] = [];
-    const done = await commitStagingDir(staging, r, '20260101-000000-1', async (id) => {
-      ids.push(id);
-      writeFileSync(path.join(staging, 'manifest.json'), id);
-      await Promise.resolve();
+    const done = await commitStagingDir(staging, r, '20260101-000000-1', {
+      claim: async (id) => {
+        ids.push(id);
+        writeFileSync(path.join(staging, 'manifest.json'), id);
+        return Promise.resolve(true);
+      },
+      unclaim: () => undefined,
     });
     expect(done.id).toBe('20260101-000000-1-2');
     expect(ids).toEqual(['20260101-000000-1-2']);
@@ -52,8 +56,8 @@ describe('staging folders', () => {
     mkdirSync(mine);
     writeFileSync(path.join(mine, 'notes.txt'), 'keep');
     age(mine, 60);
-    const listing = await listProposals(path.dirname(path.dirname(r)));
-    expect(listing.skipped.map((s) => s.name).sort()).toEqual([
+    const listing = await listProposals(path.dirname(path.dirname(r)), memoryLedger());
+    expect(listing.foreign.map((s) => s.name).sort()).toEqual([
       '20250101-000000-3',
       '20250101-000000-4',
       '20250101-000000-5',

@@ -2,13 +2,16 @@
  * A proposal is written into a private temporary folder (`.staging-<pid>-<start>-<random>` in the
  * proposals folder) and renamed to its id as the commit point: a kill at any moment leaves either no
  * proposal or a whole one, never a folder without its manifest. Leftovers of a killed staging are
- * removed by the next command (`recoverProject`), once the process that made them is gone.
+ * removed by the next command (`recoverProject`), once the process that made them is gone. Just before
+ * the rename the store records the manifest under the id (the reservation that makes the folder ours,
+ * `ProposalLedger`); a reservation whose folder was never published is released the same way.
  */
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { IoError, errorMessage, errnoCode } from '../src/core/errors.js';
 import { ownIdentity, processAlive } from '../src/core/process-identity.js';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
 import { DIFF_FILE, MANIFEST_FILE, REPORT_JSON_FILE, REPORT_MD_FILE, STAGING_PREFIX } from './list.js';
 
 /** How many `-2`, `-3`... suffixes we try before concluding something is wrong. */
@@ -31,26 +34,35 @@ export async function createStagingDir(root: string): Promise<string> {
   return dir;
 }
 
+/** How a staging claims an id: write the manifest naming it and reserve it in the store. */
+export interface IdClaim {
+  /** False when the id is taken (the store already knows a proposal of that id). */
+  claim: (id: string) => Promise<boolean>;
+  /** The folder could not be renamed to a claimed id. */
+  unclaim: (id: string) => void;
+}
+
 /**
- * Rename the finished folder to the first free id (`baseId`, then `baseId-2`, …). `prepare(id)` writes
- * the manifest naming that id into the folder first. A rename never replaces a proposal: one that
- * exists is not empty, so the rename fails and the next id is tried.
+ * Rename the finished folder to the first free id (`baseId`, then `baseId-2`, …) that `claim` takes. A
+ * rename never replaces a proposal: one that exists is not empty, so the rename fails and the next id
+ * is tried.
  */
 export async function commitStagingDir(
   staging: string,
   root: string,
   baseId: string,
-  prepare: (id: string) => Promise<void>,
+  ids: IdClaim,
 ): Promise<{ id: string; dir: string }> {
   for (let n = 1; n <= MAX_ID_COLLISIONS; n++) {
     const id = n === 1 ? baseId : `${baseId}-${n}`;
     const dir = path.join(root, id);
     if (await exists(dir)) continue;
-    await prepare(id);
+    if (!(await ids.claim(id))) continue;
     try {
       await rename(staging, dir);
       return { id, dir };
     } catch (err) {
+      ids.unclaim(id);
       const code = errnoCode(err);
       if (code !== 'EEXIST' && code !== 'ENOTEMPTY' && code !== 'EPERM')
         throw new IoError(`cannot publish proposal ${id}: ${errorMessage(err)}`);
@@ -102,4 +114,19 @@ export async function removeLeftoverStaging(root: string, now = Date.now()): Pro
     removed.push(entry.name);
   }
   return removed;
+}
+
+/**
+ * Reservations a staging left: published (killed after the rename) are completed; those of a staging
+ * process that is gone, whose folder never appeared, are released. A live staging's is left alone.
+ */
+export async function settleReservations(root: string, ledger: ProposalLedger): Promise<void> {
+  for (const r of ledger.unpublished()) {
+    // Its process first: once it is gone, whether the folder exists can no longer change.
+    const owner = stagingOwner(path.basename(r.stagingDir));
+    if (owner !== null && processAlive(owner)) continue;
+    const dir = path.join(root, r.id);
+    if (await exists(dir)) ledger.published(r.id, dir);
+    else ledger.release(r.id);
+  }
 }

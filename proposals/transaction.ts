@@ -3,17 +3,20 @@
  *
  * Order: copies of the old bytes are on disk (the caller's backups) → the journal (every file's
  * hash before and after, where its old bytes are, the temp file it will use, the folders it will
- * create) is written and fsynced → each live file is replaced by writing a temp file beside it and
- * renaming it over → the caller's commit marker (the receipt, naming the transaction id) → the
- * journal is removed. A kill at any moment therefore leaves every live file wholly old or wholly
- * new, and `recoverTransaction` (run by the next command) finishes a transaction whose marker exists
- * or rolls it back.
+ * create) is recorded in the store, then written and fsynced beside the proposal → each live file is
+ * replaced by writing a temp file beside it and renaming it over → the caller's commit marker (the
+ * receipt, naming the transaction id) → the journal is removed. A kill at any moment therefore leaves
+ * every live file wholly old or wholly new, and `recoverTransaction` (run by the next command)
+ * finishes a transaction whose marker exists or rolls it back. Recovery acts only on the store's copy:
+ * the file arrives with a clone like the rest of the folder, and its paths and modes could be anything.
  */
-import { mkdir, readFile, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { InputError, IoError, errorMessage, errnoCode, isMissingPathError } from '../src/core/errors.js';
+import { IoError, errorMessage, errnoCode, isMissingPathError } from '../src/core/errors.js';
 import { sha256Hex } from '../src/core/hash.js';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
+import { parseJsonWith } from '../src/core/io/json-file.js';
 import type { Checkpoint } from './types.js';
 import { fsyncDirectory, writeFileAtomic } from '../src/core/io/atomic-file.js';
 import { PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
@@ -72,6 +75,8 @@ export interface TransactionOptions {
   /** Writes the commit marker (the receipt naming txId). */
   commit: (createdDirs: string[]) => Promise<void>;
   step: StepCounter;
+  /** Where the journal is recorded first: recovery trusts no other copy. */
+  ledger: ProposalLedger;
 }
 
 /** Numbers the steps of one command for the test hook. */
@@ -92,7 +97,7 @@ export function journalPath(dir: string): string {
 }
 
 export async function runTransaction(options: TransactionOptions): Promise<void> {
-  const { dir, txId, files, step } = options;
+  const { dir, txId, files, step, ledger } = options;
   const entries: JournalEntry[] = [];
   for (const [index, file] of files.entries()) {
     entries.push({
@@ -115,7 +120,9 @@ export async function runTransaction(options: TransactionOptions): Promise<void>
     startedAt: options.now,
     entries,
   };
-  await writeFileAtomic(journalPath(dir), `${JSON.stringify(journal, null, 2)}\n`, PRIVATE_FILE_MODE);
+  const text = `${JSON.stringify(journal, null, 2)}\n`;
+  ledger.recordJournal(options.proposalId, text);
+  await writeFileAtomic(journalPath(dir), text, PRIVATE_FILE_MODE);
   step.reach('journal written');
   try {
     for (const [index, entry] of entries.entries()) {
@@ -133,9 +140,11 @@ export async function runTransaction(options: TransactionOptions): Promise<void>
       );
     }
     await unlink(journalPath(dir)).catch(() => undefined);
+    ledger.clearJournal(options.proposalId);
     throw err;
   }
   await removeJournal(dir);
+  ledger.clearJournal(options.proposalId);
   step.reach('journal removed');
 }
 
@@ -155,29 +164,30 @@ async function replaceOne(entry: JournalEntry, after: Buffer | null, step: StepC
   step.reach(`${entry.livePath} replaced`);
 }
 
+/** The file copy may be gone already (a kill after it was removed, before the store forgot it). */
 async function removeJournal(dir: string): Promise<void> {
-  await unlink(journalPath(dir));
+  await unlinkIfPresent(journalPath(dir));
   await fsyncDirectory(dir);
 }
 
-/** Read a journal; null when there is none. A malformed journal is refused, never guessed at. */
-export async function readJournal(dir: string): Promise<Journal | null> {
-  let text: string;
-  try {
-    text = await readFile(journalPath(dir), 'utf8');
-  } catch (err) {
-    if (isMissingPathError(err)) return null;
-    throw new IoError(`cannot read ${journalPath(dir)}: ${errorMessage(err)}`);
+/** The store's copy of a journal, as `runTransaction` recorded it. */
+export function parseJournal(text: string, proposalId: string): Journal {
+  const check = parseJsonWith(text, journalSchema);
+  if (!check.ok) {
+    throw new IoError(`the store's journal of proposal ${proposalId} ${check.problem}; inspect it by hand`);
   }
-  let parsed: unknown;
+  return check.value;
+}
+
+/** True when a journal file sits in the folder (one the store did not record is never read). */
+export async function hasJournalFile(dir: string): Promise<boolean> {
   try {
-    parsed = JSON.parse(text);
+    await lstat(journalPath(dir));
+    return true;
   } catch (err) {
-    throw new InputError(`${journalPath(dir)} is not valid JSON (${errorMessage(err)}); inspect it by hand`);
+    if (isMissingPathError(err)) return false;
+    throw err;
   }
-  const result = journalSchema.safeParse(parsed);
-  if (!result.success) throw new InputError(`${journalPath(dir)} is malformed; inspect it by hand`);
-  return result.data;
 }
 
 /**

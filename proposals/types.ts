@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { ProposalLedger } from '../src/core/proposal-ledger.js';
 
 export type TargetKind = 'skill' | 'memory';
 
@@ -38,8 +39,10 @@ export interface StageProposalOptions {
    * re-checks every `allowOutside` target against them.
    */
   allowedRoots?: readonly string[];
-  /** The store's row of the night staging it, kept in the manifest so a lost store row can be rebuilt. */
+  /** The store's row of the night staging it, kept in the manifest (the store links the night to it). */
   nightId?: number;
+  /** Where the manifest is recorded before the folder is published: what makes the folder trusted. */
+  ledger: ProposalLedger;
   /** Test-only: called at each step of staging (the crash tests kill the process there). */
   checkpoint?: Checkpoint;
 }
@@ -64,6 +67,7 @@ export const manifestTargetSchema = z.object({
 });
 export type ManifestTarget = z.infer<typeof manifestTargetSchema>;
 
+export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_SCHEMA = 'skillopt-sleep.proposal';
 export const MANIFEST_VERSION = 1;
 
@@ -141,6 +145,8 @@ export interface StagedProposal {
   /** Absolute path of the proposal folder. */
   dir: string;
   manifest: ProposalManifest;
+  /** Nothing was written: the newest pending proposal (this one) already proposes exactly this. */
+  unchanged?: true;
 }
 
 /** Precedence when several apply: reverted > adopted > rejected > superseded > staged. */
@@ -179,7 +185,10 @@ export interface SkippedProposal {
 export interface ProposalListing {
   /** Newest first (manifest createdAt, then id). */
   proposals: ProposalSummary[];
+  /** Folders this machine staged that cannot be read or no longer match the store's record. */
   skipped: SkippedProposal[];
+  /** Folders the store never staged (they may have arrived with the repository): never read further. */
+  foreign: SkippedProposal[];
 }
 
 export interface ProposalDetails<R = unknown> {
@@ -201,8 +210,8 @@ export interface AdoptProposalOptions {
   id?: string;
   /** Adoption time, UTC epoch ms. */
   now: number;
-  /** Where backups go: `<backupRoot>/<id>/<n>-<basename>`. Default `<proposalDir>/backup/<n>-<basename>`. */
-  backupRoot?: string;
+  /** The store's record of the project's proposals: only those it staged are adopted. */
+  ledger: ProposalLedger;
   /** Which targets; default every target not adopted yet. */
   select?: TargetSelection;
   /** Commit exactly the touched files with git afterwards (refused up front when they have uncommitted edits). */
@@ -245,7 +254,9 @@ export interface AdoptReceipt {
 
 export interface RecoveryNote {
   proposalId: string;
-  kind: 'adopt' | 'revert';
-  outcome: 'finished' | 'rolled_back';
+  /** 'unknown': a journal file the store did not record, so it was never read. */
+  kind: 'adopt' | 'revert' | 'unknown';
+  /** 'left_alone': that file was not acted on (nor removed). */
+  outcome: 'finished' | 'rolled_back' | 'left_alone';
   paths: string[];
 }

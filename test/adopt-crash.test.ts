@@ -14,8 +14,9 @@ import { recoverAndSync, syncMirror } from '../src/cli/proposal-session.js';
 import { memoryLogger } from '../src/core/logger.js';
 import { openStore, type Db } from '../src/store/db.js';
 import { markInterruptedNights } from '../src/store/nights-repo.js';
+import { proposalLedger } from '../src/store/proposal-ledger-repo.js';
 import type { Sandbox } from './e2e/cli-helpers.js';
-import { readOrNull, stageFixture, type ProposalFixture } from './e2e/proposal-fixture.js';
+import { readOrNull, stageFixture, withSandboxLedger, type ProposalFixture } from './e2e/proposal-fixture.js';
 import { killAt } from './helpers/killed-here.js';
 
 type Side = 'old' | 'new';
@@ -78,6 +79,7 @@ async function command(b: Sandbox, verb: 'adopt' | 'revert', checkpoint?: Checkp
     await recoverAndSync(db, b.project, memoryLogger());
     const base = {
       projectDir: b.project,
+      ledger: proposalLedger(db, b.project),
       now: Date.now(),
       commit: false,
       ...(checkpoint ? { checkpoint } : {}),
@@ -120,7 +122,9 @@ function storeStatus(b: Sandbox, id: string): string | undefined {
 
 async function listedStatus(b: Sandbox): Promise<string> {
   await nextCommand(b);
-  return (await listProposals(b.project)).proposals[0]?.status ?? '';
+  return (
+    (await withSandboxLedger(b, (ledger) => listProposals(b.project, ledger))).proposals[0]?.status ?? ''
+  );
 }
 
 describe('adopt killed at every step', () => {

@@ -18,6 +18,7 @@ import { defaultConfig } from '../src/config/schema.js';
 import { runNight } from '../src/night/run-night.js';
 import { openStore, type Db } from '../src/store/db.js';
 import { markInterruptedNights, nightsForProject } from '../src/store/nights-repo.js';
+import { proposalLedger } from '../src/store/proposal-ledger-repo.js';
 import { killAt } from './helpers/killed-here.js';
 
 const TASKS = path.resolve(import.meta.dirname, 'fixtures/personas/researcher.tasks.json');
@@ -141,13 +142,19 @@ it('a run killed at any step of staging leaves no running night and no partial f
       expect(existsSync(path.join(proposalsDir(b), id, 'manifest.json'))).toBe(true);
       expect(after.proposals).toEqual([{ id, night_id: after.nights[0]?.id, status: 'staged' }]);
       expect(after.nights[0]?.proposal_id).toBe(id);
-      const adopted = await adoptProposal({
-        projectDir: b.project,
-        now: Date.now(),
-        select: {},
-        commit: false,
-      });
-      expect(adopted.id).toBe(id);
+      const db2 = openCliStore(b);
+      try {
+        const adopted = await adoptProposal({
+          projectDir: b.project,
+          ledger: proposalLedger(db2, b.project),
+          now: Date.now(),
+          select: {},
+          commit: false,
+        });
+        expect(adopted.id).toBe(id);
+      } finally {
+        db2.close();
+      }
       outcomes.push(`${step}:published`);
     }
 

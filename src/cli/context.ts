@@ -1,13 +1,13 @@
 /** What every command needs: the state home, the project, the effective config, the store. */
-import { existsSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { systemClock } from '../core/clock.js';
-import { IoError, UsageError } from '../core/errors.js';
+import { IoError, UsageError, errnoCode, errorMessage } from '../core/errors.js';
 import { folderProblem, isFolder } from '../core/io/folder-problem.js';
-import { keepPrivate } from '../core/io/private-mode.js';
+import { keepPrivate, keepTreePrivate } from '../core/io/private-mode.js';
 import { checkProjectStateDir } from '../core/io/project-state-dir.js';
 import type { Logger } from '../core/logger.js';
-import { dbFile, stateHome, userHome, type Env } from '../config/paths.js';
+import { dbFile, stateHome, stateHomeEntries, userHome, type Env } from '../config/paths.js';
 import { openStore, type Db } from '../store/db.js';
 import { markInterruptedNights } from '../store/nights-repo.js';
 import { isPathOfPlatform, normalizeProjectPath } from '../core/project-path.js';
@@ -55,7 +55,9 @@ export function usableStateHome(env: Env): string {
       'state_home_unusable',
     );
   }
-  keepPrivate(home); // made 0700 by the store; an older, world-readable one is tightened here
+  // Made 0700/0600 as it is written; an older or loosened one is tightened here, whole.
+  keepPrivate(home);
+  keepTreePrivate(stateHomeEntries(home));
   return home;
 }
 
@@ -92,9 +94,22 @@ export function resolveProject(flag: string | undefined, mustExist = true): stri
     const gone = onThisMachine(project) && existsSync(project) ? '' : GONE_HINT;
     throw new UsageError(`${missingFolder(project)}${gone}`);
   }
+  assertReadable(project);
   // Before its config, proposals or lock are read: a symlinked state folder is refused.
   checkProjectStateDir(project);
   return project;
+}
+
+/** A folder we may list and enter; one the user closed (EACCES) is one line, not a stack trace. */
+function assertReadable(project: string): void {
+  try {
+    accessSync(project, constants.R_OK | constants.X_OK);
+  } catch (err) {
+    throw new IoError(
+      `project folder ${project} cannot be read (${errnoCode(err) ?? errorMessage(err)}): give yourself read access to it, or choose another with --project`,
+      'project_unreadable',
+    );
+  }
 }
 
 const GONE_HINT =

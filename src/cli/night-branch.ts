@@ -1,11 +1,14 @@
 /** `run --branch [name]`: checked before the night, then the staged proposal committed on a new branch. */
+import path from 'node:path';
 import {
   commitProposalBranch,
   planProposalBranch,
   type BranchOutcome,
   type BranchPlan,
 } from '../../proposals/git-branch.js';
+import { proposalsRootOf } from '../../proposals/index.js';
 import { systemTempDir, type Env } from '../config/paths.js';
+import type { ProposalLedger } from '../core/proposal-ledger.js';
 import type { NightReport } from '../night/night-report.js';
 import { say } from './output.js';
 
@@ -17,12 +20,15 @@ export const planNightBranch = (project: string, flag: string | true, env: Env):
 
 export async function nightBranch(
   plan: BranchPlan,
-  report: Pick<NightReport, 'staging_dir'> & { proposal_id?: string },
+  report: Pick<NightReport, 'staging_dir' | 'project'> & { proposal_id?: string },
+  ledger: ProposalLedger,
 ): Promise<NightBranch> {
-  if (report.staging_dir === '' || !report.proposal_id) {
+  if (!report.proposal_id) {
     return { status: 'not_staged', message: 'the night staged no proposal, so no branch was created' };
   }
-  return commitProposalBranch(plan, { dir: report.staging_dir, id: report.proposal_id });
+  // An unchanged night names the pending proposal it would have staged again (no staging_dir).
+  const dir = report.staging_dir || path.join(proposalsRootOf(report.project), report.proposal_id);
+  return commitProposalBranch(plan, { dir, id: report.proposal_id, ledger });
 }
 
 export function renderNightBranch(branch: NightBranch): void {

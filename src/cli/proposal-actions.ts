@@ -13,7 +13,7 @@ import {
 import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import { displayText } from './output.js';
-import { commitFailure, recoverAndSync, syncMirror } from './proposal-session.js';
+import { commitFailure, ledgerOf, recoverAndSync, syncMirror } from './proposal-session.js';
 
 export interface ActionBase {
   db: Db;
@@ -33,6 +33,7 @@ export async function adoptAction(
       now: o.now,
       select: o.select,
       commit: o.commit,
+      ledger: ledgerOf(o.db, o.project),
     });
   } finally {
     await syncMirror(o.db, o.project);
@@ -58,6 +59,7 @@ export async function revertAction(
       now: o.now,
       force: o.force,
       commit: o.commit,
+      ledger: ledgerOf(o.db, o.project),
     });
   } finally {
     await syncMirror(o.db, o.project);
@@ -82,6 +84,7 @@ export async function rejectAction(
     id: o.id,
     now: o.now,
     ...(o.reason !== undefined ? { reason: o.reason } : {}),
+    ledger: ledgerOf(o.db, o.project),
   });
   await syncMirror(o.db, o.project);
   return result;

@@ -25,6 +25,7 @@ import { statusCommand } from './commands/status.js';
 import { reportCommand } from './commands/report.js';
 import { evalCommand, trainCommand } from './commands/train.js';
 import { uiCommand } from './commands/ui.js';
+import { environmentError } from './environment-error.js';
 import { withCliIo, type CliIo } from './io.js';
 import { messageLine, printJson } from './output.js';
 
@@ -109,10 +110,11 @@ async function runScoped(argv: string[], io: CliIo): Promise<number> {
         printJson({ ok: false, error: 'usage', message: err.message.replace(/^error: /, '') });
       return EXIT.usage;
     }
-    if (err instanceof SkilloptError) {
-      io.stderr.write(`[sleep] error: ${messageLine(err.message)}\n`);
-      if (wantsJson(argv)) printJson({ ok: false, error: err.code, message: err.message });
-      return err.exitCode;
+    const known = err instanceof SkilloptError ? err : environmentError(err);
+    if (known !== null) {
+      io.stderr.write(`[sleep] error: ${messageLine(known.message)}\n`);
+      if (wantsJson(argv)) printJson({ ok: false, error: known.code, message: known.message });
+      return known.exitCode;
     }
     const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
     const home = io.env.HOME;

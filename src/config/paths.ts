@@ -45,6 +45,27 @@ export const schedulesFile = (home: string): string => path.join(home, 'schedule
 export const daemonLockFile = (home: string): string => path.join(home, 'daemon.lock');
 export const daemonStatusFile = (home: string): string => path.join(home, 'daemon-status.json');
 
+/**
+ * What the tool keeps in the state home (folders with all they hold), so a loosened one is
+ * tightened whole while files of the user's own there (a state home set to a shared folder) are left
+ * alone. The install ledger, the demo and the session-end logs are named by their own modules; a test
+ * checks that this list holds them (paths.test.ts).
+ */
+export const stateHomeEntries = (home: string): string[] => [
+  ...['', '-wal', '-shm'].map((side) => dbFile(home) + side),
+  userConfigFile(home),
+  locksDir(home),
+  recordingsDir(home),
+  batchDir(home),
+  handoffDir(home),
+  schedulesFile(home),
+  daemonLockFile(home),
+  daemonStatusFile(home),
+  ...['installs.json', 'install-backups', 'demo', 'session-ends.jsonl', 'session-ends.claimed.jsonl'].map(
+    (name) => path.join(home, name),
+  ),
+];
+
 /** Per-project folder for project config and proposals. */
 export { projectStateDir };
 export const projectConfigFile = (project: string): string =>

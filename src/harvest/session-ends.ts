@@ -10,8 +10,8 @@ import path from 'node:path';
 import { writeFileAtomicSync } from '../core/io/atomic-file.js';
 import { PRIVATE_FILE_MODE } from '../core/io/private-mode.js';
 
-const LOG = 'session-ends.jsonl';
-const CLAIMED = 'session-ends.claimed.jsonl';
+export const LOG = 'session-ends.jsonl';
+export const CLAIMED = 'session-ends.claimed.jsonl';
 /** More than a day's sessions; a log that large was not read for a long while. */
 const MAX_ENTRIES = 10_000;
 

@@ -72,3 +72,20 @@ describe('appendJsonItem', () => {
     );
   });
 });
+
+describe('a file that starts with a UTF-8 byte order mark', () => {
+  it('is read, edited and restored with its mark kept', () => {
+    const bom = `\uFEFF${USER}`;
+    expect(jsonValueAt(bom, ['servers', 'other'])).toEqual({ command: 'other-mcp', args: ['--x'] });
+    const set = setJsonValue(bom, ['servers', 'skillopt-sleep'], { command: 'node' });
+    expect(set.text.startsWith('\uFEFF// my editor')).toBe(true);
+    expect(set.text.slice(1)).toBe(
+      setJsonValue(USER, ['servers', 'skillopt-sleep'], { command: 'node' }).text,
+    );
+    expect(removeJsonValue(set.text, ['servers', 'skillopt-sleep'])).toBe(bom);
+    const appended = appendJsonItem(bom, ['inputs'], { id: 'x' });
+    expect(appended.text.startsWith('\uFEFF')).toBe(true);
+    expect(jsonValueAt(appended.text, ['inputs'])).toEqual([{ id: 'x' }]);
+    expect(setJsonValue('\uFEFF', ['a'], 1).text).toBe('\uFEFF{\n  "a": 1\n}\n');
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Edits of JSON/JSONC config files that keep every byte we do not touch: comments, odd spacing and
- * key order survive because jsonc-parser's `modify` only replaces the span of the edited value.
+ * key order survive because jsonc-parser's `modify` only replaces the span of the edited value. A
+ * leading UTF-8 byte order mark (Windows editors write one) is set aside while parsing and kept.
  */
 import {
   applyEdits,
@@ -17,8 +18,24 @@ const PARSE = { allowTrailingComma: true, disallowComments: false, allowEmptyCon
 
 export class JsonEditError extends Error {}
 
-/** The parsed tree of `text` (undefined for an empty file), or a JsonEditError naming the first problem. */
+const BOM = '\uFEFF';
+
+/** `edit` on the text after a leading byte order mark, which the result keeps. */
+function keepingBom(text: string, edit: (body: string) => string): string {
+  return text.startsWith(BOM) ? BOM + edit(text.slice(BOM.length)) : edit(text);
+}
+
+const withoutBom = (text: string): string => (text.startsWith(BOM) ? text.slice(BOM.length) : text);
+
+/**
+ * The parsed tree of `text` (undefined for an empty file), or a JsonEditError naming the first problem.
+ * Offsets are those of the text after a byte order mark.
+ */
 export function jsonTree(text: string): Node | undefined {
+  return parsedTree(withoutBom(text));
+}
+
+function parsedTree(text: string): Node | undefined {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE);
   const first = errors[0];
@@ -129,6 +146,16 @@ function missingFrom(root: Node | undefined, path: JSONPath): JSONPath {
  * object when it exists (a `servers` that is a string is refused, never replaced).
  */
 export function setJsonValue(text: string, path: JSONPath, value: unknown): JsonSet {
+  let insertedAt: JSONPath = [];
+  const out = keepingBom(text, (body) => {
+    const set = setInBody(body, path, value);
+    insertedAt = set.insertedAt;
+    return set.text;
+  });
+  return { text: out, insertedAt };
+}
+
+function setInBody(text: string, path: JSONPath, value: unknown): JsonSet {
   const root = jsonTree(text);
   const insertedAt = missingFrom(root, path);
   if (text.trim() === '') {
@@ -150,7 +177,7 @@ export function appendJsonItem(text: string, path: JSONPath, value: unknown): Js
   if (current === undefined) return setJsonValue(text, path, [value]);
   if (!Array.isArray(current)) throw new JsonEditError(`has "${path.join('.')}" that is not a list`);
   const at = [...path, current.length];
-  return { text: insertion(text, at, value, path, true), insertedAt: at };
+  return { text: keepingBom(text, (body) => insertion(body, at, value, path, true)), insertedAt: at };
 }
 
 /**
@@ -188,6 +215,10 @@ function cut(text: string, path: JSONPath): string {
  * uninstall after other edits leaves no empty `{}` of ours behind.
  */
 export function removeJsonValue(text: string, path: JSONPath, insertedAt: JSONPath = path): string {
+  return keepingBom(text, (body) => removeFromBody(body, path, insertedAt));
+}
+
+function removeFromBody(text: string, path: JSONPath, insertedAt: JSONPath): string {
   let out = cut(text, path);
   for (let depth = path.length - 1; depth >= insertedAt.length && depth > 0; depth--) {
     const parent = path.slice(0, depth);

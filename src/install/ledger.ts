@@ -28,7 +28,7 @@ interface LedgerFile {
 }
 
 export const ledgerFile = (home: string): string => path.join(home, 'installs.json');
-const backupsDir = (home: string): string => path.join(home, 'install-backups');
+export const backupsDir = (home: string): string => path.join(home, 'install-backups');
 
 export class Ledger {
   private readonly data: LedgerFile;

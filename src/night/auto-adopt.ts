@@ -6,6 +6,7 @@
 import { adoptProposal } from '../../proposals/index.js';
 import { errorMessage } from '../core/errors.js';
 import type { Db } from '../store/db.js';
+import { proposalLedger } from '../store/proposal-ledger-repo.js';
 import { markProposal } from '../store/proposals-repo.js';
 import type { NightReport } from './night-report.js';
 
@@ -22,7 +23,13 @@ export async function autoAdopt(
 ): Promise<AutoAdoptOutcome | null> {
   if (report.mode !== 'run' || !report.accepted || report.proposal_id === '') return null;
   try {
-    const receipt = await adoptProposal({ projectDir: report.project, id: report.proposal_id, now, commit });
+    const receipt = await adoptProposal({
+      projectDir: report.project,
+      id: report.proposal_id,
+      now,
+      commit,
+      ledger: proposalLedger(db, report.project),
+    });
     markProposal(db, report.project, receipt.id, 'adopted', now);
     return { adopted: true, proposal_id: receipt.id, updated_paths: receipt.updatedPaths };
   } catch (err) {

@@ -8,6 +8,7 @@ import { tasksSessions } from '../core/task.js';
 import type { Db } from '../store/db.js';
 import { recordRejectedEdit, savePendingEdits, upsertTasks } from '../store/learning-repo.js';
 import { finishNight } from '../store/nights-repo.js';
+import { proposalLedger } from '../store/proposal-ledger-repo.js';
 import { recordNightProposal } from '../store/proposals-repo.js';
 import type { NightOutcome } from './night-outcome.js';
 import type { NightReport } from './night-report.js';
@@ -30,6 +31,8 @@ export function recordNight(db: Db, outcome: NightOutcome, nightId: number, now:
 export interface StagedNight {
   dir: string;
   id: string;
+  /** Nothing new was staged: the pending proposal `id` already proposes exactly this. */
+  unchanged?: true;
 }
 
 /** The night's proposal and its row; null when there is nothing to stage (or the budget stopped it). */
@@ -49,9 +52,11 @@ export async function stageNight(
     reportMd: renderReportMd(toReport(outcome, { stagingDir: '(this folder)' })),
     reportJson: toReport(outcome),
     nightId: at.nightId,
+    ledger: proposalLedger(db, plan.project),
     ...(at.checkpoint ? { checkpoint: at.checkpoint } : {}),
   });
-  // A kill before this leaves the folder whole; the next command adds the row from its manifest.
+  // The row was reserved before the folder was published; a kill before this leaves the night unlinked
+  // and the next command links it from the manifest.
   recordNightProposal(db, {
     id: staged.id,
     project: plan.project,

@@ -158,11 +158,15 @@ async function recordAndStage(
   });
   const report = toReport(outcome, {
     endedAt: deps.clock.now(),
-    ...(staged ? { stagingDir: staged.dir, proposalId: staged.id } : {}),
+    ...(staged?.unchanged ? { proposalId: staged.id, notes: [unchangedNote(staged.id)] } : {}),
+    ...(staged && !staged.unchanged ? { stagingDir: staged.dir, proposalId: staged.id } : {}),
   });
   closeNight(deps.db, nightId, report);
   return report;
 }
+
+const unchangedNote = (id: string): string =>
+  `nothing new was staged: the pending proposal ${id} already proposes exactly these files`;
 
 const outcomeAt = (deps: NightDeps, answers: AnswerSource) => ({
   backend: deps.backend.name,

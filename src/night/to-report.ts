@@ -24,6 +24,8 @@ export interface ReportClosing {
   endedAt?: number;
   stagingDir?: string;
   proposalId?: string;
+  /** Said once the proposal's place is known (an unchanged night stages nothing new). */
+  notes?: string[];
 }
 
 const STOPPED = { plan: 'plan', batch_failed: 'batch_failed' } as const;
@@ -90,7 +92,7 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     stopped: outcome.state === 'trained' ? (outcome.budgetStop ? 'budget' : '') : STOPPED[outcome.state],
     staging_dir: closing.stagingDir ?? '',
     proposal_id: closing.proposalId ?? '',
-    notes: reportNotes(outcome),
+    notes: [...reportNotes(outcome), ...(closing.notes ?? [])],
     harvest: set.harvest
       ? {
           files_seen: set.harvest.filesSeen,

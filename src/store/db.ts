@@ -1,24 +1,22 @@
 /** Opens the SQLite store (WAL) and brings its schema up to date. */
-import { closeSync, openSync, statSync } from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { IoError, errorMessage } from '../core/errors.js';
-import { keepPrivate, makePrivateDir, PRIVATE_FILE_MODE } from '../core/io/private-mode.js';
+import { keepPrivate } from '../core/io/private-mode.js';
 import { MIGRATIONS } from './migrations.js';
+import { prepareStoreFile } from './store-file.js';
 
 export type Db = Database.Database;
 
 export function openStore(file: string): Db {
+  if (file !== ':memory:') {
+    // Created whole, or refused when empty or read-only, before SQLite touches it (`store-file.ts`).
+    prepareStoreFile(file, migrate);
+    for (const p of [file, `${file}-wal`, `${file}-shm`]) keepPrivate(p);
+  }
   let db: Db;
   try {
-    if (file !== ':memory:') makePrivate(file);
     db = new Database(file);
   } catch (err) {
-    if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
-      throw new IoError(
-        `store ${file} is a folder, not a database: move it away and run again`,
-        'store_unreadable',
-      );
     throw new IoError(`cannot open store ${file}: ${errorMessage(err)}`);
   }
   try {
@@ -32,18 +30,6 @@ export function openStore(file: string): Db {
     throw unreadableStore(file, err);
   }
   return db;
-}
-
-/**
- * The store holds every conversation: its folder is 0700 and the database 0600 before SQLite opens it
- * (its `-wal` and `-shm` files take the database's mode), and an older store's modes are tightened.
- */
-function makePrivate(file: string): void {
-  makePrivateDir(path.dirname(file));
-  if (statSync(file, { throwIfNoEntry: false }) === undefined) {
-    closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
-  }
-  for (const p of [file, `${file}-wal`, `${file}-shm`]) keepPrivate(p);
 }
 
 /**

@@ -451,4 +451,15 @@ export const MIGRATIONS: ReadonlyArray<{
       CREATE INDEX forgotten_lesson_evidence_session ON forgotten_lesson_evidence (session_hash);
     `,
   },
+  {
+    version: 18,
+    name: 'proposal manifests and journals',
+    // A proposal folder arrives with a clone: the store keeps the manifest a night staged and the
+    // journal an adopt or revert wrote, and only those are trusted (`src/core/proposal-ledger.ts`).
+    // Rows staged before this version keep NULL (trusted only for files inside their project).
+    sql: `
+      ALTER TABLE proposals ADD COLUMN manifest TEXT;
+      ALTER TABLE proposals ADD COLUMN journal TEXT;
+    `,
+  },
 ];

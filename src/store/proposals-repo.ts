@@ -40,45 +40,32 @@ export function recordNightProposal(
 }
 
 /**
- * Bring the mirror in line with the proposal folders (the truth): after a crash between writing a
- * receipt and updating the store, the next command fixes the row. Missing rows are added (a staging
- * killed after its folder was published, before its row: the manifest names its night, linked here).
+ * Bring the mirror in line with the proposal folders (the truth for status): after a crash between
+ * writing a receipt and updating the store, the next command fixes the row, and a night killed after
+ * its proposal was published is linked to it (its manifest names the night). Only proposals the store
+ * staged are passed in (`proposals/trust.ts`): a folder never adds a row.
  */
 export function syncProposals(
   db: Db,
   project: string,
   proposals: ReadonlyArray<{
     id: string;
-    dir: string;
-    createdAt: number;
     status: ProposalStatus;
     adoptedAt?: number;
     nightId?: number;
-    targets: ReadonlyArray<{ livePath: string }>;
   }>,
 ): void {
-  const upsert = db.prepare(
-    `INSERT INTO proposals (id, project, night_id, dir, status, created_at, adopted_at, targets)
-     VALUES (?, ?, (SELECT id FROM nights WHERE id = ? AND project = ?), ?, ?, ?, ?, ?)
-     ON CONFLICT (project, id) DO UPDATE SET status = excluded.status, adopted_at = excluded.adopted_at,
-       night_id = COALESCE(proposals.night_id, excluded.night_id)`,
+  const update = db.prepare(
+    `UPDATE proposals SET status = ?, adopted_at = ?,
+       night_id = COALESCE(night_id, (SELECT id FROM nights WHERE id = ? AND project = ?))
+     WHERE project = ? AND id = ?`,
   );
   const link = db.prepare(
     `UPDATE nights SET proposal_id = ? WHERE id = ? AND project = ? AND proposal_id = ''`,
   );
   db.transaction(() => {
     for (const p of proposals) {
-      upsert.run(
-        p.id,
-        project,
-        p.nightId ?? null,
-        project,
-        p.dir,
-        p.status,
-        p.createdAt,
-        p.adoptedAt ?? null,
-        JSON.stringify(p.targets.map((t) => t.livePath)),
-      );
+      update.run(p.status, p.adoptedAt ?? null, p.nightId ?? null, project, project, p.id);
       if (p.nightId !== undefined) link.run(p.id, p.nightId, project);
     }
   })();

@@ -18,6 +18,7 @@ import {
   type SourceHarvest,
 } from '../store/dashboard-repo.js';
 import type { Db } from '../store/db.js';
+import { proposalLedger } from '../store/proposal-ledger-repo.js';
 import { redactionTotals, type RedactionCounts } from '../store/harvest-runs-repo.js';
 import type { NightRow } from '../store/nights-repo.js';
 
@@ -105,7 +106,10 @@ export async function loadProjects(db: Db, home: string, now: number): Promise<P
     let staged: ProposalSummary | null = null;
     let problem = '';
     try {
-      staged = (await listProposals(project)).proposals.find((p) => p.status === 'staged') ?? null;
+      staged =
+        (await listProposals(project, proposalLedger(db, project))).proposals.find(
+          (p) => p.status === 'staged',
+        ) ?? null;
     } catch (err) {
       problem = err instanceof Error ? err.message : String(err);
     }
@@ -140,19 +144,17 @@ export interface ProposalView {
   provenance: Provenance[];
 }
 
-/** A proposal with its report and where its rules came from; `db` (optional) dates the sessions. */
-export async function loadProposalView(dir: string, id: string, db?: Db): Promise<ProposalView> {
-  const details = await readProposal(dir, id, z.unknown());
+/** A proposal with its report and where its rules came from; `db` knows it and dates the sessions. */
+export async function loadProposalView(dir: string, id: string, db: Db): Promise<ProposalView> {
+  const details = await readProposal(dir, id, z.unknown(), proposalLedger(db, dir));
   const parsed = storedReportSchema.safeParse(details.report);
   const report = parsed.success ? parsed.data : null;
   const provenance = report ? provenanceOf(report) : [];
-  if (db) {
-    const starts = sessionStarts(
-      db,
-      provenance.map((p) => p.session),
-    );
-    for (const p of provenance) p.session_started_at = starts.get(p.session) ?? null;
-  }
+  const starts = sessionStarts(
+    db,
+    provenance.map((p) => p.session),
+  );
+  for (const p of provenance) p.session_started_at = starts.get(p.session) ?? null;
   return { project: dir, summary: details.summary, diff: details.diff, report, provenance };
 }
 

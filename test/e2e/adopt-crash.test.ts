@@ -53,7 +53,9 @@ function listedStatus(box: Sandbox): string {
 
 /** Kill `op` with a real SIGKILL at `step`. */
 function killAt(box: Sandbox, op: 'adopt' | 'revert', step: number): void {
-  const r = spawnSync(process.execPath, [ENTRY, op, String(step), box.project], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [ENTRY, op, String(step), box.project, box.stateHome], {
+    encoding: 'utf8',
+  });
   expect(r.signal, r.stderr).toBe('SIGKILL');
 }
 

@@ -91,7 +91,7 @@ describe('refusals', () => {
     // A newer proposal for the same files, rejected: plain `adopt` takes the older one again.
     const box3 = sandbox();
     const h = await stageFixture(box3);
-    const newer = await stageFixture(box3, { now: Date.UTC(2026, 0, 2, 3, 0, 0) });
+    const newer = await stageFixture(box3, { now: Date.UTC(2026, 0, 2, 3, 0, 0), withFresh: true });
     expect((await runCli(box3, ['reject', newer.staged.id])).code).toBe(0);
     const older = await runCli(box3, ['adopt', '--json']);
     expect(older.code, older.stderr).toBe(0);

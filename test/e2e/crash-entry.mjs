@@ -1,7 +1,7 @@
 // Test-only entry for the real-SIGKILL crash tests (test/e2e/adopt-crash.test.ts, run-crash.test.ts):
 // runs one operation of the built library with a checkpoint that kills this process with SIGKILL at
 // step n, so the product needs no test hook. Usage:
-//   node crash-entry.mjs adopt|revert <step> <project>
+//   node crash-entry.mjs adopt|revert <step> <project> <state-home>
 //   node crash-entry.mjs run <step> <project> <state-home> <user-home> <tasks-file>
 import process from 'node:process';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { silentLogger } from '../../dist/src/core/logger.js';
 import { defaultConfig } from '../../dist/src/config/schema.js';
 import { runNight } from '../../dist/src/night/run-night.js';
 import { openStore } from '../../dist/src/store/db.js';
+import { proposalLedger } from '../../dist/src/store/proposal-ledger-repo.js';
 
 const [op, stepText, project, stateHome, userHome, tasksFile] = process.argv.slice(2);
 const at = Number(stepText);
@@ -19,12 +20,27 @@ const checkpoint = (step) => {
   if (step === at) process.kill(process.pid, 'SIGKILL');
 };
 
+const db = openStore(path.join(stateHome, 'store.sqlite'));
+const ledger = proposalLedger(db, project);
 if (op === 'adopt') {
-  await adoptProposal({ projectDir: project, now: Date.now(), select: {}, commit: false, checkpoint });
+  await adoptProposal({
+    projectDir: project,
+    now: Date.now(),
+    select: {},
+    commit: false,
+    checkpoint,
+    ledger,
+  });
 } else if (op === 'revert') {
-  await revertProposal({ projectDir: project, now: Date.now(), force: false, commit: false, checkpoint });
+  await revertProposal({
+    projectDir: project,
+    now: Date.now(),
+    force: false,
+    commit: false,
+    checkpoint,
+    ledger,
+  });
 } else if (op === 'run') {
-  const db = openStore(path.join(stateHome, 'store.sqlite'));
   await runNight(
     { project, config: defaultConfig(), mode: 'run', tasksFile, stageCheckpoint: checkpoint },
     {
@@ -37,9 +53,9 @@ if (op === 'adopt') {
       logger: silentLogger,
     },
   );
-  db.close();
 } else {
   throw new Error(`unknown operation ${op}`);
 }
+db.close();
 // Reaching here means step n was never reached.
 process.exitCode = 3;

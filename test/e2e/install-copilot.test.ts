@@ -64,6 +64,30 @@ describe('install copilot', () => {
     expect(tree(box.project)).toEqual(original);
   });
 
+  it('accepts and keeps a UTF-8 byte order mark (issue 37, item 14), in JSON and JSONC alike', async () => {
+    const box = sandbox();
+    const bom = '\uFEFF';
+    seed(box.project, { '.vscode/mcp.json': bom + VSCODE });
+    seed(box.home, { '.copilot/mcp-config.json': bom + COPILOT });
+    const project = tree(box.project);
+    const home = tree(box.home);
+    expect(actions(await cli(box, ['install', 'copilot', '--project']))).toEqual({ 'mcp.json': 'merged' });
+    expect(actions(await cli(box, ['install', 'copilot']))).toEqual({ 'mcp-config.json': 'merged' });
+    for (const file of [
+      path.join(box.project, '.vscode/mcp.json'),
+      path.join(box.home, '.copilot/mcp-config.json'),
+    ]) {
+      const text = readFileSync(file, 'utf8');
+      expect(text.startsWith(bom), file).toBe(true);
+      const config = parse(text.slice(1)) as { servers?: object; mcpServers?: object };
+      expect(Object.keys(config.servers ?? config.mcpServers ?? {})).toContain('skillopt-sleep');
+    }
+    await cli(box, ['uninstall', 'copilot', '--project']);
+    await cli(box, ['uninstall', 'copilot']);
+    expect(tree(box.project)).toEqual(project);
+    expect(tree(box.home)).toEqual(home);
+  });
+
   it('refuses a project whose .vscode is a symlink leading outside it (exit 2, nothing written)', async () => {
     const box = sandbox();
     const elsewhere = path.join(box.root, 'elsewhere');

@@ -6,6 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stageProposal, type StagedProposal } from '../../proposals/index.js';
+import type { ProposalLedger } from '../../src/core/proposal-ledger.js';
+import { openStore } from '../../src/store/db.js';
+import { proposalLedger } from '../../src/store/proposal-ledger-repo.js';
 import { applyEdits } from '../../src/trainer/learned-block.js';
 import type { Sandbox } from './cli-helpers.js';
 
@@ -44,6 +47,19 @@ export function initRepo(dir: string): void {
   git(dir, 'config', 'commit.gpgsign', 'false');
 }
 
+/** `fn` with the sandbox store's record of its project's proposals (as a night would stage them). */
+export async function withSandboxLedger<T>(
+  box: Sandbox,
+  fn: (ledger: ProposalLedger) => Promise<T>,
+): Promise<T> {
+  const db = openStore(path.join(box.stateHome, 'store.sqlite'));
+  try {
+    return await fn(proposalLedger(db, box.project));
+  } finally {
+    db.close();
+  }
+}
+
 export async function stageFixture(
   box: Sandbox,
   options: { withFresh?: boolean; now?: number } = {},
@@ -71,20 +87,23 @@ export async function stageFixture(
     originals.set(fresh, null);
     proposed.set(fresh, '---\nname: fresh\n---\n\n- new rule\n');
   }
-  const staged = await stageProposal({
-    projectDir: box.project,
-    night: 1,
-    now: options.now ?? Date.UTC(2026, 0, 1, 3, 0, 0),
-    targets: [...proposed.entries()].map(([livePath, proposedText]) => ({
-      kind: livePath === memory ? ('memory' as const) : ('skill' as const),
-      livePath,
-      baseText: originals.get(livePath) ?? null,
-      proposedText,
-    })),
-    reportMd:
-      '# night 1\n\nUntrusted \u001b[31mred\u001b[0m text.\n\n- [skill/add] Match inst\\_1 with \\[\\\\s\\\\S\\]\n',
-    reportJson: { schema_version: 1, night: 1, baseline: 0.25, candidate: 0.75 },
-  });
+  const staged = await withSandboxLedger(box, (ledger) =>
+    stageProposal({
+      projectDir: box.project,
+      ledger,
+      night: 1,
+      now: options.now ?? Date.UTC(2026, 0, 1, 3, 0, 0),
+      targets: [...proposed.entries()].map(([livePath, proposedText]) => ({
+        kind: livePath === memory ? ('memory' as const) : ('skill' as const),
+        livePath,
+        baseText: originals.get(livePath) ?? null,
+        proposedText,
+      })),
+      reportMd:
+        '# night 1\n\nUntrusted \u001b[31mred\u001b[0m text.\n\n- [skill/add] Match inst\\_1 with \\[\\\\s\\\\S\\]\n',
+      reportJson: { schema_version: 1, night: 1, baseline: 0.25, candidate: 0.75 },
+    }),
+  );
   return { alpha, beta, memory, fresh, originals, proposed, staged };
 }
 

@@ -2,8 +2,8 @@
  * Issue 15, items 4 and 9: a night killed with a real SIGKILL just after its proposal folder was
  * published, before the store knew it (test/e2e/crash-entry.mjs runs the built night with a staging
  * checkpoint that kills its own process). The next command of the built CLI marks the night
- * interrupted, leaves no stray folder, records the proposal from its manifest, linked to its night and
- * adoptable. Every other step of staging is covered in-process by test/run-crash.test.ts.
+ * interrupted, leaves no stray folder, and links the proposal (whose manifest the store recorded before
+ * the folder was published) to its night; it is adoptable. Every other step of staging is covered in-process by test/run-crash.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -34,7 +34,8 @@ const proposalsDir = (box: Sandbox): string => path.join(box.project, '.skillopt
 
 it('a run killed right after publishing its proposal is recovered by the next command', () => {
   const box = sandbox();
-  // Steps: proposed file, diff, reports, manifest, published (after the rename, before the store row).
+  // Steps: proposed file, diff, reports, manifest (recorded), published (after the rename, before the
+  // night is linked to it).
   const crashed = spawnSync(
     process.execPath,
     [ENTRY, 'run', '5', box.project, box.stateHome, box.home, TASKS],
@@ -42,7 +43,8 @@ it('a run killed right after publishing its proposal is recovered by the next co
   );
   expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
   expect(rows(box).nights.map((n) => n.status)).toEqual(['running']);
-  expect(rows(box).proposals).toEqual([]);
+  expect(rows(box).nights[0]?.proposal_id).toBe('');
+  expect(rows(box).proposals.map((p) => p.status)).toEqual(['staged']);
 
   const status = runCli(box, ['status', '--json']);
   expect(status.code, status.stderr).toBe(0);

@@ -30,7 +30,7 @@ function heldOutArgs(seed: string): string[] {
     .split('\n');
   const train = readFileSync(path.join(FIXTURES, 'seeds', seed, 'benchmark.jsonl'), 'utf8');
   return lines
-    .flatMap((l) => (JSON.parse(l) as { judge: { checks: Array<{ arg?: unknown }> } }).judge.checks)
+    .flatMap((l) => (JSON.parse(l) as { judge: { checks: Array<{ arg?: string | number }> } }).judge.checks)
     .map((c) => String(c.arg ?? ''))
     .filter((arg) => arg !== '' && !train.includes(arg));
 }

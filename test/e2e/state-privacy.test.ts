@@ -93,6 +93,42 @@ describe('file modes', () => {
   });
 });
 
+describe('a loosened state home (issue 37, item 11)', () => {
+  it('is tightened whole by the next command: every folder 0700, every file 0600', async () => {
+    const box = sandbox();
+    expect((await runCli022(box, ['run', '--json', '--tasks-file', TASKS])).code).toBe(0);
+    // What other commands leave there, loosened as an older version or a umask would leave them.
+    const loose: Array<[string, string | null]> = [
+      ['handoff/project/requests.jsonl', '{}\n'],
+      ['recordings/night.jsonl', '{}\n'],
+      ['locks/x.lock', '{}'],
+      ['batch/p/state.json', '{}'],
+      ['installs.json', '{}'],
+      ['schedules.json', '[]'],
+      ['daemon-status.json', '{}'],
+      ['config.json', '{}'],
+    ];
+    for (const [rel, text] of loose) {
+      const file = path.join(box.stateHome, rel);
+      mkdirSync(path.dirname(file), { recursive: true });
+      if (text !== null) writeFileSync(file, text);
+      chmodSync(file, 0o644);
+      for (let dir = path.dirname(file); dir !== box.stateHome; dir = path.dirname(dir))
+        chmodSync(dir, 0o755);
+    }
+    chmodSync(box.stateHome, 0o755);
+    expect(notPrivate(box.stateHome).length).toBeGreaterThan(loose.length);
+    // A file of the user's own in a state home set to a shared folder is not ours to change.
+    const script = path.join(box.stateHome, 'my-script.sh');
+    writeFileSync(script, '#!/bin/sh\n', { mode: 0o755 });
+    chmodSync(script, 0o755);
+
+    const status = await runCli022(box, ['status', '--json']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(notPrivate(box.stateHome)).toEqual([`${script} 755`]);
+  });
+});
+
 describe('a symlinked project state folder', () => {
   function linkedBox(): { box: Sandbox; elsewhere: string } {
     const box = sandbox();

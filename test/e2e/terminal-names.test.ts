@@ -29,7 +29,7 @@ describe('names with escape sequences in messages for people', () => {
     });
     const r = await runCli(box, ['proposals', 'list']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('warning: skipped');
+    expect(r.stderr).toContain('was not staged by this machine');
     expect(r.stderr).toContain('20991231-000000-1');
     expectPlain(r.stderr);
     expect(r.stdout).not.toMatch(CONTROL);

@@ -10,7 +10,7 @@ import { openStore, type Db } from '../../src/store/db.js';
 import { finishNight, setNightProposal, startNight } from '../../src/store/nights-repo.js';
 import { startUi, type RunningUi } from '../../src/ui/server.js';
 import { type Sandbox } from './cli-helpers.js';
-import { HAND_ALPHA, stageFixture } from './proposal-fixture.js';
+import { HAND_ALPHA, stageFixture, withSandboxLedger } from './proposal-fixture.js';
 
 export const NOW = Date.UTC(2026, 0, 2, 12, 0, 0);
 export const PLANTED = 'use tabs <script>alert(1)</script> please';
@@ -74,76 +74,79 @@ export async function serve(
   const f = await stageFixture(box);
   const id = f.staged.id;
   // The fixture's report is a stub; this proposal gets a real one, with rules and their sentences.
-  const staged = await stageProposal({
-    projectDir: box.project,
-    night: 2,
-    now: Date.UTC(2026, 0, 1, 4),
-    targets: [
-      {
-        kind: 'skill',
-        livePath: f.alpha,
-        baseText: HAND_ALPHA,
-        proposedText: `${HAND_ALPHA}\n- Use pnpm, never npm.\n`,
-      },
-    ],
-    reportMd: '# night 2\n',
-    reportJson: {
+  const staged = await withSandboxLedger(box, (ledger) =>
+    stageProposal({
+      projectDir: box.project,
+      ledger,
       night: 2,
-      project: box.project,
-      started_at: Date.UTC(2026, 0, 1, 3),
-      ended_at: Date.UTC(2026, 0, 1, 4),
-      gate_action: 'accept_new_best',
-      accepted: true,
-      baseline: 0.25,
-      candidate: 0.5,
-      edits: [
+      now: Date.UTC(2026, 0, 1, 4),
+      targets: [
         {
-          target: 'skill',
-          op: 'add',
-          content: 'Use pnpm, never npm.',
-          anchor: '',
-          rationale: 'corrected twice',
+          kind: 'skill',
+          livePath: f.alpha,
+          baseText: HAND_ALPHA,
+          proposedText: `${HAND_ALPHA}\n- Use pnpm, never npm.\n`,
         },
       ],
-      rejected_edits: [
-        {
-          target: 'skill',
-          op: 'add',
-          content: 'Always use yarn.',
-          anchor: '',
-          rationale: 'r',
-          delta: -0.25,
-          reason: 'held-out score dropped',
-        },
-      ],
-      task_deltas: [
-        {
-          task_id: 't1',
-          tags: ['kind:install deps'],
-          baseline_score: 0,
-          candidate_score: 1,
-          status: 'improved',
-          scores_are_finite: true,
-        },
-      ],
-      recurring_tasks: [
-        {
-          id: 'k1',
-          label: 'install deps',
-          intent: 'install the deps',
-          occurrences: 2,
-          sessions: ['claude-code:s1', 'claude-code:s2'],
-          checks: [
-            { op: 'contains', arg: 'pnpm', session: 'claude-code:s1', sentence: 'no, use pnpm not npm' },
-          ],
-          criteria: [],
-          corrections: [
-            { session: 'claude-code:s2', sentence: PLANTED, result: 'none', reason: 'nothing to check' },
-          ],
-        },
-      ],
-    },
-  });
+      reportMd: '# night 2\n',
+      reportJson: {
+        night: 2,
+        project: box.project,
+        started_at: Date.UTC(2026, 0, 1, 3),
+        ended_at: Date.UTC(2026, 0, 1, 4),
+        gate_action: 'accept_new_best',
+        accepted: true,
+        baseline: 0.25,
+        candidate: 0.5,
+        edits: [
+          {
+            target: 'skill',
+            op: 'add',
+            content: 'Use pnpm, never npm.',
+            anchor: '',
+            rationale: 'corrected twice',
+          },
+        ],
+        rejected_edits: [
+          {
+            target: 'skill',
+            op: 'add',
+            content: 'Always use yarn.',
+            anchor: '',
+            rationale: 'r',
+            delta: -0.25,
+            reason: 'held-out score dropped',
+          },
+        ],
+        task_deltas: [
+          {
+            task_id: 't1',
+            tags: ['kind:install deps'],
+            baseline_score: 0,
+            candidate_score: 1,
+            status: 'improved',
+            scores_are_finite: true,
+          },
+        ],
+        recurring_tasks: [
+          {
+            id: 'k1',
+            label: 'install deps',
+            intent: 'install the deps',
+            occurrences: 2,
+            sessions: ['claude-code:s1', 'claude-code:s2'],
+            checks: [
+              { op: 'contains', arg: 'pnpm', session: 'claude-code:s1', sentence: 'no, use pnpm not npm' },
+            ],
+            criteria: [],
+            corrections: [
+              { session: 'claude-code:s2', sentence: PLANTED, result: 'none', reason: 'nothing to check' },
+            ],
+          },
+        ],
+      },
+    }),
+  );
   const db = openStore(dbFile(box.stateHome));
   addNights(db, box.project, staged.id);
   const ui = await startUi({

@@ -102,19 +102,29 @@ function rewriteLock(file: string, pid: number, gone: { pid: number; start: stri
   writeFileSync(file, JSON.stringify(data), { mode });
 }
 
-/** A night the killed process was running still names it in the store. */
+/**
+ * A night the killed process was running still names it in the store, and so does a proposal it
+ * reserved but had not published (its row names the staging folder).
+ */
 function rewriteNights(file: string, pid: number, gone: { pid: number; start: string }): void {
   const db = new Database(file);
+  const has = (table: string): boolean =>
+    db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table) !== undefined;
   try {
-    const hasNights = db
-      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'nights'`)
-      .get();
-    if (hasNights)
+    if (has('nights'))
       db.prepare(`UPDATE nights SET pid = ?, process_start = ? WHERE pid = ? AND status = 'running'`).run(
         gone.pid,
         gone.start,
         pid,
       );
+    if (has('proposals')) {
+      const me = `/.staging-${pid}-${ownIdentity().start || '0'}-`;
+      db.prepare(`UPDATE proposals SET dir = replace(dir, ?, ?) WHERE instr(dir, ?) > 0`).run(
+        me,
+        `/.staging-${gone.pid}-${gone.start}-`,
+        me,
+      );
+    }
   } finally {
     db.close();
   }

@@ -30,7 +30,8 @@ import { cliContext, openNightStore, resolveProject, type CommonFlags } from '..
 import { projectConfig } from '../project-config.js';
 import { displayText, printJson, say } from '../output.js';
 import { cliPath } from '../io.js';
-import { recoverAndSync } from '../proposal-session.js';
+import { ledgerOf, recoverAndSync } from '../proposal-session.js';
+import type { ProposalLedger } from '../../core/proposal-ledger.js';
 import { recordingDeps } from '../recording-flags.js';
 import type { RecordingFlags } from '../recording-options.js';
 import { explainNight, sendlessBackend } from '../../night/explain-night.js';
@@ -291,6 +292,7 @@ async function sayNight(
     branchPlan: BranchPlan | null;
     demo: boolean;
     warn: (line: string) => void;
+    ledger: ProposalLedger;
   },
 ): Promise<void> {
   // A night that waits, or whose batches failed, has nothing to adopt yet.
@@ -300,7 +302,7 @@ async function sayNight(
       ? await autoAdopt(at.db, adoptable, at.now, at.config.adopt_commit)
       : null;
   if (adopted && !adopted.adopted) at.warn(`auto-adopt refused: ${adopted.reason}`);
-  const branch = at.branchPlan ? await nightBranch(at.branchPlan, result) : null;
+  const branch = at.branchPlan ? await nightBranch(at.branchPlan, result, at.ledger) : null;
   if (at.json) {
     printJson({ ...result, ...(adopted ? { auto_adopt: adopted } : {}), ...(branch ? { branch } : {}) });
     return;
@@ -409,6 +411,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
         branchPlan,
         demo: demo !== null,
         warn: (line) => ctx.logger.warn(line),
+        ledger: ledgerOf(db, project),
       });
     } finally {
       db.close();

@@ -8,7 +8,7 @@ import { rejectAction, rejectedLine } from '../proposal-actions.js';
 import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
 import { markdownForTerminal } from '../markdown-terminal.js';
 import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
-import { recoverAndSync } from '../proposal-session.js';
+import { ledgerOf, recoverAndSync } from '../proposal-session.js';
 import type { Db } from '../../store/db.js';
 import { storedReportSchema, type NightReport } from '../../night/night-report.js';
 
@@ -53,15 +53,16 @@ function colourDiff(diff: string): string {
 }
 
 export async function doProposalsList(_flags: CommonFlags, cmd: Command): Promise<void> {
-  await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
-    const { proposals, skipped } = await listProposals(project);
+  await withProject(cmd.optsWithGlobals(), async (ctx, project, db) => {
+    const ledger = ledgerOf(db, project);
+    const { proposals, skipped, foreign } = await listProposals(project, ledger);
     const rows = [];
     for (const p of proposals) {
-      const details = await readProposal(project, p.id, storedReportSchema).catch(() => null);
+      const details = await readProposal(project, p.id, storedReportSchema, ledger).catch(() => null);
       rows.push({ ...p, scores: reportScores(details?.report) });
     }
     if (ctx.json) {
-      printJson({ project, proposals: rows, skipped });
+      printJson({ project, proposals: rows, skipped, foreign });
       return;
     }
     if (rows.length === 0) say(`[sleep] no proposals in ${project}`);
@@ -82,9 +83,9 @@ export async function doProposalsList(_flags: CommonFlags, cmd: Command): Promis
 
 export async function doProposalsShow(id: string, _flags: CommonFlags, cmd: Command): Promise<void> {
   assertProposalId(id);
-  await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
+  await withProject(cmd.optsWithGlobals(), async (ctx, project, db) => {
     // Shown as it was staged: `show` prints report.md and the report.json it found, whatever its version.
-    const details = await readProposal(project, id, z.unknown());
+    const details = await readProposal(project, id, z.unknown(), ledgerOf(db, project));
     if (ctx.json) {
       printJson({
         project,
@@ -107,9 +108,9 @@ export async function doProposalsShow(id: string, _flags: CommonFlags, cmd: Comm
 
 export async function doProposalsDiff(id: string, _flags: CommonFlags, cmd: Command): Promise<void> {
   assertProposalId(id);
-  await withProject(cmd.optsWithGlobals(), async (ctx, project) => {
+  await withProject(cmd.optsWithGlobals(), async (ctx, project, db) => {
     // The diff does not need the report: a report of an unknown shape does not hide the diff.
-    const details = await readProposal(project, id, z.unknown());
+    const details = await readProposal(project, id, z.unknown(), ledgerOf(db, project));
     if (ctx.json) {
       printJson({ project, id, diff: details.diff });
       return;

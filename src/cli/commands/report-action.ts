@@ -13,7 +13,7 @@ import { renderStaticReport } from '../../ui/views/report.js';
 import { checkGoneProject, cliContext, openDb, storedCommandProject, type CommonFlags } from '../context.js';
 import { cliPath } from '../io.js';
 import { say, write } from '../output.js';
-import { recoverAndSync } from '../proposal-session.js';
+import { ledgerOf, recoverAndSync } from '../proposal-session.js';
 
 export interface ReportFlags extends CommonFlags {
   html?: boolean;
@@ -36,7 +36,7 @@ export async function doReport(id: string | undefined, flags: ReportFlags): Prom
   try {
     checkGoneProject(db, project, ctx.logger);
     await recoverAndSync(db, project, ctx.logger);
-    const chosen = id ?? (await latestProposal(project))?.id;
+    const chosen = id ?? (await latestProposal(project, ledgerOf(db, project)))?.id;
     const proposal = chosen === undefined ? null : await loadProposalView(project, chosen, db);
     const page = renderStaticReport({ proposal, nights: loadProjectNights(db, project) });
     if (!out) {

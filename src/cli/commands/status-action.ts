@@ -9,7 +9,7 @@ import { nightJson } from '../night-json.js';
 import { printJson, say } from '../output.js';
 import { HandoffQueue } from '../../backends/handoff/handoff-queue.js';
 import { waitingBatchNight } from '../../night/batch-status.js';
-import { recoverAndSync } from '../proposal-session.js';
+import { ledgerOf, recoverAndSync } from '../proposal-session.js';
 import { redactionTotals } from '../../store/harvest-runs-repo.js';
 import { redactionTotalsText } from '../redaction-text.js';
 
@@ -25,7 +25,7 @@ export async function doStatus(flags: CommonFlags & { limit: number }): Promise<
     checkGoneProject(db, project, ctx.logger);
     await recoverAndSync(db, project, ctx.logger);
     const nights = nightsForProject(db, project, flags.limit);
-    const latest = await latestProposal(project);
+    const latest = await latestProposal(project, ledgerOf(db, project));
     const daemon = daemonSummary(ctx.home);
     const queue = new HandoffQueue(ctx.home, project);
     // Every harvest's counts (all projects: a harvest reads every transcript), never the values.

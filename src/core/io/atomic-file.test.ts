@@ -1,10 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
+import { removeDeadWritersTemps, writeFileAtomic, writeFileAtomicSync } from './atomic-file.js';
 import {
   readJsonFileOrNull,
   readJsonFileSync,
@@ -114,5 +115,23 @@ describe('JSON files read through a schema', () => {
     expect(readJsonFileOrNull(path.join(dir, 'bad.json'), schema)).toBeNull();
     expect(readJsonFileOrNull(path.join(dir, 'none.json'), schema)).toBeNull();
     expect(readJsonFileOrNull(path.join(dir, 'ok.json'), schema)).toEqual({ n: 2 });
+  });
+});
+
+describe('removeDeadWritersTemps', () => {
+  it('removes the temp files of writers that are gone and nothing else', async () => {
+    const dir = tempDir();
+    const gone = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid ?? 0;
+    const names = {
+      dead: `.tmp-${gone}-0123456789ab`,
+      live: `.tmp-${process.pid}-0123456789ab`,
+      other: `.tmp-${gone}-notours`,
+      folder: `.tmp-${gone}-ba9876543210`,
+    };
+    for (const name of [names.dead, names.live, names.other]) fs.writeFileSync(path.join(dir, name), 'x');
+    fs.mkdirSync(path.join(dir, names.folder));
+    expect(await removeDeadWritersTemps(dir)).toEqual([names.dead]);
+    expect(fs.readdirSync(dir).sort()).toEqual([names.folder, names.other, names.live].sort());
+    expect(await removeDeadWritersTemps(path.join(dir, 'missing'))).toEqual([]);
   });
 });

@@ -16,8 +16,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isMissingPathError } from '../errors.js';
+import { processAlive } from '../process-identity.js';
 
 /** A file the user reads or an agent loads (a new CLAUDE.md, a trainer output): the usual project mode. */
 export const DEFAULT_FILE_MODE = 0o644;
@@ -25,6 +27,32 @@ export const DEFAULT_FILE_MODE = 0o644;
 /** Short and unique (pid + random), so it never grows with a long target name and never collides. */
 function tempPathFor(file: string): string {
   return path.join(path.dirname(file), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+}
+
+/** The names `tempPathFor` gives, with the writer's pid. */
+const TEMP_NAME = /^\.tmp-(\d+)-[0-9a-f]{12}$/;
+
+/**
+ * A kill between a temp file's creation and its rename leaves it behind (a partial skill of megabytes,
+ * beside the live one). Remove from `dir` the temp files named by `tempPathFor` whose writer is gone;
+ * those of a live process (it may be writing) and every other file stay. Returns the names removed.
+ */
+export async function removeDeadWritersTemps(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isMissingPathError(err)) return [];
+    throw err;
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    const pid = TEMP_NAME.exec(entry.name)?.[1];
+    if (pid === undefined || !entry.isFile() || processAlive({ pid: Number(pid), start: '' })) continue;
+    await rm(path.join(dir, entry.name), { force: true });
+    removed.push(entry.name);
+  }
+  return removed;
 }
 
 /** Write `data` to `file` atomically with permission bits `mode` (the umask does not apply). */

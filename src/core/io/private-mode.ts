@@ -2,7 +2,8 @@
  * State files hold whole conversations: folders are 0700 and files 0600 whatever the umask, and a
  * state folder made by an older version (0755 / 0644) is tightened when it is opened.
  */
-import { chmodSync, lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, type Stats } from 'node:fs';
+import path from 'node:path';
 import { errnoCode } from '../errors.js';
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -37,5 +38,33 @@ export function lstatOrUndefined(p: string): Stats | undefined {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw err;
+  }
+}
+
+/** How many entries `keepTreePrivate` visits at most (a state home holds hundreds, not millions). */
+const MAX_TREE_ENTRIES = 20_000;
+
+/**
+ * `keepPrivate` on each of `roots` and, for a folder, everything below it: a state home an older
+ * version (or a loose umask) left 0755/0644 is tightened whole, not only the files the command opens.
+ * Symlinks are neither changed nor followed.
+ */
+export function keepTreePrivate(roots: readonly string[]): void {
+  const stack = [...roots];
+  for (let seen = 0; stack.length > 0 && seen < MAX_TREE_ENTRIES; seen++) {
+    const p = stack.pop() as string;
+    const st = lstatOrUndefined(p);
+    if (st === undefined || st.isSymbolicLink()) continue;
+    keepPrivate(p, st);
+    if (st.isDirectory()) for (const name of namesIn(p)) stack.push(path.join(p, name));
+  }
+}
+
+/** A folder's entries; none when it cannot be read (a folder the user closed is theirs to keep so). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
