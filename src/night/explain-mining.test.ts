@@ -89,7 +89,7 @@ describe('explainMining', () => {
     ).user;
     const texts = kinds[0]?.sends[0]?.texts ?? [];
     expect(texts.map((t) => t.field)).toEqual([
-      'project folder',
+      "project folder's name",
       'intents (wordings, newest first)',
       'corrections',
       "attempted_solution (the agent's latest first answer)",

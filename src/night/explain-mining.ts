@@ -17,7 +17,7 @@ import type { MinedProject } from './mine-project.js';
 
 /** The mine-tasks prompt's variables and the stored texts they carry. */
 const MINE_FIELDS: Readonly<Record<string, string | null>> = {
-  project: 'project folder',
+  project: "project folder's name",
   intents: 'intents (wordings, newest first)',
   corrections: 'corrections',
   follow_ups: 'follow-ups after the first answer',

@@ -6,6 +6,7 @@ import { queueBackend } from '../../../test/helpers/queue-llm.js';
 import { labelSessions } from '../../miner/model/label-sessions.js';
 import { mineWithModel } from '../../miner/llm-miner.js';
 import { memorySessionLabels } from '../../store/session-labels-repo.js';
+import { proposeTasksVars } from './llm-backend.js';
 
 const backend = queueBackend;
 
@@ -205,5 +206,22 @@ describe('LlmBackend: mine-tasks', () => {
       { op: 'contains', arg: 'pnpm' },
       { op: 'not_mentions', arg: 'npm' },
     ]);
+  });
+});
+
+describe('proposeTasksVars', () => {
+  it("names the project by its folder's name, never its path, on any OS", () => {
+    const vars = (project: string): string =>
+      proposeTasksVars({
+        project,
+        intents: [],
+        corrections: [],
+        followUps: [],
+        lastAnswer: '',
+        outcomes: { success: 1, fail: 0, mixed: 0, unknown: 0 },
+      }).project ?? '';
+    expect(vars('/home/ann/work/acme-web')).toBe('acme-web');
+    expect(vars('/home/ann/work/acme-web/')).toBe('acme-web');
+    expect(vars('C:\\Users\\ann\\acme-web')).toBe('acme-web');
   });
 });

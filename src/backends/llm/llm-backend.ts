@@ -330,7 +330,13 @@ export function judgeVars(req: RubricRequest): Record<string, string> {
 /** The mine-tasks prompt (optimizer, the LLM miner): one kind's digest. */
 export function proposeTasksVars(req: ProposeTasksRequest): Record<string, string> {
   return {
-    project: req.project,
+    // The folder's name, not its path: the path says nothing more about the work, tells a provider how
+    // the user's disk is laid out, and would make the same request differ from one machine to another.
+    project:
+      req.project
+        .split(/[\\/]/)
+        .filter((part) => part !== '')
+        .at(-1) ?? req.project,
     intents: req.intents.map((i) => `- ${i}`).join('\n'),
     corrections: orNone(req.corrections.map((c) => `- ${c}`).join('\n')),
     follow_ups: orNone(req.followUps.map((f) => `- ${f}`).join('\n')),
