@@ -58,6 +58,15 @@ describe('Recording and Replay providers', () => {
     await expect(hashed.send(ask('target', 'a'))).rejects.toThrow(/no \(further\) reply/);
   });
 
+  it("hash mode gives a handoff recording's reply again to the same request (its queue answered it once)", async () => {
+    const file = await record([ask('target', 'a')]);
+    const exchanges = readExchanges(file).map((e) => ({ ...e, provider: 'handoff' }));
+    const hashed = new ReplayProvider(new ReplaySource(exchanges, 'hash'), 'target', scripted);
+    const first = await hashed.send(ask('target', 'a'));
+    expect((await hashed.send(ask('target', 'a'))).text).toBe(first.text);
+    await expect(hashed.send(ask('target', 'b'))).rejects.toThrow(/no \(further\) reply/);
+  });
+
   it('a role the recording never answered keeps the configured name', () => {
     const source = new ReplaySource([], 'hash');
     const p = new ReplayProvider(source, 'optimizer', { name: 'anthropic', model: 'm' });

@@ -28,6 +28,8 @@ export class ReplaySource {
   private readonly exchanges: Exchange[];
   private position = 0;
   private readonly byHash = new Map<string, Exchange[]>();
+  /** The last reply given to each request (a handoff recording's is given again: see `next`). */
+  private readonly given = new Map<string, Exchange>();
   constructor(exchanges: Exchange[], match: ReplayMatch) {
     this.exchanges = exchanges;
     this.match = match;
@@ -46,7 +48,12 @@ export class ReplaySource {
   next(req: ChatRequest): Exchange {
     const hash = exchangeHash(req);
     if (this.match === 'hash') {
-      const found = this.byHash.get(hash)?.shift();
+      // A handoff queue answers each distinct request once: a request asked twice at once (two tasks
+      // with the same prompt, in flight before the response cache holds either) is recorded once, so a
+      // handoff recording gives the same request the same reply again.
+      const again = this.given.get(hash);
+      const found = this.byHash.get(hash)?.shift() ?? (again?.provider === 'handoff' ? again : undefined);
+      if (found) this.given.set(hash, found);
       if (!found)
         throw new ProviderFailure(
           `replay: the recording has no (further) reply to this ${req.role} request (hash ${hash.slice(0, 12)})`,
