@@ -4,7 +4,7 @@
  * process's I/O, in-process tests with their own.
  */
 import { Command, CommanderError } from 'commander';
-import { EXIT, SkilloptError } from '../core/errors.js';
+import { EXIT, SkilloptError, UsageError } from '../core/errors.js';
 import { withRedactionScope } from '../core/redact-user.js';
 import { plainText } from '../core/safe-text.js';
 import { adoptCommand } from './commands/adopt.js';
@@ -64,7 +64,23 @@ function buildProgram(io: CliIo): Command {
     program.addCommand(make());
   }
   sameErrorHandling(program, io);
+  program.hook('preAction', (_program, action) => refuseEmptyValues(action));
   return program;
+}
+
+/**
+ * An option that takes a value refuses an empty one (`--out ''`, `--tasks-file ''`): taken as given it
+ * would mean the current folder, or be dropped as if the option were not there, and the command would
+ * do something other than what was typed.
+ */
+function refuseEmptyValues(action: Command): void {
+  for (const option of action.options) {
+    if (!option.required && !option.optional) continue;
+    const value: unknown = action.getOptionValue(option.attributeName());
+    const values = Array.isArray(value) ? (value as unknown[]) : [value];
+    if (values.some((v) => typeof v === 'string' && v.trim() === ''))
+      throw new UsageError(`${option.long ?? option.flags} needs a value, not an empty string`);
+  }
 }
 
 /**

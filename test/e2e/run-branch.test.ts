@@ -130,7 +130,7 @@ describe('run --branch', () => {
       ['main', 'already exists'],
       ['a..b', 'not a valid branch name'],
       ['-x', 'not a valid branch name'],
-      ['', 'not a valid branch name'],
+      ['', 'needs a value, not an empty string'],
     ] as const) {
       const r = await runCli(box, ['run', '--tasks-file', TASKS, `--branch=${name}`]);
       expect(r.code, name).toBe(2);
