@@ -32,6 +32,8 @@ import { displayText, printJson, say } from '../output.js';
 import { cliPath } from '../io.js';
 import { ledgerOf, recoverAndSync } from '../proposal-session.js';
 import type { ProposalLedger } from '../../core/proposal-ledger.js';
+import { typedNightArgs } from '../options.js';
+import { shellQuote } from '../../scheduler/shell-quote.js';
 import { recordingDeps } from '../recording-flags.js';
 import type { RecordingFlags } from '../recording-options.js';
 import { explainNight, sendlessBackend } from '../../night/explain-night.js';
@@ -53,6 +55,12 @@ function checkTaskSources(flags: NightFlags): void {
   if (flags.branch !== undefined && flags.explainSends === true)
     throw new UsageError('--branch has nothing to commit with --explain-sends, which stages nothing');
 }
+
+/** The tasks-file options as typed, for the `run` a dry-run suggests (paths resolved, so it runs anywhere). */
+const typedTaskArgs = (flags: NightFlags): string[] => [
+  ...(flags.tasksFile ? ['--tasks-file', cliPath(flags.tasksFile)] : []),
+  ...(flags.tasksFrom ?? []).flatMap((d) => ['--tasks-from', cliPath(d)]),
+];
 
 /** The request's tasks from files, when the flags name them (paths as typed, from the working folder). */
 const fileTasks = (flags: NightFlags) => ({
@@ -112,10 +120,12 @@ function renderAutoAdopt(a: AutoAdoptOutcome): void {
 }
 
 /** The end of a dry-run: what the same `run` would stage or keep, with the command that does it. */
-function whatRunWouldDo(r: NightReport, demo: boolean): string {
+function whatRunWouldDo(r: NightReport, demo: boolean, again: readonly string[]): string {
+  // The options the dry-run was given: run without them, the night would be another one.
+  const typed = again.map((word) => ` ${shellQuote(word)}`).join('');
   const run = demo
-    ? '`skillopt-sleep run --demo`'
-    : `\`skillopt-sleep run --project ${JSON.stringify(r.project)}\``;
+    ? `\`skillopt-sleep run --demo${typed}\``
+    : `\`skillopt-sleep run --project ${shellQuote(r.project)}${typed}\``;
   const staged = r.stopped === '' && (r.accepted || (r.skill_groups ?? []).some((g) => g.accepted));
   if (staged) return `${run} stages this as a proposal`;
   const pending = r.pending_edits.length;
@@ -153,7 +163,7 @@ function renderWaiting(r: WaitingReport): void {
   say(`[sleep] then go on: skillopt-sleep run --backend handoff --project ${project}`);
 }
 
-function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
+function renderHuman(r: NightReport, autoAdopted = false, demo = false, again: readonly string[] = []): void {
   if (r.stopped === 'plan') {
     renderPlan(r);
     return;
@@ -194,7 +204,7 @@ function renderHuman(r: NightReport, autoAdopted = false, demo = false): void {
   renderSpend(r);
   if (r.handoff?.recording) say(`[sleep] handoff: the night's exchanges are saved as ${r.handoff.recording}`);
   if (r.mode === 'dry-run') {
-    say(`[sleep] dry-run: nothing was written into the project; ${whatRunWouldDo(r, demo)}.`);
+    say(`[sleep] dry-run: nothing was written into the project; ${whatRunWouldDo(r, demo, again)}.`);
   } else if (r.staging_dir) {
     say(`[sleep] staged: ${r.staging_dir}`);
     if (!autoAdopted)
@@ -293,6 +303,8 @@ async function sayNight(
     demo: boolean;
     warn: (line: string) => void;
     ledger: ProposalLedger;
+    /** The night's options as typed, for the `run` a dry-run suggests. */
+    again: readonly string[];
   },
 ): Promise<void> {
   // A night that waits, or whose batches failed, has nothing to adopt yet.
@@ -308,7 +320,7 @@ async function sayNight(
     return;
   }
   if (isWaitingReport(result)) renderWaiting(result);
-  else renderHuman(result, adopted?.adopted === true, at.demo);
+  else renderHuman(result, adopted?.adopted === true, at.demo, at.again);
   if (adopted) renderAutoAdopt(adopted);
   if (branch) renderNightBranch(branch);
 }
@@ -412,6 +424,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
         demo: demo !== null,
         warn: (line) => ctx.logger.warn(line),
         ledger: ledgerOf(db, project),
+        again: [...typedNightArgs(command), ...typedTaskArgs(flags)],
       });
     } finally {
       db.close();
