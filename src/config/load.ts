@@ -79,7 +79,10 @@ export function mergeConfig(layers: ConfigLayer[]): LoadedConfig {
     }
   }
   const config = configSchema.parse(merged);
-  for (const [key, message] of crossKeyProblems(config)) {
+  for (const [keys, message] of crossKeyProblems(config)) {
+    // Blame the key set last (a flag over a file over the defaults): that is the one the user just chose.
+    const layerOf = (k: ConfigKey): number => layers.findIndex((l) => l.source === origins[k]);
+    const key = [...keys].sort((a, b) => layerOf(b) - layerOf(a))[0] as ConfigKey;
     throw new ConfigError(`${describeSource(origins[key] ?? 'defaults')}: key "${key}": ${message}`);
   }
   return { config, origins };

@@ -295,11 +295,11 @@ export function defaultConfig(): Config {
   return configSchema.parse({});
 }
 
-/** Check cross-key rules the per-key schema cannot express. Returns problems as [key, message]. */
-export function crossKeyProblems(config: Config): Array<[ConfigKey, string]> {
-  const problems: Array<[ConfigKey, string]> = [];
+/** Check cross-key rules the per-key schema cannot express. Returns problems as [the keys involved, message]. */
+export function crossKeyProblems(config: Config): Array<[ConfigKey[], string]> {
+  const problems: Array<[ConfigKey[], string]> = [];
   if (config.val_fraction + config.test_fraction >= 1) {
-    problems.push(['test_fraction', 'val_fraction + test_fraction must be below 1']);
+    problems.push([['test_fraction', 'val_fraction'], 'val_fraction + test_fraction must be below 1']);
   }
   return problems;
 }

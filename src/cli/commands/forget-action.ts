@@ -28,7 +28,7 @@ import { printJson, say } from '../output.js';
 
 export interface ForgetFlags {
   project?: string;
-  session: string[];
+  session?: string[];
   source?: string;
   before?: string;
   all?: boolean;
@@ -73,7 +73,7 @@ function selector(flags: ForgetFlags): SessionSelector {
       platform: process.platform,
     });
   }
-  if (flags.session.length > 0) sel.sessions = flags.session;
+  if (flags.session && flags.session.length > 0) sel.sessions = flags.session;
   if (flags.source !== undefined) sel.source = flags.source;
   if (flags.before !== undefined) sel.beforeMs = parseBefore(flags.before);
   if (flags.all === true) sel.all = true;

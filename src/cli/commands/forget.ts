@@ -13,7 +13,8 @@ const sourceArg = (value: string): string => {
   return value;
 };
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+// No default array: commander would print "(default: [])" in the help.
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export const forgetCommand = (): Command =>
   new Command('forget')
@@ -21,7 +22,7 @@ export const forgetCommand = (): Command =>
       'Delete stored sessions and everything derived from them (turns, labels, mined tasks, replays, cached model replies, refused and pending edits, mining caches), then VACUUM the store so their text leaves the file. Filters combine with AND; forgotten sessions are not harvested again unless --reharvest.',
     )
     .option('--project <dir>', 'sessions whose working folder is this folder or below it')
-    .option('--session <id>', 'a session id or key (<source>:<id>); repeatable', collect, [])
+    .option('--session <id>', 'a session id or key (<source>:<id>); repeatable', collect)
     .option('--source <name>', `sessions of one source: ${SOURCE_IDS.join(', ')}`, sourceArg)
     .option('--before <date>', 'sessions that ended before this UTC date or date-time (ISO 8601)')
     .option('--all', 'every stored session')
