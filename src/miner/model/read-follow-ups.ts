@@ -7,6 +7,7 @@
  * the offline miner uses the readings on every later mine (`lessons/build.ts`). A spend limit stops the
  * pass cleanly: what was read is stored and used.
  */
+import { MAX_RULE_CHARS } from '../lessons/follow-ups.js';
 import { z } from 'zod';
 import { sha256Hex } from '../../core/hash.js';
 import { AnswerPendingError } from '../../core/errors.js';
@@ -29,7 +30,6 @@ const PROMPT_CHARS = 700;
 const ANSWER_HEAD = 300;
 const ANSWER_TAIL = 300;
 const NEXT_CHARS = 300;
-const MAX_RULE_CHARS = 240;
 
 export const READING_CLASSES = [
   'correction',
