@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { integrationsDir } from '../config/paths.js';
@@ -42,8 +43,17 @@ describe('agentPieces', () => {
     });
     const hook = agentPieces('claude-code', ctx()).find((p) => p.kind === 'hook');
     expect(hook?.kind === 'hook' && hook.value.hooks[0]?.command).toBe(
-      `"/usr/bin/node" "${path.join(integrationsDir(), 'claude-code', 'hooks', 'session-end.mjs')}"`,
+      `/usr/bin/node ${path.join(integrationsDir(), 'claude-code', 'hooks', 'session-end.mjs')}`,
     );
+  });
+
+  it('quotes the hook command so sh reads back a node path holding quotes and dollars literally', () => {
+    const node = `/opt/it's "$HOME"/node`;
+    const hook = agentPieces('claude-code', ctx({ node })).find((p) => p.kind === 'hook');
+    const command = hook?.kind === 'hook' ? (hook.value.hooks[0]?.command ?? '') : '';
+    const words = execFileSync('sh', ['-c', `printf '%s\\n' ${command}`], { encoding: 'utf8' }).split('\n');
+    expect(words[0]).toBe(node);
+    expect(words[1]).toBe(path.join(integrationsDir(), 'claude-code', 'hooks', 'session-end.mjs'));
   });
 
   it('gives Copilot and Claude Code one project entry, and knows the legacy .vscode/mcp.json', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { JSONPath } from 'jsonc-parser';
 import { UsageError } from '../core/errors.js';
 import { userHome, type Env } from '../config/paths.js';
-import { cliCommand, withCli } from './agent-text.js';
+import { cliCommand, shellWord, withCli } from './agent-text.js';
 import { plainText } from './safe-path.js';
 
 export const AGENTS = ['claude-code', 'codex', 'copilot', 'mcp'] as const;
@@ -88,7 +88,8 @@ function claudeCode(ctx: TargetContext): Piece[] {
   const root = ctx.project ?? userHome(ctx.env);
   const dir = path.join(root, '.claude');
   const script = path.join(ctx.integrations, 'claude-code', 'hooks', 'session-end.mjs');
-  const command = `"${plainText('the Node.js path', ctx.node)}" "${plainText('the hook path', script)}"`;
+  // One shell word each, as the hook runs through sh: a `"` or `$` in a path stays literal.
+  const command = `${shellWord(plainText('the Node.js path', ctx.node))} ${shellWord(plainText('the hook path', script))}`;
   return [
     {
       kind: 'file',

@@ -48,7 +48,7 @@ describe('install claude-code (user level)', () => {
     expect(ends).toHaveLength(2);
     expect(ends[0]?.hooks[0]?.command).toBe('~/bin/log-session.sh');
     expect(ends[1]?.hooks[0]?.command).toBe(
-      `"${process.execPath}" "${path.join(PLUGIN, 'hooks', 'session-end.mjs')}"`,
+      `${shellWord(process.execPath)} ${shellWord(path.join(PLUGIN, 'hooks', 'session-end.mjs'))}`,
     );
     expect(settings.hooks.PreToolUse?.[0]?.hooks[0]?.command).toBe('guard');
     // The copies run this installation's CLI by path: the plugin's launcher is for plugin installs.

@@ -164,6 +164,15 @@ describe.skipIf(!available)('the packed package', () => {
     expect(mapped).toEqual([]);
   });
 
+  it('ships every file the README links to, so its links work where npm shows it', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const local = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((link) => !/^[a-z]+:/i.test(link));
+    expect(local.length).toBeGreaterThan(0);
+    expect(local.filter((link) => !packed.includes(path.posix.normalize(link)))).toEqual([]);
+  });
+
   it('runs `npx skillopt-sleep dry-run --backend mock --demo` as the checkout and the README say', () => {
     const run = demoDryRun('npx', ['--offline', 'skillopt-sleep'], fresh);
     expect(run.status, run.stderr).toBe(0);
