@@ -35,7 +35,7 @@ function failed(c: FileChange, err: unknown): never {
   throw new IoError(`could not write ${c.path}: ${errorMessage(err)}`);
 }
 
-export function applyInstall(plan: readonly FileChange[], home: string): void {
+export function applyInstall(plan: readonly FileChange[], home: string, agent: string): void {
   const ledger = new Ledger(home);
   for (const c of changes(plan)) {
     const entry = ledger.get(c.file);
@@ -61,12 +61,15 @@ export function applyInstall(plan: readonly FileChange[], home: string): void {
         written_sha256: written(c.after ?? ''),
         created_dirs: entry ? [...entry.created_dirs, ...made] : made,
         ...(insertedAt ? { inserted_at: insertedAt } : {}),
+        ...(entry?.agents ? { agents: entry.agents } : {}),
       });
     } catch (err) {
       ledger.save();
       failed(c, err);
     }
   }
+  // Unchanged files too: a second agent's install that found our entry already there relies on it.
+  for (const c of plan) ledger.addAgent(c.file, agent);
   ledger.save();
 }
 

@@ -55,7 +55,7 @@ export function install(req: InstallRequest): InstallResult {
   const moved = planLegacyRemoval(legacyPieces(req.agent, ctx), ledger);
   let removed = foldersOf(moved);
   if (!req.dryRun) {
-    applyInstall(plan, req.home);
+    applyInstall(plan, req.home, req.agent);
     removed = applyUninstall(moved, req.home);
   }
   // A legacy file that no longer holds our entry needs no line (its ledger record is dropped all the same).
@@ -65,13 +65,37 @@ export function install(req: InstallRequest): InstallResult {
   return result(req, [...plan, ...shown], removed);
 }
 
+/** A change left undone because another agent's install still relies on the file's entry. */
+function keptForOthers(c: FileChange, others: readonly string[]): FileChange {
+  const names = others.join(' and ');
+  return {
+    ...c,
+    action: 'kept',
+    after: c.before,
+    folders: [],
+    note: `still used by the ${names} install (\`uninstall ${others[0] ?? ''}\` takes it out); left as it is`,
+  };
+}
+
 export function uninstall(req: InstallRequest): InstallResult {
   const ctx = targetContext(req);
   const ledger = new Ledger(req.home);
+  const shared = new Set<string>();
   const plan = [
     ...planUninstall(agentPieces(req.agent, ctx), ledger),
     ...planLegacyRemoval(legacyPieces(req.agent, ctx), ledger),
-  ];
+  ].map((c) => {
+    const others = c.action === 'absent' ? [] : ledger.otherAgents(c.file, req.agent);
+    if (others.length === 0) return c;
+    shared.add(c.file);
+    return keptForOthers(c, others);
+  });
   const removed = req.dryRun ? foldersOf(plan) : applyUninstall(plan, req.home);
-  return result(req, plan, removed);
+  if (!req.dryRun && shared.size > 0) {
+    const after = new Ledger(req.home);
+    for (const file of shared) after.dropAgent(file, req.agent);
+    after.save();
+  }
+  // Its record changed even where no file did: this agent no longer relies on the shared entry.
+  return { ...result(req, plan, removed), ...(shared.size > 0 ? { changed: true } : {}) };
 }

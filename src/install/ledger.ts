@@ -20,6 +20,12 @@ export interface LedgerEntry {
   created_dirs: string[];
   /** The shallowest JSON path install added (removed again once empty). */
   inserted_at?: JSONPath;
+  /**
+   * The agents whose install wrote or found our part here (a project's `.mcp.json` entry serves both
+   * `mcp` and `copilot`): uninstalling one leaves it while another still relies on it. Absent in older
+   * ledgers: then the first uninstall takes it.
+   */
+  agents?: string[];
 }
 
 interface LedgerFile {
@@ -52,6 +58,23 @@ export class Ledger {
 
   set(file: string, entry: LedgerEntry): void {
     this.data.files[file] = entry;
+  }
+
+  /** Records that `agent`'s install relies on our part of `file` (a file install has a record of). */
+  addAgent(file: string, agent: string): void {
+    const entry = this.get(file);
+    if (entry && !(entry.agents ?? []).includes(agent)) entry.agents = [...(entry.agents ?? []), agent];
+  }
+
+  /** The other agents whose install still relies on our part of `file`. */
+  otherAgents(file: string, agent: string): string[] {
+    return (this.get(file)?.agents ?? []).filter((a) => a !== agent);
+  }
+
+  /** `agent` no longer relies on `file`, which stays for the others. */
+  dropAgent(file: string, agent: string): void {
+    const entry = this.get(file);
+    if (entry?.agents) entry.agents = entry.agents.filter((a) => a !== agent);
   }
 
   forget(file: string): void {

@@ -140,15 +140,23 @@ describe('install copilot', () => {
     expect((await cli(box, ['uninstall', 'copilot', '--project'])).changed).toBe(false);
   });
 
-  it('shares its project entry with `install mcp --project`: the same server, written once', async () => {
-    const box = sandbox();
-    expect(actions(await cli(box, ['install', 'mcp', '--project']))).toEqual({ '.mcp.json': 'created' });
-    expect((await cli(box, ['install', 'copilot', '--project'])).changed).toBe(false);
-    expect(servers(path.join(box.project, '.mcp.json'))).toEqual({ 'skillopt-sleep': OURS });
-    expect(actions(await cli(box, ['uninstall', 'copilot', '--project']))).toEqual({
-      '.mcp.json': 'removed',
-    });
-    expect(tree(box.project)).toEqual({});
+  it('shares its project entry with `install mcp --project`: written once, out with the last uninstall', async () => {
+    for (const [first, second] of [
+      ['mcp', 'copilot'],
+      ['copilot', 'mcp'],
+    ] as const) {
+      const box = sandbox();
+      expect(actions(await cli(box, ['install', first, '--project']))).toEqual({ '.mcp.json': 'created' });
+      expect((await cli(box, ['install', second, '--project'])).changed).toBe(false);
+      expect(servers(path.join(box.project, '.mcp.json'))).toEqual({ 'skillopt-sleep': OURS });
+      // Either uninstall first: the other agent still reads the entry, so it stays.
+      const kept = await cli(box, ['uninstall', first, '--project']);
+      expect(actions(kept)).toEqual({ '.mcp.json': 'kept' });
+      expect((kept.files as { note?: string }[])[0]?.note).toContain(`still used by the ${second} install`);
+      expect(servers(path.join(box.project, '.mcp.json'))).toEqual({ 'skillopt-sleep': OURS });
+      expect(actions(await cli(box, ['uninstall', second, '--project']))).toEqual({ '.mcp.json': 'removed' });
+      expect(tree(box.project)).toEqual({});
+    }
   });
 
   it('accepts and keeps a UTF-8 byte order mark (issue 37, item 14)', async () => {
