@@ -15,7 +15,7 @@ import type { LessonCount } from '../../ui/views/project.js';
 import { HISTORY_FILE } from '../../ui/data.js';
 import { flagForKey } from '../options.js';
 import { cliContext, commandProject, openDb, type CliContext } from '../context.js';
-import { demoHome } from '../../night/demo.js';
+import { DEMO_RECORDED_CWD, demoHome } from '../../night/demo.js';
 import { say } from '../output.js';
 import {
   adoptAction,
@@ -72,12 +72,16 @@ export function cliProposalActions(
  * The dashboard's lesson count: what `lessons list` mines (the stored sessions, no harvest; a result
  * the store already holds for the same inputs is reused), with the project's config.
  */
-export function cliLessonCounts(ctx: CliContext, db: Parameters<typeof mineProjectClusters>[0]) {
+export function cliLessonCounts(
+  ctx: CliContext,
+  db: Parameters<typeof mineProjectClusters>[0],
+  idSpace?: string,
+) {
   return (project: string): LessonCount => {
     const { config } = loadConfig(ctx.home, project, {}, flagForKey);
     // Each count in a redaction scope of its own, as each CLI command runs (what mining stores is redacted).
     const mined = withRedactPatterns(config.redact_patterns, () =>
-      mineProjectClusters(db, project, config, ctx.clock, true),
+      mineProjectClusters(db, project, config, ctx.clock, true, idSpace),
     );
     return {
       lessons: mined.lessons.length,
@@ -118,7 +122,8 @@ export async function doUi(flags: UiFlags): Promise<void> {
       clock: ctx.clock,
       logger: ctx.logger,
       runAction: cliProposalActions(ctx, db),
-      countLessons: cliLessonCounts(ctx, db),
+      // The demo's ids hash the folder its transcripts recorded, as its night did: its mining is reused.
+      countLessons: cliLessonCounts(ctx, db, flags.demo ? DEMO_RECORDED_CWD : undefined),
       port: flags.port,
       trainDirs,
     });
