@@ -96,6 +96,41 @@ describe('classifyPrompts', () => {
     expect(classes(projectDoc)[1]?.[0]).toBe('request');
   });
 
+  it('traces a rewrite of a recorded rule back to the first recording; an appended rule is its own', () => {
+    const memory = '/home/u/.claude/projects/-home-u-app/memory/MEMORY.md';
+    const refined = [
+      ep('fix the header spacing', [edit('src/Header.tsx', 'a', 'b')]),
+      ep('keep the skills you create in my own skills folder', [
+        write(memory, '## Skills\n- keep created skills in the own skills folder, auto ones in a subfolder'),
+      ]),
+      ep('now bump the footer font', [edit('src/Footer.tsx', 'a', 'b')]),
+      ep('no subfolder: prefix the skills I asked for with custom, leave the auto ones', [
+        edit(
+          memory,
+          '- keep created skills in the own skills folder, auto ones in a subfolder',
+          '- keep created skills in the own skills folder, prefix asked ones with custom, leave auto ones',
+        ),
+      ]),
+    ];
+    const classified = classifyPrompts(refined, 0, [], corpus());
+    expect(classified[1]).toMatchObject({ class: 'preference', recordedAt: 1 });
+    expect(classified[3]).toMatchObject({ class: 'preference', recordedAt: 1 });
+    const appended = [
+      ...refined.slice(0, 3),
+      ep('also: never commit generated files, leave them out of commits', [
+        edit(
+          memory,
+          '- keep created skills in the own skills folder, auto ones in a subfolder',
+          '- keep created skills in the own skills folder, auto ones in a subfolder\n- never commit generated files',
+        ),
+      ]),
+    ];
+    expect(classifyPrompts(appended, 0, [], corpus())[3]).toMatchObject({
+      class: 'preference',
+      recordedAt: 3,
+    });
+  });
+
   it('reads a shouted ordinary word as a correction, an acronym as nothing (English and Russian)', () => {
     const english = [
       ep('add the export button', [edit('a.ts', 'x', 'y')]),

@@ -39,6 +39,11 @@ export interface ClassifiedPrompt {
   rule: string;
   /** Earlier prompts of the session that said the same thing (a statement the agent recorded later). */
   alsoSaidAt: number[];
+  /**
+   * For a recorded preference, the episode of the agent's write that recorded it, or of the first
+   * write that recording revised: prompts recorded by one write, or by rewrites of it, are one lesson.
+   */
+  recordedAt?: number;
 }
 
 export interface CorpusSignals {
@@ -121,6 +126,7 @@ function classifyOne(
       signals: [memory.written ? 'recorded' : 'recording'],
       rule: said(),
       alsoSaidAt: memory.alsoSaidAt,
+      ...(memory.recordedAt === undefined ? {} : { recordedAt: memory.recordedAt }),
     };
   if (report) return { ...base, class: 'report' };
   const shouted = shoutedClauses(prompt, corpus.ordinaryWord);
@@ -171,7 +177,7 @@ const LATER_RECORD_SHARE = 0.25;
 function recordedInInstructions(
   episodes: readonly Episode[],
   k: number,
-): { alsoSaidAt: number[]; written: boolean } | null {
+): { alsoSaidAt: number[]; written: boolean; recordedAt?: number } | null {
   const episode = episodes[k] as Episode;
   // A session that set out to write this file (its request names it) is working on it, not recording.
   const request = episodes.find((e) => e.prompt.trim() !== '')?.prompt.toLowerCase() ?? '';
@@ -214,12 +220,47 @@ function recordedInInstructions(
       before.actions.length === 0 &&
       k - 1 > 0 &&
       shared(textTokens(before.prompt)) >= Math.min(3, textTokens(before.prompt).size);
-    return { alsoSaidAt: saidFirst ? [k - 1] : [], written: true };
+    return {
+      alsoSaidAt: saidFirst ? [k - 1] : [],
+      written: true,
+      recordedAt: firstRecording(episodes, j, written),
+    };
   }
   const opened = episode.actions.filter((a) => namesAgentState(a.target));
   if (opened.length === 0 || opened.some((a) => request.includes(fileName(a.target)))) return null;
   return { alsoSaidAt: [], written: false };
 }
+
+/**
+ * The earliest reply that wrote a line the recording at `j` replaced in the same file (a line it
+ * removed and did not write back): the user refined a rule the agent had recorded. An edit that only
+ * anchors on the last line to append a new rule keeps that line, and revises nothing.
+ */
+function firstRecording(episodes: readonly Episode[], j: number, written: readonly ToolAction[]): number {
+  let first = j;
+  for (const action of written) {
+    const kept = new Set(lines(action.added));
+    const replaced = lines(action.removed).filter((line) => !kept.has(line));
+    if (replaced.length === 0) continue;
+    for (let i = 0; i < first; i++) {
+      const earlier = writes((episodes[i] as Episode).actions).filter(
+        (a) => fileName(a.target) === fileName(action.target),
+      );
+      const wrote = new Set(earlier.flatMap((a) => lines(a.added)));
+      if (replaced.some((line) => wrote.has(line))) {
+        first = i;
+        break;
+      }
+    }
+  }
+  return first;
+}
+
+const lines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /[\p{L}\p{N}]/u.test(line));
 
 function isShort(prompt: string): boolean {
   return wordUnits(prompt) <= NUDGE_UNITS;
