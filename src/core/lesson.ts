@@ -15,7 +15,7 @@ export interface LessonEvidence {
   turn: number;
   /** The user's prompt as typed (capped). */
   sentence: string;
-  /** Why it counts: `check`, `recorded`, `shouted`, `stopped`, `repeated`, `model`. */
+  /** Why it counts: `check`, `recorded`, `recording`, `shouted`, `stopped`, `repeated`, `model`. */
   signals: string[];
   /** The answer the user pushed back on and the one that followed ('' for a standing preference). */
   rejected: string;

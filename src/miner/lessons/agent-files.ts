@@ -42,3 +42,22 @@ export function isAgentInstructionFile(filePath: string): boolean {
   if (p.includes('/.claude/projects/') && p.includes('/memory/')) return true;
   return INSTRUCTION_FOLDERS.some((folder) => p.includes(folder));
 }
+
+/**
+ * Where an agent keeps its own standing state rather than a project's documents: its auto memory and
+ * its settings. An agent that opens, lists or searches one of these in reply to a follow-up (even
+ * when the session ends before it writes) is about to record what the user just told it; reading a
+ * project's `CLAUDE.md` before a task is not that.
+ */
+const AGENT_STATE =
+  /\/\.(?:claude|codex|gemini|cursor)\/(?:settings[^/]*\.json|config\.toml)$|\/\.claude\/projects\/[^/]+\/memory(?:\/|$)/;
+
+/** Whether a tool's target (a path, a glob, or a command line holding paths) names an agent's own state. */
+export function namesAgentState(target: string): boolean {
+  return target
+    .split(/[\s'"`;|&()<>]+/)
+    .some(
+      (word) =>
+        word !== '' && AGENT_STATE.test(`/${word.replace(/\\/g, '/').toLowerCase().replace(/^\/+/, '')}`),
+    );
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ruleChecks } from '../../core/task.js';
 import { mineSessions } from '../mine.js';
-import { run, session, write } from '../test-helpers.js';
+import { edit, run, session, write } from '../test-helpers.js';
 
 const addDependency = (
   key: string,
@@ -39,6 +39,48 @@ const plainDependency = (key: string, minute: number, pkg: string) =>
   );
 
 describe('lessons', () => {
+  it('makes one lesson of a rule the agent recorded and then rewrote as the user refined it (Chinese)', () => {
+    const memory = '/home/u/.claude/projects/-work-app/memory/MEMORY.md';
+    const exchanges = (second: { removed: string; added: string }) => [
+      { prompt: '修复首页顶部导航的间距', reply: '已修复。', actions: [edit('src/Nav.tsx', 'a', 'b')] },
+      {
+        prompt: '以后你创建的技能都放在我自己的技能目录,自动生成的放在子目录',
+        reply: '已记录。',
+        actions: [write(memory, '## 技能\n- 创建的技能放在用户的技能目录,自动生成的放在子目录')],
+      },
+      { prompt: '把页脚字体调大一点', reply: '已调整。', actions: [edit('src/Footer.tsx', 'a', 'b')] },
+      {
+        prompt: '不要子目录了,我要求创建的技能加上前缀,自动生成的不用管',
+        reply: '已更新记录。',
+        actions: [edit(memory, second.removed, second.added)],
+      },
+    ];
+    const line = '- 创建的技能放在用户的技能目录,自动生成的放在子目录';
+    const refined = mineSessions(
+      [
+        session(exchanges({ removed: line, added: '- 要求创建的技能加前缀,自动生成的技能不用管' }), {
+          key: 'claude:r',
+          minute: 1,
+        }),
+      ],
+      { project: '/work/app', maxTasks: 10 },
+    );
+    expect(refined.lessons).toHaveLength(1);
+    expect(refined.lessons[0]?.evidence.map((e) => e.turn)).toEqual([1, 3]);
+    const appended = mineSessions(
+      [
+        session(exchanges({ removed: line, added: `${line}\n- 要求创建的技能加前缀,自动生成的技能不用管` }), {
+          key: 'claude:s',
+          minute: 1,
+        }),
+      ],
+      { project: '/work/app', maxTasks: 10 },
+    );
+    expect(appended.lessons.map((l) => l.evidence.map((e) => e.turn))).toEqual(
+      expect.arrayContaining([[1], [3]]),
+    );
+  });
+
   it('consolidates one lesson said three ways into one, with its support and all its evidence', () => {
     const mined = mineSessions(
       [

@@ -92,7 +92,11 @@ export function buildLessons(
       });
       if (c.class !== 'correction' && c.class !== 'preference') continue;
       const checks = [...(s.keptChecks.get(c.episode) ?? [])];
-      const link = `${s.sessionKey}\u0000${c.episode}`;
+      // One recording (or its rewrites) is one lesson, whichever prompts it recorded.
+      const link =
+        c.recordedAt === undefined
+          ? `${s.sessionKey}\u0000${c.episode}`
+          : `${s.sessionKey}\u0000recorded\u0000${c.recordedAt}`;
       for (const at of [...c.alsoSaidAt, c.episode]) {
         const own = at === c.episode;
         candidates.push({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolAction } from '../../core/session.js';
 import type { Episode } from '../episodes.js';
-import { edit, run, write } from '../test-helpers.js';
+import { edit, read, run, write } from '../test-helpers.js';
 import { classifyPrompts, isNudge, type CorpusSignals } from './follow-ups.js';
 
 const ep = (prompt: string, actions: ToolAction[] = [], text = 'Done.'): Episode => ({
@@ -41,6 +41,94 @@ describe('classifyPrompts', () => {
     ];
     const classified = classifyPrompts(episodes, 0, [], corpus());
     expect(classified[2]).toMatchObject({ class: 'preference', alsoSaidAt: [1] });
+  });
+
+  it('takes a statement the agent recorded two replies later, after the user picked how (Chinese)', () => {
+    const episodes = [
+      ep('修复列表页的分页', [edit('src/List.tsx', 'a', 'b')]),
+      ep(
+        '以后每次改代码之前先列出计划,我同意后再执行',
+        [],
+        '有两种方式:方案一写入全局规则,方案二写进项目规则。',
+      ),
+      ep('方案一', [run('ls ~/.claude')], '好的,先检查。'),
+      ep('同意', [write('/home/u/.claude/CLAUDE.md', '## 规则\n- 改代码之前先列出计划,用户同意后再执行')]),
+    ];
+    const classified = classifyPrompts(episodes, 0, [], corpus());
+    expect(classified[1]).toMatchObject({ class: 'preference', signals: ['recorded'] });
+    expect(classified[2]?.class).toBe('nudge');
+  });
+
+  it('leaves a later recording to the prompt whose words it holds (Russian)', () => {
+    const episodes = [
+      ep('добавь кнопку экспорта', [edit('a.ts', 'x', 'y')]),
+      ep('перенеси экспорт в отдельный модуль отчётов', [edit('b.ts', 'x', 'y')]),
+      ep('запомни: всегда пиши сообщения коммитов на русском языке', [
+        write('/home/u/.claude/CLAUDE.md', '- сообщения коммитов всегда на русском языке'),
+      ]),
+    ];
+    const classified = classifyPrompts(episodes, 0, [], corpus());
+    expect(classified[1]?.class).toBe('request');
+    expect(classified[2]).toMatchObject({ class: 'preference', signals: ['recorded'] });
+  });
+
+  it('takes a reply that opens the agent memory or settings as about to record; a project doc read is not', () => {
+    const memory = [
+      ep('fix the header spacing', [edit('src/Header.tsx', 'a', 'b')]),
+      ep('from now on keep every skill you create in my home folder, not in the repo', [
+        run('ls ~/.claude/skills'),
+        read('/home/u/.claude/projects/-home-u-app/memory/MEMORY.md'),
+      ]),
+    ];
+    expect(classes(memory)[1]).toEqual(['preference', ['recording']]);
+    const settings = [
+      ep('修复登录页', [edit('src/Login.tsx', 'a', 'b')]),
+      ep('增加设置:调用大量工具之前先询问我', [{ ...read('**/.claude/settings*.json'), kind: 'search' }]),
+    ];
+    expect(classes(settings)[1]).toEqual(['preference', ['recording']]);
+    const projectDoc = [
+      ep('fix the header spacing', [edit('src/Header.tsx', 'a', 'b')]),
+      ep('now add a footer with the company address', [
+        run('cat CLAUDE.md'),
+        edit('src/Footer.tsx', '', 'x'),
+      ]),
+    ];
+    expect(classes(projectDoc)[1]?.[0]).toBe('request');
+  });
+
+  it('traces a rewrite of a recorded rule back to the first recording; an appended rule is its own', () => {
+    const memory = '/home/u/.claude/projects/-home-u-app/memory/MEMORY.md';
+    const refined = [
+      ep('fix the header spacing', [edit('src/Header.tsx', 'a', 'b')]),
+      ep('keep the skills you create in my own skills folder', [
+        write(memory, '## Skills\n- keep created skills in the own skills folder, auto ones in a subfolder'),
+      ]),
+      ep('now bump the footer font', [edit('src/Footer.tsx', 'a', 'b')]),
+      ep('no subfolder: prefix the skills I asked for with custom, leave the auto ones', [
+        edit(
+          memory,
+          '- keep created skills in the own skills folder, auto ones in a subfolder',
+          '- keep created skills in the own skills folder, prefix asked ones with custom, leave auto ones',
+        ),
+      ]),
+    ];
+    const classified = classifyPrompts(refined, 0, [], corpus());
+    expect(classified[1]).toMatchObject({ class: 'preference', recordedAt: 1 });
+    expect(classified[3]).toMatchObject({ class: 'preference', recordedAt: 1 });
+    const appended = [
+      ...refined.slice(0, 3),
+      ep('also: never commit generated files, leave them out of commits', [
+        edit(
+          memory,
+          '- keep created skills in the own skills folder, auto ones in a subfolder',
+          '- keep created skills in the own skills folder, auto ones in a subfolder\n- never commit generated files',
+        ),
+      ]),
+    ];
+    expect(classifyPrompts(appended, 0, [], corpus())[3]).toMatchObject({
+      class: 'preference',
+      recordedAt: 3,
+    });
   });
 
   it('reads a shouted ordinary word as a correction, an acronym as nothing (English and Russian)', () => {

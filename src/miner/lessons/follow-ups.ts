@@ -10,7 +10,8 @@
  *   user named a command the agent had run and the agent stopped running it, or the user shouted a
  *   word ("NEVER") at an answer;
  * - a **preference**: the agent wrote what the user said into its own instructions (a memory
- *   document, rules or settings: `agent-files.ts`), or the user shouted a word in a request;
+ *   document, rules or settings: `agent-files.ts`), in reply or a reply or two later, or opened its
+ *   memory or settings in reply (about to record it);
  * - a **request**: anything else (new work, feedback on a result).
  *
  * A correction and a preference are what the user taught; the rest are not. A question or a nudge is
@@ -22,7 +23,7 @@ import { simpleCommands } from '../shell-words.js';
 import { fileName } from '../rules/evidence.js';
 import { NOT_RUNS, RUNS } from '../../core/action-checks.js';
 import type { FollowUpFinding } from '../rules/session-rules.js';
-import { isAgentInstructionFile } from './agent-files.js';
+import { isAgentInstructionFile, namesAgentState } from './agent-files.js';
 import { clauses, endsWithQuestion, oneLineCut, shoutedWords, textTokens, wordUnits } from './text.js';
 
 export type PromptClass = 'correction' | 'preference' | 'request' | 'question' | 'nudge' | 'report';
@@ -38,6 +39,11 @@ export interface ClassifiedPrompt {
   rule: string;
   /** Earlier prompts of the session that said the same thing (a statement the agent recorded later). */
   alsoSaidAt: number[];
+  /**
+   * For a recorded preference, the episode of the agent's write that recorded it, or of the first
+   * write that recording revised: prompts recorded by one write, or by rewrites of it, are one lesson.
+   */
+  recordedAt?: number;
 }
 
 export interface CorpusSignals {
@@ -117,9 +123,10 @@ function classifyOne(
     return {
       ...base,
       class: 'preference',
-      signals: ['recorded'],
+      signals: [memory.written ? 'recorded' : 'recording'],
       rule: said(),
       alsoSaidAt: memory.alsoSaidAt,
+      ...(memory.recordedAt === undefined ? {} : { recordedAt: memory.recordedAt }),
     };
   if (report) return { ...base, class: 'report' };
   const shouted = shoutedClauses(prompt, corpus.ordinaryWord);
@@ -152,36 +159,108 @@ const writes = (actions: readonly ToolAction[]): ToolAction[] =>
   actions.filter((a) => (a.kind === 'write' || a.kind === 'edit') && isAgentInstructionFile(a.target));
 
 /**
- * The agent wrote the user's words into its own instructions in reply (or in its next reply, once the
- * user confirmed): the text written shares words with the prompt. A prompt just before it that the
- * agent answered without acting, and whose words the text also holds, said it first.
+ * The agent may record a statement a reply or two after it: it first proposes where and how (a
+ * memory file, a rule, a setting), the user picks, then it writes.
  */
-function recordedInInstructions(episodes: readonly Episode[], k: number): { alsoSaidAt: number[] } | null {
+const RECORD_WINDOW = 3;
+/** A recording made after a later prompt is this one's when it holds this share of its words. */
+const LATER_RECORD_SHARE = 0.25;
+
+/**
+ * The agent wrote the user's words into its own instructions in reply, or within the next
+ * {@link RECORD_WINDOW} replies when the text written holds a good share of this prompt's words, at
+ * least as much as of any prompt in between but a nudge (it records this statement, not a later one). A prompt
+ * just before it that the agent answered without acting, and whose words the text also holds, said
+ * it first. When the session ends before anything is written, a reply that opens the agent's own
+ * memory or settings (`namesAgentState`) was about to record it.
+ */
+function recordedInInstructions(
+  episodes: readonly Episode[],
+  k: number,
+): { alsoSaidAt: number[]; written: boolean; recordedAt?: number } | null {
   const episode = episodes[k] as Episode;
-  const next = episodes[k + 1];
-  const written = [...writes(episode.actions), ...(next && isShort(next.prompt) ? writes(next.actions) : [])];
-  if (written.length === 0) return null;
-  const already = new Set(writes(episodes[k - 1]?.actions ?? []).map((a) => a.added));
-  const text = written
-    .map((a) => a.added)
-    .filter((added) => !already.has(added))
-    .join('\n');
-  const tokens = textTokens(text);
-  const shares = (prompt: string): boolean => {
-    const own = textTokens(prompt);
-    let shared = 0;
-    for (const token of own) if (tokens.has(token)) shared += 1;
-    return shared >= Math.min(3, own.size);
-  };
-  if (!shares(episode.prompt)) return null;
   // A session that set out to write this file (its request names it) is working on it, not recording.
   const request = episodes.find((e) => e.prompt.trim() !== '')?.prompt.toLowerCase() ?? '';
-  if (written.some((a) => request.includes(fileName(a.target)))) return null;
-  const before = episodes[k - 1];
-  const alsoSaidAt =
-    before !== undefined && before.actions.length === 0 && k - 1 > 0 && shares(before.prompt) ? [k - 1] : [];
-  return { alsoSaidAt };
+  const own = textTokens(episode.prompt);
+  for (let j = k; j < Math.min(episodes.length, k + RECORD_WINDOW); j++) {
+    const written = writes((episodes[j] as Episode).actions);
+    if (written.length === 0) continue;
+    if (written.some((a) => request.includes(fileName(a.target)))) return null;
+    const already = new Set(writes(episodes[j - 1]?.actions ?? []).map((a) => a.added));
+    const tokens = textTokens(
+      written
+        .map((a) => a.added)
+        .filter((added) => !already.has(added))
+        .join('\n'),
+    );
+    const shared = (words: ReadonlySet<string>): number => {
+      let n = 0;
+      for (const token of words) if (tokens.has(token)) n += 1;
+      return n;
+    };
+    const share = (prompt: string): number => {
+      const words = textTokens(prompt);
+      return words.size === 0 ? 0 : shared(words) / words.size;
+    };
+    if (shared(own) < Math.min(3, own.size)) return null;
+    const confirmedOnly = j === k + 1 && isShort((episodes[j] as Episode).prompt);
+    if (j > k && !confirmedOnly) {
+      const mine = share(episode.prompt);
+      if (mine < LATER_RECORD_SHARE) return null;
+      // A nudge in between ("ok") says nothing of its own, whatever the text written holds.
+      for (let i = k + 1; i <= j; i++) {
+        const between = (episodes[i] as Episode).prompt;
+        if (!isShort(between) && share(between) > mine) return null;
+      }
+    }
+    const before = episodes[k - 1];
+    const saidFirst =
+      (j === k || confirmedOnly) &&
+      before !== undefined &&
+      before.actions.length === 0 &&
+      k - 1 > 0 &&
+      shared(textTokens(before.prompt)) >= Math.min(3, textTokens(before.prompt).size);
+    return {
+      alsoSaidAt: saidFirst ? [k - 1] : [],
+      written: true,
+      recordedAt: firstRecording(episodes, j, written),
+    };
+  }
+  const opened = episode.actions.filter((a) => namesAgentState(a.target));
+  if (opened.length === 0 || opened.some((a) => request.includes(fileName(a.target)))) return null;
+  return { alsoSaidAt: [], written: false };
 }
+
+/**
+ * The earliest reply that wrote a line the recording at `j` replaced in the same file (a line it
+ * removed and did not write back): the user refined a rule the agent had recorded. An edit that only
+ * anchors on the last line to append a new rule keeps that line, and revises nothing.
+ */
+function firstRecording(episodes: readonly Episode[], j: number, written: readonly ToolAction[]): number {
+  let first = j;
+  for (const action of written) {
+    const kept = new Set(lines(action.added));
+    const replaced = lines(action.removed).filter((line) => !kept.has(line));
+    if (replaced.length === 0) continue;
+    for (let i = 0; i < first; i++) {
+      const earlier = writes((episodes[i] as Episode).actions).filter(
+        (a) => fileName(a.target) === fileName(action.target),
+      );
+      const wrote = new Set(earlier.flatMap((a) => lines(a.added)));
+      if (replaced.some((line) => wrote.has(line))) {
+        first = i;
+        break;
+      }
+    }
+  }
+  return first;
+}
+
+const lines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /[\p{L}\p{N}]/u.test(line));
 
 function isShort(prompt: string): boolean {
   return wordUnits(prompt) <= NUDGE_UNITS;
