@@ -97,6 +97,8 @@ describe('isMetaPrompt', () => {
     '/review the whole auth module please',
     '[Request interrupted by user]use pnpm instead',
     'fix <b> tags in README',
+    '/web/src/pages/list.tsx 表格太高,底部被顶出了视窗',
+    '/app/settings page crashes',
   ])('keeps %j', (text) => {
     expect(isMetaPrompt(text)).toBe(false);
   });
