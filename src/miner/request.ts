@@ -18,7 +18,7 @@
  * Leading prompts of these kinds are skipped. A session with nothing else (only "hi", only a
  * placeholder) has no request: it is a one-off.
  */
-import type { Episode } from './episodes.js';
+import { worked as works, type Episode } from './episodes.js';
 import { wordUnits } from './lessons/text.js';
 
 const PREAMBLE_MIN_SESSIONS = 2;
@@ -62,13 +62,6 @@ export function corpusPreambles(sessions: ReadonlyArray<readonly Episode[]>): Se
     [...counts]
       .filter(([, e]) => e.sessions >= PREAMBLE_MIN_SESSIONS && e.idle * 3 >= e.sessions * 2 && e.ledOn > 0)
       .map(([key]) => key),
-  );
-}
-
-/** The agent ran a command or changed a file in reply. */
-function works(episode: Episode): boolean {
-  return episode.actions.some(
-    (a) => a.kind === 'run' || a.kind === 'edit' || a.kind === 'write' || a.kind === 'delete',
   );
 }
 
