@@ -35,6 +35,18 @@ describe('chooseRequest', () => {
     expect(corpusPreambles(repeated).size).toBe(0);
   });
 
+  it('skips a shell command the user typed and the agent ran, when a later prompt picks the job', () => {
+    const job = ep('convert the orders sheet to csv next to it', [run('python3 convert.py orders.xlsx')]);
+    expect(chooseRequest([ep('ls', [run('ls')]), job], new Set())).toEqual({
+      index: 1,
+      skipped: [{ index: 0, reason: 'command' }],
+    });
+    expect(chooseRequest([ep('touch notes.md', [run('touch /p/notes.md')]), job], new Set()).index).toBe(1);
+    // A command alone is the job; a short request the agent carried out with another program is too.
+    expect(chooseRequest([ep('ls', [run('ls')])], new Set()).index).toBe(0);
+    expect(chooseRequest([ep('bump zod', [run('pnpm add zod@latest')]), job], new Set()).index).toBe(0);
+  });
+
   it('skips greetings and placeholders; a session with nothing else asked for nothing', () => {
     expect(chooseRequest([ep('hi'), ep('add zod to the app', [run('pnpm add zod')])], new Set()).index).toBe(
       1,
