@@ -47,6 +47,16 @@ describe('chooseRequest', () => {
     expect(chooseRequest([ep('bump zod', [run('pnpm add zod@latest')]), job], new Set()).index).toBe(0);
   });
 
+  it('skips a short opener the agent only looked around for, when a later prompt asks for the job', () => {
+    const job = ep('the onboarding page fails to save the logo, debug and fix it', [run('npm run dev')]);
+    expect(chooseRequest([ep('--resume', [read('/p/README.md')]), job], new Set())).toEqual({
+      index: 1,
+      skipped: [{ index: 0, reason: 'greeting' }],
+    });
+    // Alone, a short request answered by reading is the request.
+    expect(chooseRequest([ep('explain auth.ts', [read('/p/auth.ts')])], new Set()).index).toBe(0);
+  });
+
   it('skips greetings and placeholders; a session with nothing else asked for nothing', () => {
     expect(chooseRequest([ep('hi'), ep('add zod to the app', [run('pnpm add zod')])], new Set()).index).toBe(
       1,

@@ -9,7 +9,8 @@
  *   that recurs word for word ("suggest a commit message") sets the agent to work at once, so it is
  *   never taken for a preamble; a session that is only a preamble asked for nothing;
  * - a **greeting** is a short prompt ({@link GREETING_MAX_WORDS} words at most) the agent answered
- *   without using a tool, followed by another prompt;
+ *   without using a tool, or by only looking around (reading, searching: nothing run or changed),
+ *   followed by another prompt (`--resume`, "hey, you there?");
  * - a **placeholder** prompt is made only of bracketed upper-case tags (`[REDACTED_PROMPT]`);
  * - a **typed command** is a short prompt that is a shell command the agent then ran (`ls`, `touch
  *   notes.md`), followed by another prompt: the user used the agent as a terminal before asking;
@@ -90,6 +91,9 @@ function skipReason(episode: Episode, hasLater: boolean, preambles: ReadonlySet<
   if (short && (hasLater || episode.prompt.length <= 24)) return 'greeting';
   if (few && hasLater && ranTypedCommand(episode)) return 'command';
   if (preambles.has(openerKey(episode.prompt))) return 'preamble';
+  // An opener the agent only looked around for (read, searched: nothing run or changed) before the
+  // user said what they wanted ("--resume", "hey, you there?").
+  if (few && hasLater && !works(episode)) return 'greeting';
   return null;
 }
 
