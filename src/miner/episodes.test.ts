@@ -45,22 +45,18 @@ describe('the work done for a request', () => {
 
   it('is the reply to the request when that reply worked', () => {
     const episodes = [
-      episode('convert the orders sheet to csv', [run('python3 convert.py')]),
-      episode('ok', [write('/p/orders.json', '[]')]),
+      episode('summarise the march sales in a table', [run('python3 report.py')]),
+      episode('ok', [write('/p/sales.md', '|')]),
     ];
-    expect(requestWork(episodes, 0)).toEqual({ actions: [run('python3 convert.py')], after: 1 });
+    expect(requestWork(episodes, 0)).toEqual({ actions: [run('python3 report.py')], after: 1 });
   });
 
   it('goes on through short go-aheads, in any script, when the reply only proposed a plan', () => {
-    const plan = episode('переведи файл orders.xlsx в CSV и сохрани рядом', [read('/p/orders.xlsx')]);
-    for (const goAhead of ['да, перезапиши', '同意', 'ok go']) {
-      const episodes = [
-        plan,
-        episode(goAhead, [run('python3 -c "convert"')]),
-        episode('thanks', [run('ls')]),
-      ];
+    const plan = episode('собери отчёт по продажам за март в таблицу', [read('/p/sales.sql')]);
+    for (const goAhead of ['да, давай', '好的', 'ok go']) {
+      const episodes = [plan, episode(goAhead, [run('python3 -c "report"')]), episode('thanks', [run('ls')])];
       expect(requestWork(episodes, 0)).toEqual({
-        actions: [read('/p/orders.xlsx'), run('python3 -c "convert"')],
+        actions: [read('/p/sales.sql'), run('python3 -c "report"')],
         after: 2,
       });
     }
@@ -68,8 +64,8 @@ describe('the work done for a request', () => {
 
   it('stops at a follow-up that asks for something else', () => {
     const episodes = [
-      episode('what is in this folder?', []),
-      episode('rename the excel file Book3 to the 2026 finance report', [run('mv Book3.xlsx report.xlsx')]),
+      episode('what does the deploy script do?', []),
+      episode('make the nightly job run every hour instead', [edit('/p/cron.yaml', 'daily', 'hourly')]),
     ];
     expect(requestWork(episodes, 0)).toEqual({ actions: [], after: 1 });
   });

@@ -40,7 +40,7 @@ export function sessionEpisodes(session: HarvestedSession): Episode[] {
   });
 }
 
-/** A follow-up this short after a reply that only proposed is a go-ahead ("ok", "да", "同意, 170"). */
+/** A follow-up this short after a reply that only proposed is a go-ahead ("ok", "да", "好的"). */
 const GO_AHEAD_MAX_WORDS = 3;
 
 /** The agent ran a command or changed a file in reply. */

@@ -97,7 +97,7 @@ describe('isMetaPrompt', () => {
     '/review the whole auth module please',
     '[Request interrupted by user]use pnpm instead',
     'fix <b> tags in README',
-    '/web/src/pages/list.tsx 表格太高,底部被顶出了视窗',
+    '/src/app/orders.tsx 这个组件加载太慢,帮我看看',
     '/app/settings page crashes',
   ])('keeps %j', (text) => {
     expect(isMetaPrompt(text)).toBe(false);

@@ -109,7 +109,7 @@ export function isMetaPrompt(text: string): boolean {
 
 /**
  * `/clear`, `/model opus now`: a command name and at most two arguments. A prompt that opens with a
- * path (`/src/app/page.tsx 表格太高`, `/app/settings is broken`) is a request about that path: a
+ * path (`/src/app/page.tsx 加载太慢`, `/app/settings is broken`) is a request about that path: a
  * command's name has no second slash.
  */
 function isBareSlashCommand(trimmed: string): boolean {

@@ -10,7 +10,7 @@
  *   never taken for a preamble; a session that is only a preamble asked for nothing;
  * - a **greeting** is a short prompt ({@link GREETING_MAX_WORDS} words at most) the agent answered
  *   without using a tool, or by only looking around (reading, searching: nothing run or changed),
- *   followed by another prompt (`--resume`, "hey, you there?");
+ *   followed by another prompt ("you there?", a bare flag);
  * - a **placeholder** prompt is made only of bracketed upper-case tags (`[REDACTED_PROMPT]`);
  * - a **typed command** is a short prompt that is a shell command the agent then ran (`ls`, `touch
  *   notes.md`), followed by another prompt: the user used the agent as a terminal before asking;
@@ -92,7 +92,7 @@ function skipReason(episode: Episode, hasLater: boolean, preambles: ReadonlySet<
   if (few && hasLater && ranTypedCommand(episode)) return 'command';
   if (preambles.has(openerKey(episode.prompt))) return 'preamble';
   // An opener the agent only looked around for (read, searched: nothing run or changed) before the
-  // user said what they wanted ("--resume", "hey, you there?").
+  // user said what they wanted ("you there?", a bare flag).
   if (few && hasLater && !works(episode)) return 'greeting';
   return null;
 }

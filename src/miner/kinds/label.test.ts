@@ -65,9 +65,9 @@ describe('kindLabels', () => {
 
   it('names a kind without a common word by the opening of its request most like the others', () => {
     // Clauses of a script without spaces are never one kind word; their character pairs still meet.
-    const requests = ['登录页的按钮代码在哪', '购物车页的价格组件在哪里配置', '结算页的按钮组件在哪'];
+    const requests = ['登录页要一个记住我的选项', '结算页加一个优惠码输入框', '设置页加一个深色模式的选项'];
     expect(labelsOf([[0, 1, 2]], requests, { commands: ['rg', 'rg', 'rg'] })).toEqual([
-      '结算页的按钮组件在哪',
+      '设置页加一个深色模式的选项',
     ]);
   });
 
