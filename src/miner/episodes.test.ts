@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerActions } from '../replay/judges/answer-actions.js';
 import { evaluateCheck } from '../replay/judges/rule-checks.js';
-import { renderAnswer } from './episodes.js';
-import { edit, run, write } from './test-helpers.js';
+import { renderAnswer, requestWork, type Episode } from './episodes.js';
+import { edit, read, run, write } from './test-helpers.js';
 
 describe('a recorded answer as rendered', () => {
   it('reads back as the actions it took, in order, whatever the prose says', () => {
@@ -32,5 +32,41 @@ describe('a recorded answer as rendered', () => {
     expect(check('edits', 'old.ts')).toBe(true);
     expect(check('runs', 'pnpm')).toBe(true);
     expect(check('writes', 'type B')).toBe(true);
+  });
+});
+
+describe('the work done for a request', () => {
+  const episode = (prompt: string, actions: Episode['actions'] = []): Episode => ({
+    turnIndex: 0,
+    prompt,
+    text: 'reply',
+    actions,
+  });
+
+  it('is the reply to the request when that reply worked', () => {
+    const episodes = [
+      episode('summarise the march sales in a table', [run('python3 report.py')]),
+      episode('ok', [write('/p/sales.md', '|')]),
+    ];
+    expect(requestWork(episodes, 0)).toEqual({ actions: [run('python3 report.py')], after: 1 });
+  });
+
+  it('goes on through short go-aheads, in any script, when the reply only proposed a plan', () => {
+    const plan = episode('собери отчёт по продажам за март в таблицу', [read('/p/sales.sql')]);
+    for (const goAhead of ['да, давай', '好的', 'ok go']) {
+      const episodes = [plan, episode(goAhead, [run('python3 -c "report"')]), episode('thanks', [run('ls')])];
+      expect(requestWork(episodes, 0)).toEqual({
+        actions: [read('/p/sales.sql'), run('python3 -c "report"')],
+        after: 2,
+      });
+    }
+  });
+
+  it('stops at a follow-up that asks for something else', () => {
+    const episodes = [
+      episode('what does the deploy script do?', []),
+      episode('make the nightly job run every hour instead', [edit('/p/cron.yaml', 'daily', 'hourly')]),
+    ];
+    expect(requestWork(episodes, 0)).toEqual({ actions: [], after: 1 });
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { HarvestedSession, ToolAction } from '../core/session.js';
 import { userPrompts } from './normalize-intent.js';
+import { wordUnits } from './lessons/text.js';
 
 export interface Episode {
   /** Index of the prompt's user turn in `session.turns`. */
@@ -37,6 +38,40 @@ export function sessionEpisodes(session: HarvestedSession): Episode[] {
       actions: replies.flatMap((turn) => turn.actions ?? []),
     };
   });
+}
+
+/** A follow-up this short after a reply that only proposed is a go-ahead ("ok", "да", "好的"). */
+const GO_AHEAD_MAX_WORDS = 3;
+
+/** The agent ran a command or changed a file in reply. */
+export function worked(episode: Pick<Episode, 'actions'>): boolean {
+  return episode.actions.some(
+    (a) => a.kind === 'run' || a.kind === 'edit' || a.kind === 'write' || a.kind === 'delete',
+  );
+}
+
+/**
+ * What the agent did for the request at `index`: its reply's actions, and, when that reply only
+ * proposed (a plan, a question: no command run, no file changed), the actions of the replies to the
+ * short go-aheads that followed, up to the first that worked. An agent told to show its plan first
+ * does the request's work one turn later. `after` is the first episode past that work.
+ */
+export function requestWork(
+  episodes: readonly Episode[],
+  index: number,
+): { actions: ToolAction[]; after: number } {
+  const request = episodes[index];
+  if (request === undefined) return { actions: [], after: index + 1 };
+  const actions = [...request.actions];
+  let at = index + 1;
+  if (worked(request)) return { actions, after: at };
+  for (let next = episodes[at]; next !== undefined; next = episodes[at]) {
+    if (wordUnits(next.prompt) > GO_AHEAD_MAX_WORDS) break;
+    actions.push(...next.actions);
+    at += 1;
+    if (worked(next)) break;
+  }
+  return { actions, after: at };
 }
 
 /** Whether the agent did anything in reply (said something or used a tool). */

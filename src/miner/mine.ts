@@ -7,7 +7,7 @@
 import { clusterId, instanceId, truncateIntent } from './task-ids.js';
 import type { Check, TaskRecord } from '../core/task.js';
 import { correctionsToChecks, dedupeChecks, filterUsefulChecks } from './corrections.js';
-import { renderAnswer, type Episode } from './episodes.js';
+import { renderAnswer, requestWork, type Episode } from './episodes.js';
 import { groupKinds } from './kinds/kinds.js';
 import { spacedLength } from './kinds/request-tokens.js';
 import { buildCluster, compareByStart, uniqueIds } from './kind-cluster.js';
@@ -119,16 +119,19 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
   const { dropped } = observed;
   const observations: Observation[] = observed.observations.map((o) => ({ ...o, findings: [] }));
   const { groups, labels } = groupKinds(
-    observations.map((o) => ({
-      request: requestOf(o).prompt,
-      requestActions: requestOf(o).actions.slice(0, KIND_ACTIONS),
-      laterActions: o.episodes
-        .slice(o.request + 1, o.request + 1 + LATER_EPISODES)
-        .flatMap((e) => e.actions)
-        .slice(0, KIND_ACTIONS / 2),
-      cwd: o.session.cwd || o.session.projectRoot,
-      partition: o.session.partition ?? '',
-    })),
+    observations.map((o) => {
+      const work = requestWork(o.episodes, o.request);
+      return {
+        request: requestOf(o).prompt,
+        requestActions: work.actions.slice(0, KIND_ACTIONS),
+        laterActions: o.episodes
+          .slice(work.after, work.after + LATER_EPISODES)
+          .flatMap((e) => e.actions)
+          .slice(0, KIND_ACTIONS / 2),
+        cwd: o.session.cwd || o.session.projectRoot,
+        partition: o.session.partition ?? '',
+      };
+    }),
   );
   const commands = observations.flatMap((o) =>
     o.episodes.flatMap((e) => e.actions.filter((a) => a.kind === 'run').map((a) => a.target)),

@@ -19,6 +19,7 @@ export const NO_REQUEST_LABELS: Record<SkipReason, string> = {
   preamble: 'no request (resume or preamble only)',
   placeholder: 'no request (placeholder only)',
   template: 'no request (template run without a request)',
+  command: 'no request (shell commands only)',
 };
 
 export interface IdleSession {
@@ -32,7 +33,8 @@ export interface IdleSession {
 /** What a session's skipped prompts were, as one reason. */
 export function idleReason(skipped: ReadonlyArray<{ reason: SkipReason }>): SkipReason {
   const reasons = new Set(skipped.map((s) => s.reason));
-  for (const reason of ['preamble', 'template', 'greeting'] as const) if (reasons.has(reason)) return reason;
+  for (const reason of ['preamble', 'template', 'command', 'greeting'] as const)
+    if (reasons.has(reason)) return reason;
   return 'placeholder';
 }
 

@@ -97,6 +97,8 @@ describe('isMetaPrompt', () => {
     '/review the whole auth module please',
     '[Request interrupted by user]use pnpm instead',
     'fix <b> tags in README',
+    '/src/app/orders.tsx 这个组件加载太慢,帮我看看',
+    '/app/settings page crashes',
   ])('keeps %j', (text) => {
     expect(isMetaPrompt(text)).toBe(false);
   });

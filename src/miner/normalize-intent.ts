@@ -98,13 +98,24 @@ export function isMetaPrompt(text: string): boolean {
   const trimmed = text.trim();
   if (trimmed === '') return true;
   if (trimmed.startsWith('<') && trimmed.endsWith('>')) return true;
-  if (trimmed.startsWith('/') && trimmed.split(/\s+/).length <= 3) return true;
+  if (isBareSlashCommand(trimmed)) return true;
   if (trimmed.startsWith('[Pasted text') || trimmed.startsWith('Caveat:')) return true;
   const head = trimmed.slice(0, 200);
   if (head.includes('<command-message>') || head.includes('<command-name>')) return true;
   if (trimmed.startsWith('# /')) return true;
   const { interrupted, rest } = stripInterruptMarker(trimmed);
   return interrupted && rest.trim() === '';
+}
+
+/**
+ * `/clear`, `/model opus now`: a command name and at most two arguments. A prompt that opens with a
+ * path (`/src/app/page.tsx 加载太慢`, `/app/settings is broken`) is a request about that path: a
+ * command's name has no second slash.
+ */
+function isBareSlashCommand(trimmed: string): boolean {
+  if (!trimmed.startsWith('/')) return false;
+  const words = trimmed.split(/\s+/);
+  return words.length <= 3 && !(words[0] ?? '').includes('/', 1);
 }
 
 export { isReplayPrompt };

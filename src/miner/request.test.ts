@@ -35,6 +35,28 @@ describe('chooseRequest', () => {
     expect(corpusPreambles(repeated).size).toBe(0);
   });
 
+  it('skips a shell command the user typed and the agent ran, when a later prompt picks the job', () => {
+    const job = ep('bump the api version and tag a release', [run('npm version minor')]);
+    expect(chooseRequest([ep('git status', [run('git status')]), job], new Set())).toEqual({
+      index: 1,
+      skipped: [{ index: 0, reason: 'command' }],
+    });
+    expect(chooseRequest([ep('touch notes.md', [run('touch /p/notes.md')]), job], new Set()).index).toBe(1);
+    // A command alone is the job; a short request the agent carried out with another program is too.
+    expect(chooseRequest([ep('git status', [run('git status')])], new Set()).index).toBe(0);
+    expect(chooseRequest([ep('bump zod', [run('pnpm add zod@latest')]), job], new Set()).index).toBe(0);
+  });
+
+  it('skips a short opener the agent only looked around for, when a later prompt asks for the job', () => {
+    const job = ep('the invoice export drops its last row, find out why and fix it', [run('npm test')]);
+    expect(chooseRequest([ep('you there?', [read('/p/README.md')]), job], new Set())).toEqual({
+      index: 1,
+      skipped: [{ index: 0, reason: 'greeting' }],
+    });
+    // Alone, a short request answered by reading is the request.
+    expect(chooseRequest([ep('explain auth.ts', [read('/p/auth.ts')])], new Set()).index).toBe(0);
+  });
+
   it('skips greetings and placeholders; a session with nothing else asked for nothing', () => {
     expect(chooseRequest([ep('hi'), ep('add zod to the app', [run('pnpm add zod')])], new Set()).index).toBe(
       1,

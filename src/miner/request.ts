@@ -9,8 +9,11 @@
  *   that recurs word for word ("suggest a commit message") sets the agent to work at once, so it is
  *   never taken for a preamble; a session that is only a preamble asked for nothing;
  * - a **greeting** is a short prompt ({@link GREETING_MAX_WORDS} words at most) the agent answered
- *   without using a tool, followed by another prompt;
+ *   without using a tool, or by only looking around (reading, searching: nothing run or changed),
+ *   followed by another prompt ("you there?", a bare flag);
  * - a **placeholder** prompt is made only of bracketed upper-case tags (`[REDACTED_PROMPT]`);
+ * - a **typed command** is a short prompt that is a shell command the agent then ran (`ls`, `touch
+ *   notes.md`), followed by another prompt: the user used the agent as a terminal before asking;
  * - a **bare template** is a template the user ran without typing anything into it (`templates.ts`),
  *   that the agent met without working, followed by another prompt: there the user picks the job. A
  *   template the agent did work on was the job itself.
@@ -18,14 +21,15 @@
  * Leading prompts of these kinds are skipped. A session with nothing else (only "hi", only a
  * placeholder) has no request: it is a one-off.
  */
-import type { Episode } from './episodes.js';
+import { worked as works, type Episode } from './episodes.js';
 import { wordUnits } from './lessons/text.js';
+import { simpleCommands } from './shell-words.js';
 
 const PREAMBLE_MIN_SESSIONS = 2;
 const GREETING_MAX_WORDS = 3;
 const PLACEHOLDER_TAG = /\[[A-Z][A-Z0-9_:. -]*\]/g;
 
-export type SkipReason = 'preamble' | 'greeting' | 'placeholder' | 'template';
+export type SkipReason = 'preamble' | 'greeting' | 'placeholder' | 'template' | 'command';
 
 export interface RequestChoice {
   /** Index of the request's episode, or -1 when the session asked for nothing. */
@@ -65,13 +69,6 @@ export function corpusPreambles(sessions: ReadonlyArray<readonly Episode[]>): Se
   );
 }
 
-/** The agent ran a command or changed a file in reply. */
-function works(episode: Episode): boolean {
-  return episode.actions.some(
-    (a) => a.kind === 'run' || a.kind === 'edit' || a.kind === 'write' || a.kind === 'delete',
-  );
-}
-
 export function chooseRequest(episodes: readonly Episode[], preambles: ReadonlySet<string>): RequestChoice {
   const skipped: RequestChoice['skipped'] = [];
   for (let i = 0; i < episodes.length; i++) {
@@ -89,10 +86,24 @@ function skipReason(episode: Episode, hasLater: boolean, preambles: ReadonlySet<
   if (episode.template !== undefined && episode.prompt === '')
     return hasLater && !works(episode) ? 'template' : null;
   // Words in any script: "如何更新本地master分支到最新" is a question of seven words, not one.
-  const short = wordUnits(episode.prompt) <= GREETING_MAX_WORDS && episode.actions.length === 0;
+  const few = wordUnits(episode.prompt) <= GREETING_MAX_WORDS;
+  const short = few && episode.actions.length === 0;
   if (short && (hasLater || episode.prompt.length <= 24)) return 'greeting';
+  if (few && hasLater && ranTypedCommand(episode)) return 'command';
   if (preambles.has(openerKey(episode.prompt))) return 'preamble';
+  // An opener the agent only looked around for (read, searched: nothing run or changed) before the
+  // user said what they wanted ("you there?", a bare flag).
+  if (few && hasLater && !works(episode)) return 'greeting';
   return null;
+}
+
+/** The prompt's program is one the agent ran in reply: the user typed a shell command. */
+function ranTypedCommand(episode: Episode): boolean {
+  const typed = simpleCommands(episode.prompt)[0]?.program;
+  if (typed === undefined || typed === '') return false;
+  return episode.actions.some(
+    (a) => a.kind === 'run' && simpleCommands(a.target).some((c) => c.program === typed),
+  );
 }
 
 export function isPlaceholder(prompt: string): boolean {

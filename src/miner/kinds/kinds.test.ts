@@ -97,6 +97,25 @@ describe('groupKinds', () => {
     ]);
   });
 
+  it("reads each project with its own statistics: another project's sessions change none of its kinds", () => {
+    const own = [...dependencies, ...migrations, ...commits, ...questions];
+    // Another project whose every session says "add" and "create" and runs `pnpm add`: pooled, its
+    // sessions would make this project's kind words and commands common, and its kinds looser.
+    const other = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((x, i) =>
+      input(
+        `create the ${x} page and add it to the menu, we need a migration later`,
+        i % 2 === 0
+          ? [run(`pnpm add ${x}-widget`), write(`/work/site/pages/${x}.tsx`, 'x')]
+          : [run('git diff')],
+        '/work/site',
+      ),
+    );
+    const norm = (groups: string[][]): string[] => groups.map((g) => [...g].sort().join('|')).sort();
+    const alone = norm(kindsOf(own));
+    const mixed = kindsOf([...other, ...own]).filter((g) => g.every((r) => own.some((o) => o.request === r)));
+    expect(norm(mixed)).toEqual(alone);
+  });
+
   it('labels each kind with words typical of it, unique in the project', () => {
     const all = [...dependencies, ...migrations, ...commits, ...questions];
     const { groups, labels } = groupKinds(all);

@@ -3,7 +3,8 @@
  * Each session becomes two weighted vectors over this project's own statistics (see `vectors.ts`):
  * its request's words with the instance details masked (`request-tokens.ts`), and what the agent did
  * for it (`action-features.ts`: the request's reply in full, later replies at half weight). Average
- * linkage over both views groups them (`agglomerate.ts`); a group of one is a one-off.
+ * linkage over both views groups them (`agglomerate.ts`); a group of one is a one-off. Each partition
+ * (project) is read on its own: its idf, topic and function words and routine commands are its own.
  */
 import type { ToolAction } from '../../core/session.js';
 import { addActionFeatures, newSink } from './action-features.js';
@@ -52,6 +53,34 @@ export interface KindGroups {
 export function groupKinds(
   inputs: readonly KindInput[],
   options: Partial<AgglomerateOptions> & { laterWeight?: number } = {},
+): KindGroups {
+  // Each project is read with its own statistics: how often a word or a command occurs in another
+  // project says nothing about what is rare, routine or a topic in this one.
+  const byPartition = new Map<string, number[]>();
+  inputs.forEach((input, i) => {
+    const indices = byPartition.get(input.partition);
+    if (indices === undefined) byPartition.set(input.partition, [i]);
+    else indices.push(i);
+  });
+  if (byPartition.size <= 1) return groupPartition(inputs, options);
+  const out: Array<{ group: number[]; label: string }> = [];
+  for (const indices of byPartition.values()) {
+    const local = groupPartition(
+      indices.map((i) => inputs[i] as KindInput),
+      options,
+    );
+    local.groups.forEach((group, g) =>
+      out.push({ group: group.map((l) => indices[l] as number), label: local.labels[g] ?? 'task' }),
+    );
+  }
+  out.sort((a, b) => (a.group[0] ?? 0) - (b.group[0] ?? 0));
+  return { groups: out.map((o) => o.group), labels: out.map((o) => o.label) };
+}
+
+/** The kinds of one partition's sessions. */
+function groupPartition(
+  inputs: readonly KindInput[],
+  options: Partial<AgglomerateOptions> & { laterWeight?: number },
 ): KindGroups {
   const { text, action, details, stop, marks, topics } = kindVectors(
     inputs,

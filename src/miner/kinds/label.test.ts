@@ -63,8 +63,16 @@ describe('kindLabels', () => {
     ]);
   });
 
-  it('falls back to the command most of a kind ran, and keeps labels unique', () => {
-    const requests = ['<q>', '<q>', 'do the thing', 'do the thing again'];
+  it('names a kind without a common word by the opening of its request most like the others', () => {
+    // Clauses of a script without spaces are never one kind word; their character pairs still meet.
+    const requests = ['登录页要一个记住我的选项', '结算页加一个优惠码输入框', '设置页加一个深色模式的选项'];
+    expect(labelsOf([[0, 1, 2]], requests, { commands: ['rg', 'rg', 'rg'] })).toEqual([
+      '设置页加一个深色模式的选项',
+    ]);
+  });
+
+  it('falls back to the command most of a kind ran when no request has words to show, and keeps labels unique', () => {
+    const requests = ['`src/cart.ts`', '`src/tax.ts`', 'do the thing', 'do the thing again'];
     const labels = labelsOf([[0, 1], [2], [3]], requests, {
       commands: ['git diff', 'git diff', '', ''],
     });

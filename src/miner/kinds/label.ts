@@ -7,8 +7,9 @@
  * The kind's words are the request words many of its sessions say (at least {@link MIN_SHARE}),
  * neither function words, details nor topic words, and not words this user writes in many kinds
  * alike ("can", "please"). The representative request is the one whose opening clause holds most of
- * them. A kind without such words (a one-off, a kind held together by its commands) is named by a
- * request's opening words, or by the command most of its sessions ran ("git diff"). Labels are
+ * them. A kind without such words (a one-off, a kind held together by its commands, a kind written in
+ * a script without spaces) is named by the opening words of its request most like the others, or,
+ * when no request has words to show, by the command most of its sessions ran ("git diff"). Labels are
  * unique within a project.
  */
 import { cutWord } from './request-tokens.js';
@@ -204,14 +205,44 @@ function labelOf(
     }
     if (best !== null && best.phrase !== '') return best.phrase;
   }
-  const command = mainCommand(group, input.commands);
-  if (command !== '' && group.length > 1) return command;
-  for (const index of group) {
+  // No word most of the kind says: the opening of the request most like the others' (its user's own
+  // words), before the command the kind ran.
+  for (const index of representativeFirst(group, openings)) {
     const words = shown(openings[index] ?? []);
     const phrase = phraseOf(words.slice(0, wordsFor(words, OPENING_WORDS)));
     if (phrase !== '') return phrase;
   }
-  return command;
+  return mainCommand(group, input.commands);
+}
+
+/**
+ * The group's members, the one whose opening shares the most with the other members' first (word
+ * keys, and character pairs in scripts without spaces), ties in corpus order.
+ */
+function representativeFirst(group: readonly number[], openings: readonly Word[][]): number[] {
+  if (group.length < 3) return [...group];
+  const units = group.map((index) => openingUnits(openings[index] ?? []));
+  const counts = new Map<string, number>();
+  for (const own of units) for (const unit of own) counts.set(unit, (counts.get(unit) ?? 0) + 1);
+  const shared = units.map((own) => [...own].reduce((sum, unit) => sum + (counts.get(unit) ?? 1) - 1, 0));
+  return group
+    .map((index, k) => ({ index, k, score: shared[k] ?? 0 }))
+    .sort((a, b) => b.score - a.score || a.k - b.k)
+    .map((m) => m.index);
+}
+
+/** An opening's comparable units: kind-word keys, and the character pairs of unspaced words. */
+function openingUnits(words: readonly Word[]): Set<string> {
+  const units = new Set<string>();
+  for (const word of words) {
+    if (word.masked || word.stop) continue;
+    if (word.key !== '') units.add(word.key);
+    else {
+      const chars = [...word.text];
+      for (let i = 0; i + 1 < chars.length; i++) units.add(`${chars[i]}${chars[i + 1]}`);
+    }
+  }
+  return units;
 }
 
 /** How many leading words hold `n` unmasked ones. */
