@@ -25,6 +25,7 @@ export const HARVEST_SOURCES = [
   'roo',
   'cursor-cli',
   'aider',
+  'opencode',
 ] as const;
 
 /** What `--source` and `transcript_source` take: one source, or `all`. */

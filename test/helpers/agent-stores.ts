@@ -1,0 +1,30 @@
+/**
+ * The SQLite stores of OpenCode and Goose for tests: their fixtures are SQL text (the agents' own schema,
+ * hand-written rows) under test/fixtures/<agent>/, built into a database where the agent keeps it.
+ */
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures');
+
+/** Builds `dbPath` from an SQL file (tests' own copy; the agents' stores are never touched). */
+export function buildStore(sqlFile: string, dbPath: string, walMode = false): void {
+  mkdirSync(path.dirname(dbPath), { recursive: true });
+  const db = new Database(dbPath);
+  try {
+    if (walMode) db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = OFF'); // a test's copy: no need to wait for the disk
+    db.exec(`BEGIN; ${readFileSync(sqlFile, 'utf8')}; COMMIT;`);
+  } finally {
+    db.close();
+  }
+}
+
+/** OpenCode's data folder in `home`: the JSON storage of the fixture, and `opencode.db` built from its SQL. */
+export function installOpenCodeFixture(home: string): string {
+  cpSync(path.join(FIXTURES, 'opencode', 'home'), home, { recursive: true });
+  const dbPath = path.join(home, '.local', 'share', 'opencode', 'opencode.db');
+  buildStore(path.join(FIXTURES, 'opencode', 'opencode.sql'), dbPath);
+  return dbPath;
+}
