@@ -13,6 +13,7 @@ describe('harvester registry', () => {
       'copilot-cli',
       'cursor-cli',
       'gemini',
+      'goose',
       'opencode',
       'pi',
       'roo',

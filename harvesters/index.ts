@@ -9,6 +9,7 @@ import { gemini } from './gemini/gemini.js';
 import { pi } from './pi/pi.js';
 import { cursorCli } from './cursor-cli/cursor-cli.js';
 import { opencode } from './opencode/opencode.js';
+import { goose } from './goose/goose.js';
 import type { Harvester } from './types.js';
 import type { SourceId } from '../src/core/session.js';
 
@@ -24,6 +25,7 @@ export const harvesters = {
   'cursor-cli': cursorCli,
   aider,
   opencode,
+  goose,
 } satisfies Record<SourceId, Harvester>;
 
 export const SOURCE_IDS = Object.keys(harvesters) as SourceId[];

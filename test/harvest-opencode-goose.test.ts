@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { goose } from '../harvesters/goose/goose.js';
 import { opencode } from '../harvesters/opencode/opencode.js';
 import type { Harvester } from '../harvesters/types.js';
 import { fixedClock } from '../src/core/clock.js';
@@ -16,7 +17,7 @@ import type { HarvestedSession, SourceId } from '../src/core/session.js';
 import { harvest } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions, type StoredSession } from '../src/store/sessions-repo.js';
-import { installOpenCodeFixture } from './helpers/agent-stores.js';
+import { installGooseFixture, installOpenCodeFixture } from './helpers/agent-stores.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -27,13 +28,14 @@ function setup() {
   const home = mkdtempSync(path.join(os.tmpdir(), 'sos-opencode-goose-'));
   made.push(home);
   const openCodeDb = installOpenCodeFixture(home);
+  const gooseDb = installGooseFixture(home);
   const db = openStore(':memory:');
   let now = Date.now() + 120_000;
   const run = (sources: SourceId[]) =>
     harvest({ db, ctx: { home, env: {} }, clock: fixedClock((now += 1000)), logger: silentLogger, sources });
   const stored = (source: SourceId): StoredSession[] =>
     querySessions(db, { project: '/', scope: 'all', sinceMs: null, limit: 100, sources: [source] });
-  return { home, openCodeDb, run, stored };
+  return { home, openCodeDb, gooseDb, run, stored };
 }
 
 /** What each discovered file of a source parses to, our replays left out: what the store must hold. */
@@ -89,5 +91,40 @@ describe('OpenCode through the harvest', () => {
       'Add pagination to the admin list.',
       'And sort it by date.',
     ]);
+  });
+});
+
+describe('Goose through the harvest', () => {
+  it('stores every session as the store and the legacy files hold it, and reads nothing twice', async () => {
+    const h = setup();
+    const summary = await h.run(['goose']);
+    expect(summary.bySource.goose).toMatchObject({ files: 4, parsed: 4, new: 2, machine_sessions: 1 });
+    const expected = await parsedSessions(goose, h.home);
+    expect(h.stored('goose').map(asParsed).sort(byId)).toEqual(expected.sort(byId));
+    expect(
+      h
+        .stored('goose')
+        .map((s) => [s.sessionId, s.projectRoot, s.turns.length])
+        .sort(),
+    ).toEqual([
+      ['20260310_1', '/work/shop', 6],
+      ['rate-limit', '/work/legacy-api', 3],
+    ]);
+    const again = await h.run(['goose']);
+    expect([again.filesSeen, again.filesParsed]).toEqual([4, 0]);
+  });
+
+  it('reads again only the session Goose added a message to', async () => {
+    const h = setup();
+    await h.run(['goose']);
+    const db = new Database(h.gooseDb);
+    db.exec(`INSERT INTO messages (session_id, role, content_json, created_timestamp, timestamp) VALUES
+      ('20260310_1', 'user', '[{"type":"text","text":"And sort it by date."}]', 1773134400, '2026-03-10 09:20:00');
+      UPDATE sessions SET updated_at = '2026-03-10 09:20:00' WHERE id = '20260310_1';`);
+    db.close();
+    const summary = await h.run(['goose']);
+    expect(summary.bySource.goose).toMatchObject({ parsed: 1, updated: 1, new: 0 });
+    const grown = h.stored('goose').find((s) => s.sessionId === '20260310_1');
+    expect(grown?.turns.at(-1)?.text).toBe('And sort it by date.');
   });
 });

@@ -26,6 +26,7 @@ export const HARVEST_SOURCES = [
   'cursor-cli',
   'aider',
   'opencode',
+  'goose',
 ] as const;
 
 /** What `--source` and `transcript_source` take: one source, or `all`. */

@@ -11,7 +11,8 @@ export type SourceId =
   | 'roo'
   | 'cursor-cli'
   | 'aider'
-  | 'opencode';
+  | 'opencode'
+  | 'goose';
 
 /** A transcript file found on disk. */
 export interface SourceFile {

@@ -28,3 +28,11 @@ export function installOpenCodeFixture(home: string): string {
   buildStore(path.join(FIXTURES, 'opencode', 'opencode.sql'), dbPath);
   return dbPath;
 }
+
+/** Goose's sessions folder in `home`: the legacy `.jsonl` files of the fixture, and `sessions.db` from its SQL. */
+export function installGooseFixture(home: string): string {
+  cpSync(path.join(FIXTURES, 'goose', 'home'), home, { recursive: true });
+  const dbPath = path.join(home, '.local', 'share', 'goose', 'sessions', 'sessions.db');
+  buildStore(path.join(FIXTURES, 'goose', 'sessions.sql'), dbPath);
+  return dbPath;
+}
