@@ -100,4 +100,18 @@ describe('transcriptRoots', () => {
     ]);
     expect(moved).toEqual(['/g/.gemini/tmp', '/p/sessions']);
   });
+
+  it("watches OpenCode's and Goose's data folders, with their own settings", () => {
+    const roots = transcriptRoots({ home: '/h', env: {} }, ['opencode', 'goose']);
+    expect(roots).toEqual([
+      '/h/.local/share/opencode',
+      '/h/.local/share/goose/sessions',
+      '/h/AppData/Roaming/Block/goose/data/sessions',
+    ]);
+    const moved = transcriptRoots(
+      { home: '/h', env: { XDG_DATA_HOME: '/x', OPENCODE_DB: '/db/oc.db', GOOSE_PATH_ROOT: '/g' } },
+      ['opencode', 'goose'],
+    );
+    expect(moved).toEqual(['/x/opencode', '/db', '/g/data/sessions']);
+  });
 });
