@@ -12,6 +12,7 @@ describe('harvester registry', () => {
       'copilot',
       'copilot-cli',
       'cursor-cli',
+      'cursor-ide',
       'gemini',
       'goose',
       'opencode',

@@ -10,6 +10,7 @@ import { pi } from './pi/pi.js';
 import { cursorCli } from './cursor-cli/cursor-cli.js';
 import { opencode } from './opencode/opencode.js';
 import { goose } from './goose/goose.js';
+import { cursorIde } from './cursor-ide/cursor-ide.js';
 import type { Harvester } from './types.js';
 import type { SourceId } from '../src/core/session.js';
 
@@ -26,6 +27,7 @@ export const harvesters = {
   aider,
   opencode,
   goose,
+  'cursor-ide': cursorIde,
 } satisfies Record<SourceId, Harvester>;
 
 export const SOURCE_IDS = Object.keys(harvesters) as SourceId[];

@@ -1,5 +1,5 @@
 /**
- * The OpenCode and Goose harvesters through the core: every session of the fixtures is stored as the parse
+ * The OpenCode, Goose and Cursor editor harvesters through the core: every session of the fixtures is stored as the parse
  * gives it (our replays and sub-agents left out), a second harvest reads nothing, and a session that
  * changes in the store is read again alone.
  */
@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cursorIde } from '../harvesters/cursor-ide/cursor-ide.js';
 import { goose } from '../harvesters/goose/goose.js';
 import { opencode } from '../harvesters/opencode/opencode.js';
 import type { Harvester } from '../harvesters/types.js';
@@ -17,7 +18,11 @@ import type { HarvestedSession, SourceId } from '../src/core/session.js';
 import { harvest } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions, type StoredSession } from '../src/store/sessions-repo.js';
-import { installGooseFixture, installOpenCodeFixture } from './helpers/agent-stores.js';
+import {
+  installCursorIdeFixture,
+  installGooseFixture,
+  installOpenCodeFixture,
+} from './helpers/agent-stores.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -29,13 +34,14 @@ function setup() {
   made.push(home);
   const openCodeDb = installOpenCodeFixture(home);
   const gooseDb = installGooseFixture(home);
+  const cursorDb = installCursorIdeFixture(home);
   const db = openStore(':memory:');
   let now = Date.now() + 120_000;
   const run = (sources: SourceId[]) =>
     harvest({ db, ctx: { home, env: {} }, clock: fixedClock((now += 1000)), logger: silentLogger, sources });
   const stored = (source: SourceId): StoredSession[] =>
     querySessions(db, { project: '/', scope: 'all', sinceMs: null, limit: 100, sources: [source] });
-  return { home, openCodeDb, gooseDb, run, stored };
+  return { home, openCodeDb, gooseDb, cursorDb, run, stored };
 }
 
 /** What each discovered file of a source parses to, our replays left out: what the store must hold. */
@@ -126,5 +132,36 @@ describe('Goose through the harvest', () => {
     expect(summary.bySource.goose).toMatchObject({ parsed: 1, updated: 1, new: 0 });
     const grown = h.stored('goose').find((s) => s.sessionId === '20260310_1');
     expect(grown?.turns.at(-1)?.text).toBe('And sort it by date.');
+  });
+});
+
+describe('the Cursor editor through the harvest', () => {
+  it('stores every composer as the store holds it, and reads nothing twice', async () => {
+    const h = setup();
+    const summary = await h.run(['cursor-ide']);
+    expect(summary.bySource['cursor-ide']).toMatchObject({
+      files: 4,
+      parsed: 4,
+      new: 2,
+      machine_sessions: 1,
+    });
+    const expected = await parsedSessions(cursorIde, h.home);
+    expect(h.stored('cursor-ide').map(asParsed).sort(byId)).toEqual(expected.sort(byId));
+    expect(
+      h
+        .stored('cursor-ide')
+        .map((s) => s.projectRoot)
+        .sort(),
+    ).toEqual(['/work/blog', '/work/shop']);
+    const again = await h.run(['cursor-ide']);
+    expect([again.filesSeen, again.filesParsed]).toEqual([4, 0]);
+    const db = new Database(h.cursorDb);
+    db.prepare('INSERT INTO cursorDiskKV VALUES (?, ?)').run(
+      'bubbleId:6f1d2c3b-0000-4000-8000-000000000002:c3',
+      '{"type":1,"bubbleId":"c3","text":"make it shorter"}',
+    );
+    db.close();
+    const grown = await h.run(['cursor-ide']);
+    expect(grown.bySource['cursor-ide']).toMatchObject({ parsed: 1, updated: 1 });
   });
 });

@@ -27,6 +27,7 @@ export const HARVEST_SOURCES = [
   'aider',
   'opencode',
   'goose',
+  'cursor-ide',
 ] as const;
 
 /** What `--source` and `transcript_source` take: one source, or `all`. */

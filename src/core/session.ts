@@ -12,7 +12,8 @@ export type SourceId =
   | 'cursor-cli'
   | 'aider'
   | 'opencode'
-  | 'goose';
+  | 'goose'
+  | 'cursor-ide';
 
 /** A transcript file found on disk. */
 export interface SourceFile {

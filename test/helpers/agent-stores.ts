@@ -36,3 +36,15 @@ export function installGooseFixture(home: string): string {
   buildStore(path.join(FIXTURES, 'goose', 'sessions.sql'), dbPath);
   return dbPath;
 }
+
+/** Cursor's `User` folder in `home` (Linux layout): the global store and two workspaces with their stores. */
+export function installCursorIdeFixture(home: string): string {
+  cpSync(path.join(FIXTURES, 'cursor-ide', 'home'), home, { recursive: true });
+  const user = path.join(home, '.config', 'Cursor', 'User');
+  const sql = (name: string) => path.join(FIXTURES, 'cursor-ide', name);
+  buildStore(sql('workspace-shop.sql'), path.join(user, 'workspaceStorage', 'a1b2c3', 'state.vscdb'));
+  buildStore(sql('workspace-blog.sql'), path.join(user, 'workspaceStorage', 'd4e5f6', 'state.vscdb'));
+  const dbPath = path.join(user, 'globalStorage', 'state.vscdb');
+  buildStore(sql('global.sql'), dbPath);
+  return dbPath;
+}
