@@ -42,13 +42,15 @@ const act = (kind: string, tool: string, target = '', added = '', removed = '') 
 });
 
 describe('cursor-ide roots and discovery', () => {
-  it('watches the globalStorage of every Cursor profile folder (Linux, macOS, Windows, server)', () => {
-    expect(cursorIde.roots({ home: '/h', env: {} })).toEqual([
-      '/h/.config/Cursor/User/globalStorage',
-      '/h/Library/Application Support/Cursor/User/globalStorage',
-      '/h/AppData/Roaming/Cursor/User/globalStorage',
-      '/h/.cursor-server/data/User/globalStorage',
+  it('watches the global store of every Cursor profile folder (Linux, macOS, Windows, server) and its log', () => {
+    const roots = cursorIde.roots({ home: '/h', env: {} });
+    expect(roots.filter((r) => r.endsWith('state.vscdb'))).toEqual([
+      '/h/.config/Cursor/User/globalStorage/state.vscdb',
+      '/h/Library/Application Support/Cursor/User/globalStorage/state.vscdb',
+      '/h/AppData/Roaming/Cursor/User/globalStorage/state.vscdb',
+      '/h/.cursor-server/data/User/globalStorage/state.vscdb',
     ]);
+    expect(roots).toContain('/h/.config/Cursor/User/globalStorage/state.vscdb-wal');
   });
 
   it('lists every composer of the global store with its watermark; only the changed one moves', async () => {

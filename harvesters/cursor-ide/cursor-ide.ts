@@ -23,7 +23,12 @@ const GLOBAL_DB = path.join('globalStorage', 'state.vscdb');
 export const cursorIde: Harvester = {
   id: 'cursor-ide',
   incremental: false,
-  roots: (ctx) => vscodeUserDirs(ctx, CURSOR).map((dir) => path.join(dir, 'globalStorage')),
+  // The global store and its log, not all of globalStorage (every extension's storage is there).
+  roots: (ctx) =>
+    vscodeUserDirs(ctx, CURSOR).flatMap((dir) => [
+      path.join(dir, GLOBAL_DB),
+      path.join(dir, `${GLOBAL_DB}-wal`),
+    ]),
   discover: discoverCursorIde,
   parse: parseCursorIdeFile,
 };

@@ -46,19 +46,22 @@ const act = (kind: string, tool: string, target = '', added = '', removed = '') 
 });
 
 describe('opencode roots and discovery', () => {
-  it('reads XDG_DATA_HOME, else ~/.local/share, and the folder of an absolute OPENCODE_DB', () => {
-    expect(opencode.roots({ home: '/h', env: {} })).toEqual(['/h/.local/share/opencode']);
-    expect(opencode.roots({ home: '/h', env: { XDG_DATA_HOME: '/x' } })).toEqual(['/x/opencode']);
-    expect(opencode.roots({ home: '/h', env: { XDG_DATA_HOME: 'rel' } })).toEqual([
-      '/h/.local/share/opencode',
+  it('watches the store, its log and the JSON storage: XDG_DATA_HOME, else ~/.local/share, or OPENCODE_DB', () => {
+    const d = '/h/.local/share/opencode';
+    expect(opencode.roots({ home: '/h', env: {} })).toEqual([
+      `${d}/opencode.db`,
+      `${d}/opencode.db-wal`,
+      `${d}/storage`,
     ]);
+    expect(opencode.roots({ home: '/h', env: { XDG_DATA_HOME: '/x' } })[0]).toBe('/x/opencode/opencode.db');
+    expect(opencode.roots({ home: '/h', env: { XDG_DATA_HOME: 'rel' } })[0]).toBe(`${d}/opencode.db`);
     expect(opencode.roots({ home: '/h', env: { OPENCODE_DB: '/db/oc.db' } })).toEqual([
-      '/h/.local/share/opencode',
-      '/db',
+      '/db/oc.db',
+      '/db/oc.db-wal',
+      `${d}/storage`,
     ]);
-    expect(opencode.roots({ home: '/h', env: { OPENCODE_DB: 'other.db' } })).toEqual([
-      '/h/.local/share/opencode',
-    ]);
+    expect(opencode.roots({ home: '/h', env: { OPENCODE_DB: 'other.db' } })[0]).toBe(`${d}/other.db`);
+    expect(opencode.roots({ home: '/h', env: { OPENCODE_DB: ':memory:' } })).toEqual([`${d}/storage`]);
   });
 
   it('lists each top-level session of the store and the JSON sessions the store does not hold', async () => {

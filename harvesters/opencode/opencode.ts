@@ -25,16 +25,23 @@ const STORE_NAME = /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/;
 export const opencode: Harvester = {
   id: 'opencode',
   incremental: false,
-  roots: (ctx) => {
-    const override = storeOverride(ctx);
-    const dataDir = openCodeDataDir(ctx);
-    return override === undefined || path.dirname(override) === dataDir
-      ? [dataDir]
-      : [dataDir, path.dirname(override)];
-  },
+  roots: openCodeRoots,
   discover: discoverOpenCode,
   parse: (file) => parseOpenCodeFile(file),
 };
+
+/**
+ * What the daemon watches: the store, its write-ahead log (where OpenCode's commits land first) and the JSON
+ * storage; not the whole data folder, whose `snapshot/` holds OpenCode's git copies of the projects. A
+ * release channel's `opencode-<channel>.db` is found by each harvest's discovery, not watched.
+ */
+function openCodeRoots(ctx: HarvestContext): string[] {
+  const store =
+    ctx.env['OPENCODE_DB']?.trim() === ':memory:'
+      ? []
+      : [storeOverride(ctx) ?? path.join(openCodeDataDir(ctx), 'opencode.db')];
+  return [...store.flatMap((db) => [db, `${db}-wal`]), path.join(openCodeDataDir(ctx), 'storage')];
+}
 
 export function openCodeDataDir(ctx: HarvestContext): string {
   const xdg = ctx.env['XDG_DATA_HOME']?.trim();
