@@ -95,9 +95,17 @@ module.exports = {
     ),
     {
       name: 'sqlite-in-store',
-      comment: "Only the store opens SQLite (and the Copilot CLI harvester reads that agent's own database).",
+      comment:
+        "Only the store opens SQLite (and the harvesters that read an agent's own database, read-only: Copilot CLI's store, and OpenCode's and Goose's through shared/sqlite-store.ts).",
       severity: 'error',
-      from: { path: SOURCE, pathNot: ['^src/store/', '^harvesters/copilot-cli/store\\.ts$'] },
+      from: {
+        path: SOURCE,
+        pathNot: [
+          '^src/store/',
+          '^harvesters/copilot-cli/store\\.ts$',
+          '^harvesters/shared/sqlite-store\\.ts$',
+        ],
+      },
       to: { path: 'node_modules/better-sqlite3/' },
     },
     {

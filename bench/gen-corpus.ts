@@ -12,7 +12,7 @@
  * --max-turns N (default 30) and --max-steps N (tool steps per exchange) make short sessions.
  * Options: --projects 10, --secret-rate 0.02 (per exchange), --end <ISO|now> (default
  * 2026-11-01T00:00:00Z; sessions span --span-days 28 before it), --mix claude=55,codex=25,copilot=10,copilot-cli=10
- * (gemini, pi, cursor-cli and aider take a share only when named, so the default corpus is unchanged).
+ * (gemini, pi, cursor-cli, aider, opencode and goose take a share only when named, so the default corpus is unchanged).
  * Writes <out>/home/{.claude,.codex,.config/Code,.copilot,.gemini,.pi,.cursor}, Aider's histories in
  * <out>/home/work/<project>/, <out>/planted-secrets.txt (one needle per
  * line), <out>/planted-secrets.jsonl, <out>/sessions.jsonl (ground truth) and <out>/corpus.json;
@@ -29,6 +29,9 @@ import { writeCopilotSession } from './corpus/copilot-vscode.js';
 import { writeGeminiSession } from './corpus/gemini.js';
 import { writePiSession } from './corpus/pi.js';
 import { writeCursorCliSession } from './corpus/cursor-cli.js';
+import { closeAgentStores } from './corpus/agent-store.js';
+import { writeGooseSession } from './corpus/goose.js';
+import { writeOpenCodeSession } from './corpus/opencode.js';
 import { writeAiderSession } from './corpus/aider.js';
 import { Filler } from './corpus/filler.js';
 import type { SessionPlan } from './corpus/plan.js';
@@ -37,7 +40,18 @@ import { makeProjects } from './corpus/project.js';
 import { Rng } from './corpus/rng.js';
 import { BufferedFile } from './corpus/writer.js';
 
-const SOURCES = ['claude', 'codex', 'copilot', 'copilot-cli', 'gemini', 'pi', 'cursor-cli', 'aider'] as const;
+const SOURCES = [
+  'claude',
+  'codex',
+  'copilot',
+  'copilot-cli',
+  'gemini',
+  'pi',
+  'cursor-cli',
+  'aider',
+  'opencode',
+  'goose',
+] as const;
 type Source = (typeof SOURCES)[number];
 
 const DEFAULT_END = '2026-11-01T00:00:00.000Z';
@@ -61,6 +75,8 @@ function parseMix(spec: string): Record<Source, number> {
     pi: 0,
     'cursor-cli': 0,
     aider: 0,
+    opencode: 0,
+    goose: 0,
   };
   for (const part of spec.split(',')) {
     const [name, value] = part.split('=');
@@ -187,6 +203,7 @@ function main(): void {
       });
     }
   }
+  closeAgentStores();
   const needleBytes = needlesFile.close();
   plantedFile.close();
   manifest.close();
@@ -266,6 +283,10 @@ function write(
       return writeCursorCliSession(home, plan, rng);
     case 'aider':
       return writeAiderSession(home, plan, rng);
+    case 'opencode':
+      return writeOpenCodeSession(home, plan, rng);
+    case 'goose':
+      return writeGooseSession(home, plan, rng);
   }
 }
 

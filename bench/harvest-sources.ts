@@ -1,6 +1,7 @@
 /**
- * The Cursor CLI and Aider harvesters beside the bare parse of the same files, in one process, the pieces of
- * each round interleaved (CPU time, median of the rounds):
+ * The Cursor CLI and Aider harvesters (or any others: `--sources opencode,goose` on a corpus of
+ * `--mix opencode=50,goose=50`) beside the bare parse of the same files, in one process, the pieces of each
+ * round interleaved (CPU time, median of the rounds):
  *   npx tsc -p bench/tsconfig.bench.json
  *   node bench/out/js/bench/gen-corpus.js --out /tmp/ca --mb 50 --mix cursor-cli=50,aider=50
  *   TZ=UTC node bench/out/js/bench/harvest-sources.js --corpus /tmp/ca [--sources cursor-cli,aider] [--rounds 5]
@@ -56,7 +57,7 @@ const truth = readFileSync(path.join(corpus, 'sessions.jsonl'), 'utf8')
   .map((l) => JSON.parse(l) as Truth);
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'harvest-sources-'));
-console.log(`# Cursor CLI and Aider harvest speed: ${corpus}, ${rounds} rounds, Node ${process.version}\n`);
+console.log(`# ${sources.join(', ')} harvest speed: ${corpus}, ${rounds} rounds, Node ${process.version}\n`);
 console.log(
   '| source | files | MB | sessions | bare ms | parse ms (ratio) | cold harvest ms (ratio) | warm harvest ms |',
 );
@@ -65,7 +66,8 @@ for (const id of sources) {
   const harvester = harvesters[id];
   const files = await harvester.discover(ctx);
   const paths = files.map((f) => f.path);
-  const mb = files.reduce((n, f) => n + f.size, 0) / 1e6;
+  // The bytes the bare parse reads (an SQLite store's conversation files count rows, not bytes).
+  const mb = bareParse(paths).bytes / 1e6;
   const runs = { bare: [] as number[], parse: [] as number[], cold: [] as number[], warm: [] as number[] };
   let stored: ReturnType<typeof querySessions> = [];
   for (let r = 0; r < rounds; r++) {

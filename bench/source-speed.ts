@@ -1,11 +1,12 @@
 /**
- * One source's harvester beside the bare parse of the same files (issue 39: Gemini CLI and Pi), in one
- * process, rounds interleaved:
+ * One source's harvester beside the bare parse of the same files (issue 39: Gemini CLI and Pi, then OpenCode
+ * and Goose, whose files are the conversations of their SQLite stores), in one process, rounds interleaved:
  *   npx tsc -p bench/tsconfig.bench.json
  *   node bench/out/js/bench/gen-corpus.js --out /tmp/gp200 --mb 200 --mix gemini=50,pi=50
  *   node bench/out/js/bench/source-speed.js --home /tmp/gp200/home [--sources gemini,pi] [--rounds 5]
  * Per source (CPU time, median of the rounds):
- *   bare     read every file and JSON.parse every line, a whole `.json` at once, keep nothing (`bare-parse.ts`)
+ *   bare     read every file and JSON.parse every line, a whole `.json` at once, keep nothing (`bare-parse.ts`;
+ *            for a store: every JSON column of it read and parsed)
  *   parse    the harvester's parse of every file from its start, as a cold harvest reads it
  *   harvest  a cold `harvest()` of the source into a fresh store: parse, redaction, insert, cursors
  * A ratio is the speed beside the bare parse (bare time / its time): above 1 is faster than it.
@@ -44,8 +45,9 @@ for (const id of sources) {
   const harvester = harvesters[id];
   if (harvester === undefined) throw new Error(`unknown source ${id}`);
   const files = await harvester.discover(ctx);
-  const mb = files.reduce((n, f) => n + f.size, 0) / 1e6;
   const paths = files.map((f) => f.path);
+  // The JSON the bare parse reads (an SQLite store's conversation files count rows, not bytes).
+  const mb = bareParse(paths).bytes / 1e6;
   const times = { bare: [] as number[], parse: [] as number[], harvest: [] as number[] };
   let sessions = 0;
   let turns = 0;

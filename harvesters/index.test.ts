@@ -12,7 +12,10 @@ describe('harvester registry', () => {
       'copilot',
       'copilot-cli',
       'cursor-cli',
+      'cursor-ide',
       'gemini',
+      'goose',
+      'opencode',
       'pi',
       'roo',
     ]);

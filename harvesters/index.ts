@@ -8,6 +8,9 @@ import { copilot } from './copilot-vscode/copilot-vscode.js';
 import { gemini } from './gemini/gemini.js';
 import { pi } from './pi/pi.js';
 import { cursorCli } from './cursor-cli/cursor-cli.js';
+import { opencode } from './opencode/opencode.js';
+import { goose } from './goose/goose.js';
+import { cursorIde } from './cursor-ide/cursor-ide.js';
 import type { Harvester } from './types.js';
 import type { SourceId } from '../src/core/session.js';
 
@@ -22,6 +25,9 @@ export const harvesters = {
   roo,
   'cursor-cli': cursorCli,
   aider,
+  opencode,
+  goose,
+  'cursor-ide': cursorIde,
 } satisfies Record<SourceId, Harvester>;
 
 export const SOURCE_IDS = Object.keys(harvesters) as SourceId[];

@@ -149,4 +149,25 @@ describe.skipIf(process.platform === 'win32')('harvest with FIFOs at transcript 
     expect(summary.unreadable).toHaveLength(1);
     expect(summary.unreadable[0]?.error).toContain(`${wal} is a FIFO`);
   });
+
+  it.each([
+    ['opencode', '.local/share/opencode/opencode.db'],
+    ['goose', '.local/share/goose/sessions/sessions.db'],
+    ['cursor-ide', '.config/Cursor/User/globalStorage/state.vscdb'],
+  ] as const)(
+    'skips a %s store whose write-ahead log is a FIFO',
+    { timeout: 20_000 },
+    async (source, store) => {
+      const h = harvestHome(`sos-fifo-wal-${source}-`);
+      home = h.home;
+      h.write(store, '');
+      const wal = mkfifo(path.join(h.home, `${store}-wal`));
+      const unblocked = path.join(h.home, 'unblocked');
+      unblocker = unblockAfter(10_000, [wal], unblocked);
+      const summary = await h.run([source]);
+      expect(existsSync(unblocked)).toBe(false);
+      expect(summary.unreadable.map((u) => u.path)).toEqual([path.join(h.home, store)]);
+      expect(summary.unreadable[0]?.error).toContain(`${wal} is a FIFO`);
+    },
+  );
 });

@@ -25,6 +25,9 @@ export const HARVEST_SOURCES = [
   'roo',
   'cursor-cli',
   'aider',
+  'opencode',
+  'goose',
+  'cursor-ide',
 ] as const;
 
 /** What `--source` and `transcript_source` take: one source, or `all`. */

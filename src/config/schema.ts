@@ -162,7 +162,7 @@ export const configSchema = z
       .preprocess(sourceAlias, z.enum(TRANSCRIPT_SOURCES))
       .default('all')
       .describe(
-        'Which agents to harvest: all, claude, codex, copilot, copilot-cli, gemini, pi, cline, roo, cursor-cli or aider.',
+        'Which agents to harvest: all, claude, codex, copilot, copilot-cli, gemini, pi, cline, roo, cursor-cli, aider, opencode, goose or cursor-ide.',
       ),
     scope: z
       .enum(SCOPES)
@@ -283,7 +283,7 @@ export const configSchema = z
       .array(z.preprocess(sourceAlias, z.enum(HARVEST_SOURCES)))
       .default([])
       .describe(
-        'Sources never harvested: claude, codex, copilot, copilot-cli, gemini, pi, cline, roo, cursor-cli, aider.',
+        'Sources never harvested: claude, codex, copilot, copilot-cli, gemini, pi, cline, roo, cursor-cli, aider, opencode, goose, cursor-ide.',
       ),
     retention_days: z
       .number()

@@ -1,7 +1,19 @@
 /** A normalised agent session as every stage after the harvest sees it: its turns and what the agent did. */
 /** The transcript sources we read. */
 export type SourceId =
-  'claude' | 'codex' | 'copilot' | 'copilot-cli' | 'gemini' | 'pi' | 'cline' | 'roo' | 'cursor-cli' | 'aider';
+  | 'claude'
+  | 'codex'
+  | 'copilot'
+  | 'copilot-cli'
+  | 'gemini'
+  | 'pi'
+  | 'cline'
+  | 'roo'
+  | 'cursor-cli'
+  | 'aider'
+  | 'opencode'
+  | 'goose'
+  | 'cursor-ide';
 
 /** A transcript file found on disk. */
 export interface SourceFile {

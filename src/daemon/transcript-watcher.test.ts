@@ -100,4 +100,20 @@ describe('transcriptRoots', () => {
     ]);
     expect(moved).toEqual(['/g/.gemini/tmp', '/p/sessions']);
   });
+
+  it("watches OpenCode's store and storage and Goose's sessions folder, with their own settings", () => {
+    const roots = transcriptRoots({ home: '/h', env: {} }, ['opencode', 'goose']);
+    expect(roots).toEqual([
+      '/h/.local/share/opencode/opencode.db',
+      '/h/.local/share/opencode/opencode.db-wal',
+      '/h/.local/share/opencode/storage',
+      '/h/.local/share/goose/sessions',
+      '/h/AppData/Roaming/Block/goose/data/sessions',
+    ]);
+    const moved = transcriptRoots(
+      { home: '/h', env: { XDG_DATA_HOME: '/x', OPENCODE_DB: '/db/oc.db', GOOSE_PATH_ROOT: '/g' } },
+      ['opencode', 'goose'],
+    );
+    expect(moved).toEqual(['/db/oc.db', '/db/oc.db-wal', '/x/opencode/storage', '/g/data/sessions']);
+  });
 });

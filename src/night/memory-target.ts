@@ -22,6 +22,10 @@ export const MEMORY_FILES = {
   roo: 'AGENTS.md',
   'cursor-cli': 'AGENTS.md',
   aider: 'CONVENTIONS.md',
+  // OpenCode reads AGENTS.md (its /init writes it); Goose reads AGENTS.md beside its .goosehints.
+  opencode: 'AGENTS.md',
+  goose: 'AGENTS.md',
+  'cursor-ide': 'AGENTS.md',
 } as const;
 type Agent = keyof typeof MEMORY_FILES;
 const AGENTS = Object.keys(MEMORY_FILES) as Agent[];
@@ -36,7 +40,7 @@ export interface MemoryTarget {
 
 /**
  * The agent most of the night's sessions came from (session keys are `<source>:<id>`); ties go to
- * the first in claude, codex, copilot, copilot-cli, gemini, pi, cline, roo, cursor-cli, aider order. null when there are no sessions.
+ * the first in claude, codex, copilot, copilot-cli, gemini, pi, cline, roo, cursor-cli, aider, opencode, goose, cursor-ide order. null when there are no sessions.
  */
 export function dominantAgent(sessionKeys: readonly string[]): Agent | null {
   const counts = new Map<Agent, number>();
