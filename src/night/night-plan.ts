@@ -11,6 +11,7 @@ import { pendingEdits, rejectedEdits } from '../store/learning-repo.js';
 import { countNights } from '../store/nights-repo.js';
 import type { RejectedEditRow } from '../store/learning-repo.js';
 import { planFanout, type FanoutPlan } from './fanout.js';
+import { planNamedSkills, type NamedSkillsPlan } from './named-skills.js';
 import { emptyTaskSet } from './handoff-night.js';
 import type { MemoryTarget } from './memory-target.js';
 import { taskCountText } from './night-report.js';
@@ -24,6 +25,8 @@ import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
 export interface NightTargets {
   memory: MemoryTarget | null;
   fanout: FanoutPlan | null;
+  /** The skills named with `--skill` / `skills:` (trained whole); null when none is named. */
+  packages?: NamedSkillsPlan | null;
 }
 
 export interface NightPlan {
@@ -124,5 +127,7 @@ async function planTargets(req: NightRequest, deps: NightDeps, plan: NightPlan):
   const fanout = config.multi_skill_fanout
     ? planFanout(plan.tasks.tasks, config, req.project, deps.userHome, plan.skill.livePath)
     : null;
-  return { memory, fanout };
+  const packages =
+    config.skills.length > 0 ? planNamedSkills(plan.tasks.tasks, config, req.project, deps.userHome) : null;
+  return { memory, fanout, packages };
 }

@@ -1,0 +1,146 @@
+/**
+ * A user's own skill package trained whole (`run --skill`): a hand-written SKILL.md with front matter,
+ * a reference and a script. The mock night deletes one bullet, replaces one (in the reference) and adds
+ * one; the front matter, the fixed text and the script stay byte for byte, and the proposal's diff
+ * holds both changed files. Twenty nights of the same lessons keep the skill's size flat.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { frontmatterProblems } from '../../src/skill-package/frontmatter.js';
+import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
+
+const FRONT = `---
+name: release-helper
+description: Cut a release of this package. Use when the user asks to release, publish or tag a version.
+---
+`;
+const FIXED = `<!-- skillopt: fixed -->
+- Sign every tag with the release key.
+<!-- /skillopt: fixed -->
+`;
+const SKILL = `${FRONT}# Release helper
+
+Cut releases from the main branch once the tests pass.
+
+- Never include "DRAFT".
+- Always include "DRAFT".
+
+${FIXED}
+The upload itself is scripts/release.sh; see references/publishing.md for the steps.
+`;
+const PUBLISHING = `# Publishing
+
+- Always run "npm publish".
+- Keep the version in package.json and the tag equal.
+`;
+const SCRIPT = '#!/bin/sh\nset -eu\necho "uploading $1"\n';
+
+/** A release: the user wanted scripts/release.sh, no npm publish, no DRAFT, and a CHANGELOG line. */
+const release = (id: string, version: string, split: string) => ({
+  id,
+  intent: `Release version ${version} of the package`,
+  attempted_solution: `$ npm publish\nReleased ${version}. DRAFT notes follow.`,
+  reference_kind: 'rule',
+  judge: {
+    kind: 'rule',
+    checks: [
+      { op: 'contains', arg: 'CHANGELOG' },
+      { op: 'runs', arg: 'scripts/release.sh' },
+      { op: 'not_runs', arg: 'npm publish' },
+      { op: 'not_contains', arg: 'DRAFT' },
+    ],
+  },
+  tags: [],
+  split,
+});
+
+function writePackage(box: Sandbox): { dir: string; tasks: string } {
+  const dir = path.join(box.project, '.claude/skills/release-helper');
+  mkdirSync(path.join(dir, 'references'), { recursive: true });
+  mkdirSync(path.join(dir, 'scripts'), { recursive: true });
+  writeFileSync(path.join(dir, 'SKILL.md'), SKILL);
+  writeFileSync(path.join(dir, 'references/publishing.md'), PUBLISHING);
+  writeFileSync(path.join(dir, 'scripts/release.sh'), SCRIPT);
+  chmodSync(path.join(dir, 'scripts/release.sh'), 0o755);
+  const tasks = path.join(box.root, 'tasks.json');
+  const all = [
+    release('t1', '1.2.0', 'train'),
+    release('t2', '1.3.0', 'train'),
+    release('v1', '2.0.0', 'val'),
+    release('v2', '2.1.0', 'val'),
+  ];
+  writeFileSync(tasks, JSON.stringify({ format: 'skillopt_sleep.tasks.v1', reviewed: false, tasks: all }));
+  return { dir, tasks };
+}
+
+interface PackageReport {
+  skill_name: string;
+  accepted: boolean;
+  edits: Array<{ op: string; content: string; anchor: string }>;
+  changed_files: string[];
+  scripts: string[];
+  tokens_before: number;
+  tokens_after: number;
+  token_budget: number;
+}
+
+describe('run --skill: a hand-written skill package', () => {
+  it('deletes, replaces and adds bullets, keeps front matter, fixed text and scripts, and stages both files', async () => {
+    const box = sandbox();
+    const { dir, tasks } = writePackage(box);
+    const run = await runCli(box, [
+      'run',
+      '--json',
+      '--tasks-file',
+      tasks,
+      '--skill',
+      '.claude/skills/release-helper',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const night = run.json();
+    const [pkg] = night.skill_packages as PackageReport[];
+    expect(pkg?.accepted).toBe(true);
+    expect(pkg?.edits.map((e) => e.op).sort()).toEqual(['add', 'delete', 'replace']);
+    expect(pkg?.changed_files).toEqual(['SKILL.md', 'references/publishing.md']);
+    expect(pkg?.scripts).toEqual(['scripts/release.sh']);
+    const diff = readFileSync(path.join(String(night.staging_dir), 'proposal.diff'), 'utf8');
+    expect(diff).toContain('-- Always include "DRAFT".');
+    expect(diff).toContain('-- Always run "npm publish".');
+    expect(diff).toMatch(/^\+- .*Use "scripts\/release\.sh" instead of "npm publish"\.$/m);
+    expect(diff).toMatch(/^\+- .*Always include "CHANGELOG"\.$/m);
+    const reportMd = readFileSync(path.join(String(night.staging_dir), 'report.md'), 'utf8');
+    expect(reportMd).toContain('references/publishing.md');
+
+    const adopt = await runCli(box, ['adopt', '--json']);
+    expect(adopt.code, adopt.stderr).toBe(0);
+    const skill = readFileSync(path.join(dir, 'SKILL.md'), 'utf8');
+    expect(skill.startsWith(FRONT)).toBe(true);
+    expect(frontmatterProblems(skill)).toEqual([]);
+    expect(skill).toContain(FIXED);
+    expect(skill).not.toContain('- Always include "DRAFT".');
+    expect(skill).toContain('- Never include "DRAFT".');
+    expect(skill).toMatch(/^- .*Always include "CHANGELOG"\.$/m);
+    const publishing = readFileSync(path.join(dir, 'references/publishing.md'), 'utf8');
+    const replaced = pkg?.edits.find((e) => e.op === 'replace')?.content ?? '';
+    expect(replaced).toMatch(/Use "scripts\/release\.sh" instead of "npm publish"\.$/);
+    expect(publishing).toBe(PUBLISHING.replace('Always run "npm publish".', replaced));
+    expect(readFileSync(path.join(dir, 'scripts/release.sh'), 'utf8')).toBe(SCRIPT);
+
+    const revert = await runCli(box, ['revert', '--json']);
+    expect(revert.code, revert.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'SKILL.md'), 'utf8')).toBe(SKILL);
+    expect(readFileSync(path.join(dir, 'references/publishing.md'), 'utf8')).toBe(PUBLISHING);
+  });
+
+  it('refuses a skill path that leads out of the project', async () => {
+    const box = sandbox();
+    const { tasks } = writePackage(box);
+    const outside = path.join(box.root, 'elsewhere');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(path.join(outside, 'SKILL.md'), SKILL);
+    const run = await runCli(box, ['run', '--json', '--tasks-file', tasks, '--skill', '../elsewhere']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('outside the project');
+  });
+});
