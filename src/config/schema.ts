@@ -278,7 +278,7 @@ export const configSchema = z
     skill_token_budget: z
       .number()
       .int()
-      .min(100)
+      .min(1)
       .default(5000)
       .describe(
         "Most tokens (estimated: a CJK character 1, four other characters 1) a named skill's SKILL.md body may reach; an edit that would cross it must delete or merge first.",

@@ -80,11 +80,9 @@ function addUnit(doc: string, units: readonly Unit[], content: string, anchor: s
   const last = editable(units)
     .filter((u) => u.start + u.text.length <= end)
     .at(-1);
-  if (last?.kind === 'bullet' && /^[-*+]\s/.test(last.marker)) {
-    const at = last.start + last.text.length;
-    if (doc.slice(at, end).trim() === '' && last.text.endsWith('\n'))
-      return splice(doc, at, `${last.marker}${content}\n`);
-  }
+  // A new rule joins SKILL.md's last list when its last unit is a top-level bullet (whatever kept text follows).
+  if (last?.kind === 'bullet' && /^[-*+]\s/.test(last.marker) && last.text.endsWith('\n'))
+    return splice(doc, last.start + last.text.length, `${last.marker}${content}\n`);
   const head = doc.slice(0, end);
   const sep = head === '' || head.endsWith('\n\n') ? '' : head.endsWith('\n') ? '\n' : '\n\n';
   return splice(doc, end, `${sep}- ${content}\n`);

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frontmatterProblems } from '../../src/skill-package/frontmatter.js';
+import { skillBodyTokens } from '../../src/skill-package/text-editor.js';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
 
 const FRONT = `---
@@ -143,4 +144,45 @@ describe('run --skill: a hand-written skill package', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('outside the project');
   });
+});
+
+describe('run --skill: twenty nights of the same lessons', () => {
+  it('keeps the skill within its token budget and its size flat', async () => {
+    const box = sandbox();
+    const { dir } = writePackage(box);
+    // Room for about one more rule than the hand-written skill holds.
+    const budget = skillBodyTokens(SKILL) + 20;
+    mkdirSync(box.stateHome, { recursive: true });
+    writeFileSync(path.join(box.stateHome, 'config.json'), JSON.stringify({ skill_token_budget: budget }));
+    const wordings = ['Release version', 'Publish version', 'Ship version'];
+    const sizes: number[] = [];
+    for (let night = 1; night <= 20; night++) {
+      const tasks = path.join(box.root, `tasks-${night}.json`);
+      const word = wordings[night % wordings.length] ?? 'Release version';
+      const all = ['train', 'train', 'val', 'val'].map((split, i) => ({
+        ...release(`n${night}-${i}`, `${night}.${i}.0`, split),
+        intent: `${word} ${night}.${i}.0 of the package`,
+      }));
+      writeFileSync(
+        tasks,
+        JSON.stringify({ format: 'skillopt_sleep.tasks.v1', reviewed: false, tasks: all }),
+      );
+      const run = await runCli(box, ['run', '--json', '--tasks-file', tasks, '--skill', dir]);
+      expect(run.code, run.stderr).toBe(0);
+      const [pkg] = run.json().skill_packages as PackageReport[];
+      expect(pkg?.tokens_after).toBeLessThanOrEqual(budget);
+      if (String(run.json().staging_dir) !== '') {
+        const adopt = await runCli(box, ['adopt', '--json']);
+        expect(adopt.code, adopt.stderr).toBe(0);
+      }
+      const skill = readFileSync(path.join(dir, 'SKILL.md'), 'utf8');
+      const bullets = skill.split('\n').filter((l) => l.startsWith('- '));
+      expect(new Set(bullets).size).toBe(bullets.length);
+      sizes.push(skillBodyTokens(skill));
+      expect(readFileSync(path.join(dir, 'scripts/release.sh'), 'utf8')).toBe(SCRIPT);
+    }
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(budget);
+    // Flat: after the first nights learned the lessons, no night grows the skill.
+    expect(new Set(sizes.slice(5)).size).toBe(1);
+  }, 600_000);
 });
