@@ -9,6 +9,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frontmatterProblems } from '../../src/skill-package/frontmatter.js';
 import { skillBodyTokens } from '../../src/skill-package/text-editor.js';
+import { openStore } from '../../src/store/db.js';
+import { loadProposalView } from '../../src/ui/data.js';
+import { renderProposalPage } from '../../src/ui/views/proposal.js';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
 
 const FRONT = `---
@@ -113,8 +116,23 @@ describe('run --skill: a hand-written skill package', () => {
     const reportMd = readFileSync(path.join(String(night.staging_dir), 'report.md'), 'utf8');
     expect(reportMd).toContain('references/publishing.md');
 
-    const adopt = await runCli(box, ['adopt', '--json']);
+    // The dashboard's proposal page: the package's two files in one diff, its size and files changed.
+    const db = openStore(path.join(box.stateHome, 'store.sqlite'));
+    const view = await loadProposalView(box.project, String(night.proposal_id), db);
+    db.close();
+    const page = renderProposalPage(view, { nonce: 'n', static: true });
+    expect(page).toContain('data-testid="skill-packages"');
+    expect(page).toContain('SKILL.md, references/publishing.md');
+    expect(page).toContain(`${pkg?.tokens_before} → ${pkg?.tokens_after} of 5000`);
+    expect(page).toContain('b/.claude/skills/release-helper/SKILL.md');
+    expect(page).toContain('b/.claude/skills/release-helper/references/publishing.md');
+
+    const adopt = await runCli(box, ['adopt', '--skill', 'release-helper', '--json']);
     expect(adopt.code, adopt.stderr).toBe(0);
+    expect(adopt.json().updated_paths).toEqual([
+      path.join(dir, 'SKILL.md'),
+      path.join(dir, 'references/publishing.md'),
+    ]);
     const skill = readFileSync(path.join(dir, 'SKILL.md'), 'utf8');
     expect(skill.startsWith(FRONT)).toBe(true);
     expect(frontmatterProblems(skill)).toEqual([]);
