@@ -1,18 +1,18 @@
 /**
  * The skills a user names (`run --skill PATH`, `skills:`), trained whole: each path (a SKILL.md or its
- * folder, relative to the project) must resolve, symbolic links included, inside the project or one of
+ * folder, relative to the project, or a bare skill name found in one skill folder) must resolve, symbolic links included, inside the project or one of
  * the skill roots (`skill-roots.ts`: the project's and the user's skill folders, `skill_roots`); its
  * front matter must follow the skill format. A task whose session used the skill (its `skill_hint`)
  * trains that skill; every other task trains the first one named.
  */
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../core/errors.js';
 import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { frontmatterName, frontmatterProblems } from '../skill-package/frontmatter.js';
 import { joinPackage, readSkillPackage, type SkillPackage } from '../skill-package/package.js';
-import { skillRoots } from './skill-roots.js';
+import { isSafeSkillName, resolveSkill, skillRoots } from './skill-roots.js';
 
 export interface NamedSkill {
   name: string;
@@ -35,8 +35,14 @@ const inside = (child: string, parent: string): boolean => {
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 };
 
-function realSkillMd(project: string, given: string): string {
+function realSkillMd(project: string, given: string, roots: readonly string[]): string {
   const abs = path.resolve(project, given);
+  // A bare name that is no path in the project is looked up in the skill folders, as fan-out does.
+  if (isSafeSkillName(given) && !existsSync(abs)) {
+    const found = resolveSkill(given, roots);
+    if (found.status !== 'found') throw new InputError(`skill ${given}: ${found.status}: ${found.reason}`);
+    return found.livePath;
+  }
   let real: string;
   try {
     real = realpathSync(abs);
@@ -59,7 +65,7 @@ export function planNamedSkills(
   const realProject = realpathSync(project);
   const skills: NamedSkill[] = [];
   for (const given of config.skills) {
-    const skillMd = realSkillMd(project, given);
+    const skillMd = realSkillMd(project, given, roots);
     const inProject = inside(skillMd, realProject);
     if (!inProject && !roots.some((r) => inside(skillMd, r)))
       throw new InputError(`skill ${given} resolves outside the project and every skill folder; refusing it`);

@@ -4,7 +4,7 @@
  * one; the front matter, the fixed text and the script stay byte for byte, and the proposal's diff
  * holds both changed files. Twenty nights of the same lessons keep the skill's size flat.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { frontmatterProblems } from '../../src/skill-package/frontmatter.js';
@@ -152,6 +152,23 @@ describe('run --skill: a hand-written skill package', () => {
     expect(readFileSync(path.join(dir, 'references/publishing.md'), 'utf8')).toBe(PUBLISHING);
   });
 
+  it("finds a skill by its name in the user's skill folder, and stages it there", async () => {
+    const box = sandbox();
+    const { tasks } = writePackage(box);
+    const dir = path.join(box.home, '.claude/skills/notes-helper');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'SKILL.md'), SKILL.replace('name: release-helper', 'name: notes-helper'));
+    const run = await runCli(box, ['run', '--json', '--tasks-file', tasks, '--skill', 'notes-helper']);
+    expect(run.code, run.stderr).toBe(0);
+    const [pkg] = run.json().skill_packages as PackageReport[];
+    expect(pkg?.skill_name).toBe('notes-helper');
+    expect(pkg?.changed_files).toEqual(['SKILL.md']);
+    const manifest = JSON.parse(
+      readFileSync(path.join(String(run.json().staging_dir), 'manifest.json'), 'utf8'),
+    ) as { allowedRoots: string[] };
+    expect(manifest.allowedRoots).toContain(path.join(box.home, '.claude/skills'));
+  });
+
   it('refuses a skill path that leads out of the project', async () => {
     const box = sandbox();
     const { tasks } = writePackage(box);
@@ -161,6 +178,13 @@ describe('run --skill: a hand-written skill package', () => {
     const run = await runCli(box, ['run', '--json', '--tasks-file', tasks, '--skill', '../elsewhere']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('outside the project');
+    // A link inside the project that leads out of it is the same path.
+    mkdirSync(path.join(box.project, 'linked'));
+    symlinkSync(path.join(outside, 'SKILL.md'), path.join(box.project, 'linked/SKILL.md'));
+    const linked = await runCli(box, ['run', '--json', '--tasks-file', tasks, '--skill', 'linked/SKILL.md']);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('outside the project');
+    expect(readFileSync(path.join(outside, 'SKILL.md'), 'utf8')).toBe(SKILL);
   });
 });
 
