@@ -169,6 +169,29 @@ describe('run --skill: a hand-written skill package', () => {
     expect(manifest.allowedRoots).toContain(path.join(box.home, '.claude/skills'));
   });
 
+  it('trains a discovered skill in the skill format whole under --multi-skill-fanout', async () => {
+    const box = sandbox();
+    const { dir } = writePackage(box);
+    const hinted = path.join(box.root, 'hinted.json');
+    const all = ['train', 'train', 'val', 'val'].map((split, i) => ({
+      ...release(`h${i}`, `3.${i}.0`, split),
+      skill_hint: 'release-helper',
+    }));
+    writeFileSync(hinted, JSON.stringify({ format: 'skillopt_sleep.tasks.v1', reviewed: false, tasks: all }));
+    const run = await runCli(box, ['run', '--json', '--tasks-file', hinted, '--multi-skill-fanout']);
+    expect(run.code, run.stderr).toBe(0);
+    const manifest = JSON.parse(
+      readFileSync(path.join(String(run.json().staging_dir), 'manifest.json'), 'utf8'),
+    ) as { targets: Array<{ name: string; livePath: string }> };
+    expect(manifest.targets.map((t) => [t.name, path.relative(dir, t.livePath)])).toEqual([
+      ['release-helper', 'SKILL.md'],
+      ['release-helper', path.join('references', 'publishing.md')],
+    ]);
+    const diff = readFileSync(path.join(String(run.json().staging_dir), 'proposal.diff'), 'utf8');
+    expect(diff).toContain('-- Always include "DRAFT".');
+    expect(diff).not.toContain('SKILLOPT-SLEEP:LEARNED');
+  });
+
   it('refuses a skill path that leads out of the project', async () => {
     const box = sandbox();
     const { tasks } = writePackage(box);

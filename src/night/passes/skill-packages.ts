@@ -6,13 +6,12 @@
  * the skill's name; a SKILL.md whose front matter an edit would break is not staged.
  */
 import { addUsage, zeroUsage } from '../../core/usage.js';
-import { frontmatterProblems } from '../../skill-package/frontmatter.js';
-import { splitPackage } from '../../skill-package/package.js';
 import { skillBodyTokens, skillTextEditor } from '../../skill-package/text-editor.js';
 import type { StageTarget } from '../../../proposals/index.js';
 import { finiteOrNull, type SkillPackageReport } from '../night-report.js';
 import type { NightStepResult } from '../night-step.js';
 import type { NamedSkill } from '../named-skills.js';
+import { packageTargets, type PackageTargets } from '../package-targets.js';
 import type { NightPass, PassOutcome } from './types.js';
 
 interface Trained {
@@ -23,25 +22,9 @@ interface Trained {
   note: string | null;
 }
 
-function staged(skill: NamedSkill, step: NightStepResult): { targets: StageTarget[]; note: string | null } {
+function staged(skill: NamedSkill, step: NightStepResult): PackageTargets {
   if (!step.accepted || step.skill === skill.joined) return { targets: [], note: null };
-  const files = splitPackage(skill.pkg, step.skill);
-  const [skillMd] = files;
-  const problems = skillMd ? frontmatterProblems(skillMd.text) : ['SKILL.md is missing'];
-  if (problems.length > 0)
-    return { targets: [], note: `skill ${skill.name} not staged: ${problems.join('; ')}` };
-  const before = new Map([skill.pkg.skill, ...skill.pkg.references].map((f) => [f.relPath, f.text]));
-  const targets = files
-    .filter((f) => before.get(f.relPath) !== f.text)
-    .map((f) => ({
-      kind: 'skill' as const,
-      name: skill.name,
-      livePath: f.livePath,
-      baseText: before.get(f.relPath) ?? null,
-      proposedText: f.text,
-      ...(skill.allowOutside ? { allowOutside: true } : {}),
-    }));
-  return { targets, note: null };
+  return packageTargets(skill.name, skill.pkg, step.skill, skill.allowOutside);
 }
 
 function report(skill: NamedSkill, step: NightStepResult, targets: StageTarget[], budget: number) {
