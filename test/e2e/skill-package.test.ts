@@ -249,5 +249,12 @@ describe('run --skill: twenty nights of the same lessons', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(budget);
     // Flat: after the first nights learned the lessons, no night grows the skill.
     expect(new Set(sizes.slice(5)).size).toBe(1);
+    // The report shows the size of each night that changed the skill.
+    const report = await runCli(box, ['report', '--html']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain('data-testid="skill-sizes"');
+    const rows = [...report.stdout.matchAll(/data-testid="skill-size-row"/g)];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(report.stdout).toContain(`→ ${sizes[0]}`);
   }, 600_000);
 });
