@@ -35,6 +35,8 @@ export function planFanout(
   project: string,
   userHome: string,
   managedPath: string,
+  /** The SKILL.md files of the skills named with `--skill`: their pass trains them, not fan-out. */
+  namedPaths: readonly string[] = [],
 ): FanoutPlan {
   const roots = skillRoots(project, userHome, config.skill_roots);
   const byName = new Map<string, TaskRecord[]>();
@@ -49,6 +51,8 @@ export function planFanout(
     let resolution = resolveSkill(name, roots);
     if (resolution.status === 'found' && resolution.livePath === managedPath) {
       resolution = { status: 'rejected', name, reason: 'it is the managed skill' };
+    } else if (resolution.status === 'found' && namedPaths.includes(resolution.livePath)) {
+      resolution = { status: 'rejected', name, reason: 'it is named with --skill (trained whole there)' };
     }
     groups.push({ name, resolution, tasks: members });
     if (resolution.status === 'found') for (const t of members) grouped.add(t);

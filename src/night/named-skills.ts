@@ -76,10 +76,16 @@ export function planNamedSkills(
     const name = frontmatterName(pkg.skill.text) ?? path.basename(pkg.dir);
     skills.push({ name, pkg, joined: joinPackage(pkg), allowOutside: !inProject, tasks: [] });
   }
+  assignTasks(skills, tasks);
+  return { skills, roots };
+}
+
+/** Each task to the named skill its session used, else to the first named (replacing what they had). */
+export function assignTasks(skills: readonly NamedSkill[], tasks: readonly TaskRecord[]): void {
+  for (const s of skills) s.tasks = [];
   for (const t of tasks) {
     const hint = t.skill_hint.trim();
     const own = skills.find((s) => hint !== '' && (s.name === hint || path.basename(s.pkg.dir) === hint));
     (own ?? skills[0])?.tasks.push(t);
   }
-  return { skills, roots };
 }

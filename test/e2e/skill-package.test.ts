@@ -192,6 +192,35 @@ describe('run --skill: a hand-written skill package', () => {
     expect(diff).not.toContain('SKILLOPT-SLEEP:LEARNED');
   });
 
+  it('trains a skill both named and discovered once, by its --skill pass', async () => {
+    const box = sandbox();
+    const { dir } = writePackage(box);
+    const hinted = path.join(box.root, 'hinted.json');
+    const all = ['train', 'train', 'val', 'val'].map((split, i) => ({
+      ...release(`h${i}`, `3.${i}.0`, split),
+      skill_hint: 'release-helper',
+    }));
+    writeFileSync(hinted, JSON.stringify({ format: 'skillopt_sleep.tasks.v1', reviewed: false, tasks: all }));
+    const run = await runCli(box, [
+      'run',
+      '--json',
+      '--tasks-file',
+      hinted,
+      '--multi-skill-fanout',
+      '--skill',
+      dir,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const night = run.json();
+    expect((night.skill_groups as Array<{ status: string }>).map((g) => g.status)).toEqual(['skipped']);
+    const [pkg] = night.skill_packages as PackageReport[];
+    expect(pkg?.changed_files).toEqual(['SKILL.md', 'references/publishing.md']);
+    const manifest = JSON.parse(
+      readFileSync(path.join(String(night.staging_dir), 'manifest.json'), 'utf8'),
+    ) as { targets: unknown[] };
+    expect(manifest.targets).toHaveLength(2);
+  });
+
   it('refuses a skill path that leads out of the project', async () => {
     const box = sandbox();
     const { tasks } = writePackage(box);
