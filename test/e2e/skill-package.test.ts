@@ -103,6 +103,8 @@ describe('run --skill: a hand-written skill package', () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     const night = run.json();
+    const schemaDoc = readFileSync(path.resolve(import.meta.dirname, '../../docs/report-schema.md'), 'utf8');
+    for (const key of Object.keys(night)) expect(schemaDoc, key).toContain(`\`${key}\``);
     const [pkg] = night.skill_packages as PackageReport[];
     expect(pkg?.accepted).toBe(true);
     expect(pkg?.edits.map((e) => e.op).sort()).toEqual(['add', 'delete', 'replace']);
