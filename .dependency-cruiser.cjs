@@ -59,6 +59,12 @@ module.exports = {
       'the paired comparison of a live skill and a candidate: statistics, replays, words',
     ),
     layer('proposals', '^proposals/', [CORE], 'proposal folders: core only'),
+    layer(
+      'skill-package',
+      '^src/skill-package/',
+      [CORE],
+      "a user's own skill package, edited whole: core only",
+    ),
     layer('scheduler', '^src/scheduler/', [CORE, CONFIG], 'cron and the registry'),
     layer('install', '^src/install/', [CORE, CONFIG], 'agent integrations'),
     layer(

@@ -67,8 +67,11 @@ export interface ReflectRequest {
   learnedBlock?: LearnedBlockState;
 }
 
-/** `absent`: no markers yet (the first accepted edit adds them); `empty`: markers, no rule. */
-export type LearnedBlockState = 'absent' | 'empty' | 'filled';
+/**
+ * `absent`: no markers yet (the first accepted edit adds them); `empty`: markers, no rule; `whole`: a
+ * user's own skill package, every bullet and paragraph of which may change (`src/skill-package/`).
+ */
+export type LearnedBlockState = 'absent' | 'empty' | 'filled' | 'whole';
 
 export interface ReflectResult {
   edits: Edit[];

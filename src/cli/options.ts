@@ -178,6 +178,15 @@ const NIGHT_OPTIONS: Array<{
       v,
     ],
   },
+  {
+    flags: '--skill <path>',
+    key: 'skills',
+    help: 'train your own skill whole: its SKILL.md (or folder) and references/ (repeatable; relative to the project)',
+    parse: (v: string, previous: unknown): string[] => [
+      ...(Array.isArray(previous) ? previous.filter((p): p is string => typeof p === 'string') : []),
+      v,
+    ],
+  },
   { flags: '--preferences <text>', key: 'preferences', help: 'house rules shown to the optimizer' },
   { flags: '--model <name>', key: 'model', help: "model of both roles (default: the backend's)" },
   {

@@ -76,6 +76,9 @@ export const PROJECT_RULES: Readonly<Record<ConfigKey, ProjectRule>> = {
   target_skill_path: { kind: 'inside', unset: '' },
   memory_target: { kind: 'inside', unset: 'auto' },
   skill_roots: { kind: 'inside' },
+  skills: { kind: 'inside' },
+  skill_token_budget: upTo(20000),
+  skill_inline_reference_tokens: upTo(20000),
   // Harvesting is one pass over every project's sessions: a repository opts out of it with its own
   // `.skillopt-sleep-ignore` file, never through keys that reach other projects.
   exclude_paths: HARVEST,

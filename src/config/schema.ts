@@ -269,6 +269,28 @@ export const configSchema = z
       .describe(
         'Extra folders holding <name>/SKILL.md skills for multi_skill_fanout (relative to the project).',
       ),
+    skills: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        "Your own skills to train, whole: each a SKILL.md or its folder (relative to the project; inside it or a skill root). Replaces the managed skill's learned block as the night's skill target.",
+      ),
+    skill_token_budget: z
+      .number()
+      .int()
+      .min(1)
+      .default(5000)
+      .describe(
+        "Most tokens (estimated: a CJK character 1, four other characters 1) a named skill's SKILL.md body may reach; an edit that would cross it must delete or merge first.",
+      ),
+    skill_inline_reference_tokens: z
+      .number()
+      .int()
+      .min(0)
+      .default(2000)
+      .describe(
+        "A named skill's references/*.md of at most this many tokens are shown to the target and trained; larger ones are only named.",
+      ),
     exclude_paths: z
       .array(z.string().min(1))
       .default([])

@@ -3,7 +3,9 @@
  * skill are grouped by it, and each group is trained against that skill's own live SKILL.md (found by
  * `skill-roots.ts`). Groups whose skill is missing, ambiguous or rejected are skipped and reported;
  * their tasks stay with the managed skill. Grouped tasks leave the managed pass, so one rule is not
- * learned into two skills (the reference trained the managed skill on every task).
+ * learned into two skills (the reference trained the managed skill on every task). A skill whose
+ * SKILL.md follows the skill format (front matter) is trained whole, with its references, like a skill
+ * named with `--skill`; one without gets a learned block, as the managed skill does.
  */
 import path from 'node:path';
 import type { StageTarget } from '../../proposals/index.js';
@@ -14,6 +16,11 @@ import type { NightStepResult } from './night-step.js';
 import { finiteOrNull, type SkillGroupReport } from './night-report.js';
 import { resolveSkill, skillRoots, type SkillResolution } from './skill-roots.js';
 import { readUtf8OrNull } from './skill-target.js';
+import type { DocEditor } from '../core/doc-editor.js';
+import { frontmatterProblems } from '../skill-package/frontmatter.js';
+import { joinPackage, readSkillPackage } from '../skill-package/package.js';
+import { skillTextEditor } from '../skill-package/text-editor.js';
+import { packageTargets } from './package-targets.js';
 
 export interface FanoutPlan {
   roots: string[];
@@ -28,6 +35,8 @@ export function planFanout(
   project: string,
   userHome: string,
   managedPath: string,
+  /** The SKILL.md files of the skills named with `--skill`: their pass trains them, not fan-out. */
+  namedPaths: readonly string[] = [],
 ): FanoutPlan {
   const roots = skillRoots(project, userHome, config.skill_roots);
   const byName = new Map<string, TaskRecord[]>();
@@ -42,6 +51,8 @@ export function planFanout(
     let resolution = resolveSkill(name, roots);
     if (resolution.status === 'found' && resolution.livePath === managedPath) {
       resolution = { status: 'rejected', name, reason: 'it is the managed skill' };
+    } else if (resolution.status === 'found' && namedPaths.includes(resolution.livePath)) {
+      resolution = { status: 'rejected', name, reason: 'it is named with --skill (trained whole there)' };
     }
     groups.push({ name, resolution, tasks: members });
     if (resolution.status === 'found') for (const t of members) grouped.add(t);
@@ -51,15 +62,24 @@ export function planFanout(
 
 export interface GroupOutcome {
   report: SkillGroupReport;
-  target: StageTarget | null;
+  /** The files it changed: SKILL.md, and a package's references. */
+  targets: StageTarget[];
   epoch: NightStepResult | null;
+  note?: string;
+}
+
+/** How a skill that follows the skill format is trained whole (its package), like a named one. */
+export interface PackageOptions {
+  budgetTokens: number;
+  inlineTokens: number;
 }
 
 /** Train every found group; a group that throws is reported as failed, the night goes on. */
 export async function trainGroups(
   plan: FanoutPlan,
   project: string,
-  train: (tasks: TaskRecord[], doc: string) => Promise<NightStepResult>,
+  train: (tasks: TaskRecord[], doc: string, editor?: DocEditor) => Promise<NightStepResult>,
+  packages?: PackageOptions,
 ): Promise<GroupOutcome[]> {
   const outcomes: GroupOutcome[] = [];
   const waits: AnswerPendingError[] = [];
@@ -69,7 +89,7 @@ export async function trainGroups(
     if (r.status !== 'found') {
       outcomes.push({
         report: { ...base, ...emptyRow(), status: 'skipped', reason: `${r.status}: ${r.reason}` },
-        target: null,
+        targets: [],
         epoch: null,
       });
       continue;
@@ -77,8 +97,34 @@ export async function trainGroups(
     try {
       const liveText = readUtf8OrNull(r.livePath);
       if (liveText === null) throw new Error(`${r.livePath} disappeared`);
-      const epoch = await train(group.tasks, liveText);
-      const changed = epoch.accepted && epoch.skill !== liveText;
+      const allowOutside = !isInside(r.livePath, project);
+      // A skill in the skill format is the user's own: trained whole, with its references.
+      const pkg =
+        packages && frontmatterProblems(liveText).length === 0
+          ? readSkillPackage(r.livePath, packages.inlineTokens)
+          : null;
+      const doc = pkg ? joinPackage(pkg) : liveText;
+      const epoch = pkg
+        ? await train(group.tasks, doc, skillTextEditor({ budgetTokens: packages?.budgetTokens ?? 0 }))
+        : await train(group.tasks, doc);
+      const changed = epoch.accepted && epoch.skill !== doc;
+      const staged = !changed
+        ? { targets: [], note: null }
+        : pkg
+          ? packageTargets(group.name, pkg, epoch.skill, allowOutside)
+          : {
+              targets: [
+                {
+                  kind: 'skill' as const,
+                  name: group.name,
+                  livePath: r.livePath,
+                  baseText: liveText,
+                  proposedText: epoch.skill,
+                  allowOutside,
+                },
+              ],
+              note: null,
+            };
       outcomes.push({
         report: {
           ...base,
@@ -92,17 +138,9 @@ export async function trainGroups(
           edits: epoch.edits,
           rejected_edits: epoch.rejectedEdits,
         },
-        target: changed
-          ? {
-              kind: 'skill',
-              name: group.name,
-              livePath: r.livePath,
-              baseText: liveText,
-              proposedText: epoch.skill,
-              allowOutside: !isInside(r.livePath, project),
-            }
-          : null,
+        targets: staged.targets,
         epoch,
+        ...(staged.note ? { note: staged.note } : {}),
       });
     } catch (err) {
       // A handoff wait stops the whole night, not one group (and other groups queue their requests).
@@ -112,7 +150,7 @@ export async function trainGroups(
       }
       outcomes.push({
         report: { ...base, ...emptyRow(), status: 'failed', reason: errorMessage(err).slice(0, 300) },
-        target: null,
+        targets: [],
         epoch: null,
       });
     }

@@ -11,6 +11,7 @@ import { pendingEdits, rejectedEdits } from '../store/learning-repo.js';
 import { countNights } from '../store/nights-repo.js';
 import type { RejectedEditRow } from '../store/learning-repo.js';
 import { planFanout, type FanoutPlan } from './fanout.js';
+import { assignTasks, planNamedSkills, type NamedSkillsPlan } from './named-skills.js';
 import { emptyTaskSet } from './handoff-night.js';
 import type { MemoryTarget } from './memory-target.js';
 import { taskCountText } from './night-report.js';
@@ -24,6 +25,8 @@ import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
 export interface NightTargets {
   memory: MemoryTarget | null;
   fanout: FanoutPlan | null;
+  /** The skills named with `--skill` / `skills:` (trained whole); null when none is named. */
+  packages?: NamedSkillsPlan | null;
 }
 
 export interface NightPlan {
@@ -121,8 +124,13 @@ async function planTargets(req: NightRequest, deps: NightDeps, plan: NightPlan):
         plan.tasks.tasks.flatMap((t) => t.source_sessions),
       )
     : null;
+  const packages =
+    config.skills.length > 0 ? planNamedSkills(plan.tasks.tasks, config, req.project, deps.userHome) : null;
+  const namedPaths = packages?.skills.map((s) => s.pkg.skill.livePath) ?? [];
   const fanout = config.multi_skill_fanout
-    ? planFanout(plan.tasks.tasks, config, req.project, deps.userHome, plan.skill.livePath)
+    ? planFanout(plan.tasks.tasks, config, req.project, deps.userHome, plan.skill.livePath, namedPaths)
     : null;
-  return { memory, fanout };
+  // A task fan-out trains into another skill is not learned into a named one too.
+  if (packages && fanout) assignTasks(packages.skills, fanout.managedTasks);
+  return { memory, fanout, packages };
 }

@@ -160,6 +160,30 @@ export const skillGroupReportSchema = z.object({
 });
 export type SkillGroupReport = z.infer<typeof skillGroupReportSchema>;
 
+/** One skill named with `--skill` / `skills:`, trained whole (SKILL.md and its references). */
+export const skillPackageReportSchema = z.object({
+  skill_name: z.string(),
+  live_path: z.string(),
+  n_tasks: z.number(),
+  accepted: z.boolean(),
+  gate_action: z.enum(GATE_ACTIONS),
+  reason: z.string(),
+  baseline: score,
+  candidate: score,
+  edits: records<Edit>(),
+  rejected_edits: records<RejectedEdit>(),
+  /** The package's files the proposal changes (`SKILL.md`, `references/x.md`). */
+  changed_files: z.array(z.string()),
+  /** Files the target saw: SKILL.md and the inlined references; scripts are only named. */
+  trained_files: z.array(z.string()),
+  scripts: z.array(z.string()),
+  /** SKILL.md body's estimated tokens when the night started and as proposed, and its budget. */
+  tokens_before: z.number(),
+  tokens_after: z.number(),
+  token_budget: z.number(),
+});
+export type SkillPackageReport = z.infer<typeof skillPackageReportSchema>;
+
 export const memoryPassReportSchema = z.object({
   /** The memory document trained (CLAUDE.md, AGENTS.md, ...). */
   target_path: z.string(),
@@ -317,6 +341,8 @@ export const nightReportSchema = z.object({
   memory: memoryPassReportSchema.nullable().optional(),
   /** Per-skill groups (`multi_skill_fanout`); absent when fan-out is off. */
   skill_groups: z.array(skillGroupReportSchema).optional(),
+  /** Skills named with `--skill` / `skills:` (trained whole); absent when none is named. */
+  skill_packages: z.array(skillPackageReportSchema).optional(),
   /** A handoff night: what waits in its queue, or (when it finished) where its recording went. */
   handoff: handoffReportSchema.optional(),
   /** A `--batch` night: its batches and the price share its spend was counted at. */

@@ -16,7 +16,8 @@ import { addTally, emptyTally, ReplayMemo, type ReplayTally } from '../replay/re
 import { batchScore } from '../trainer/gate.js';
 import type { GateAction, GateTrial, RejectedEdit, ReplayPhase } from '../trainer/gate-records.js';
 import { selectEdits, TIE_REASON } from '../trainer/select-edits.js';
-import { applyEdits } from '../trainer/learned-block.js';
+import { learnedBlockEditor } from '../trainer/learned-block.js';
+import type { DocEditor } from '../core/doc-editor.js';
 import { proposeEdits } from '../trainer/propose.js';
 import { waitsIn, WaitList } from '../core/waits.js';
 
@@ -49,6 +50,8 @@ export interface NightStepInput {
   onReplay?: (phase: ReplayPhase, doc: string, results: ReplayResult[]) => void;
   /** The night's replays so far (shared by its passes): documents replayed before are not asked again. */
   memo?: ReplayMemo;
+  /** How edits change the document (default: the managed skill's learned block). */
+  editor?: DocEditor;
 }
 
 /** What a step asked the backend, by purpose: each replay phase, and reflection. */
@@ -245,7 +248,8 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
   }
   // Edits that tied on an earlier night are tried again on top of the live skill, so rules that only
   // help together can be learned one at a time (the reference stayed stuck at edit_budget 1).
-  const pending = applyEdits(input.skill, input.pending ?? []);
+  const editor = input.editor ?? learnedBlockEditor;
+  const pending = editor.apply(input.skill, input.pending ?? []);
   const workingDoc = pending.doc;
   // The baseline and the train replays do not depend on each other: a night that waits for answers
   // queues both in one round (an interactive night still replays one after the other).
@@ -288,6 +292,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
       rejected: input.rejected,
       pending: input.pending ?? [],
       preferences: options.preferences,
+      ...(editor.wholeDocument ? { wholeDocument: true } : {}),
       workers: options.workers ?? 1,
       seed: 0,
       usage,
@@ -295,7 +300,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     requests.reflect += proposal.reflectCalls;
     // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
     const proposed = proposal.selected;
-    const appliedNew = applyEdits(workingDoc, proposed);
+    const appliedNew = editor.apply(workingDoc, proposed);
     result.unmatchedEdits = appliedNew.unmatched;
     fresh = appliedNew.applied;
     if (fresh.length === 0) {
@@ -315,6 +320,7 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     replay,
     // A leaked holdout accepts nothing: pruning would decide nothing.
     prune: !parts.leaked,
+    editor,
   });
   result.trials = selection.trials.map((t) => ({ ...t, target }));
   result.rejectedEdits = selection.rejected;

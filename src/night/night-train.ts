@@ -31,7 +31,7 @@ export function nightTrainer(
 ): PassContext['train'] {
   const { config } = plan;
   const metric = { metric: config.gate_metric, mixedWeight: config.gate_mixed_weight };
-  return ({ target, doc, other, editBudget, tasks }) =>
+  return ({ target, doc, other, editBudget, tasks, editor }) =>
     runNightStep({
       target,
       tasks: tasks ?? plan.targets.fanout?.managedTasks ?? plan.tasks.tasks,
@@ -39,6 +39,7 @@ export function nightTrainer(
       memory: other,
       backend: deps.backend,
       memo,
+      ...(editor ? { editor } : {}),
       rejected: plan.rejected,
       pending: plan.pending.filter((e) => e.target === target),
       options: {

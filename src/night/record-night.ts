@@ -49,7 +49,9 @@ export async function stageNight(
     night: plan.night,
     now: at.now,
     targets,
-    ...(plan.targets?.fanout ? { allowedRoots: plan.targets.fanout.roots } : {}),
+    ...(plan.targets?.fanout || plan.targets?.packages
+      ? { allowedRoots: [...(plan.targets.fanout?.roots ?? []), ...(plan.targets.packages?.roots ?? [])] }
+      : {}),
     reportMd: renderReportMd(toReport(outcome, { stagingDir: '(this folder)' }), { demo: at.demo === true }),
     reportJson: toReport(outcome),
     ...(outcome.compared

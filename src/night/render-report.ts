@@ -8,6 +8,7 @@ import {
   type NightReport,
 } from './night-report.js';
 import { judgedBy } from './lesson-report.js';
+import { skillPackageLines } from './render-skill-packages.js';
 import { liftSentence, liftWhere } from '../lift/lift-text.js';
 
 const score = (x: number | null): string => (x === null ? '—' : x.toFixed(3));
@@ -138,6 +139,7 @@ export function renderReportMd(r: NightReport, opts: { demo?: boolean } = {}): s
       }
     }
   }
+  lines.push(...skillPackageLines(r));
   if (r.lessons && r.lessons.length > 0) {
     lines.push('', '## Lessons: what you taught the agent', '');
     for (const lesson of r.lessons) lines.push(...lessonLines(lesson));

@@ -36,6 +36,7 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
   const set = plan.tasks;
   const mining = miningUsage(set);
   const noTasks = set.tasks.length === 0;
+  const named = plan.targets?.packages?.skills[0];
   return {
     schema_version: REPORT_SCHEMA_VERSION,
     night: plan.night,
@@ -83,8 +84,9 @@ export function toReport(outcome: NightOutcome, closing: ReportClosing = {}): Ni
     gate_trials: step.trials,
     steps: noTasks ? [] : [nightStepRecord(step, plan.night, plan.config.edit_budget)],
     task_deltas: decisiveDeltas(step),
-    learned_rules: learnedRules(step.skill),
-    target_skill_path: plan.skill.livePath,
+    // A skill named with --skill has no learned block: its edits are in skill_packages.
+    learned_rules: named ? [] : learnedRules(step.skill),
+    target_skill_path: named?.pkg.skill.livePath ?? plan.skill.livePath,
     // A real backend's meter saw every request (miner, replays, reflection, retries); the mock counts calls.
     calls: spend ? spend.calls : step.usage.calls + mining.calls,
     tokens_used: spend

@@ -4,6 +4,7 @@
  */
 import { InputError } from '../core/errors.js';
 import { plainText } from '../core/safe-text.js';
+import type { DocEditor } from '../core/doc-editor.js';
 import type { Edit } from '../core/task.js';
 import type { LearnedBlockState } from '../backends/types.js';
 import { BLOCK_END, BLOCK_START, blockRules, findLearnedBlock } from '../core/learned-block-text.js';
@@ -165,3 +166,9 @@ export function withRules(doc: string, rules: string[], where = 'skill'): string
   if (!block.present && clean.length === 0) return doc;
   return render(block, clean);
 }
+
+/** The managed skill's editor: edits change its learned block only. */
+export const learnedBlockEditor: DocEditor = {
+  apply: (doc, edits) => applyEdits(doc, edits),
+  rules: (doc) => learnedRules(doc),
+};

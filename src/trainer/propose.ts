@@ -37,6 +37,8 @@ export interface ProposeInput {
   pending?: Edit[];
   preferences: string;
   metaNote?: string;
+  /** The document is a user's own skill, all of whose text may change (not a learned block). */
+  wholeDocument?: boolean;
   workers: number;
   /** Seeds the minibatch composition. */
   seed: number;
@@ -171,7 +173,7 @@ export async function proposeEdits(input: ProposeInput): Promise<Proposal> {
         calls.push({ failures: [], successes: mb, source: 'success' });
   }
   const buffer = reflectionBuffer(input.rejected, input.pending);
-  const learnedBlock = learnedBlockState(input.doc);
+  const learnedBlock = input.wholeDocument ? 'whole' : learnedBlockState(input.doc);
   const replies = await mapPool(calls, input.workers, (call) =>
     input.backend.reflect({
       target: input.target ?? 'skill',

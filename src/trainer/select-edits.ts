@@ -29,7 +29,8 @@ import type { Check, Edit, TaskRecord } from '../core/task.js';
 import type { ReplayResult } from '../replay/replay.js';
 import type { GateMetricConfig } from '../replay/score.js';
 import { batchScore, judgeCandidate, type GateVerdict } from './gate.js';
-import { applyEdits, learnedRules } from './learned-block.js';
+import type { DocEditor } from '../core/doc-editor.js';
+import { learnedBlockEditor } from './learned-block.js';
 import { WaitList } from '../core/waits.js';
 import type { GateTrial, RejectedEdit, ReplayPhase } from './gate-records.js';
 import { failedChecks, statesCheck } from './edit-checks.js';
@@ -52,6 +53,8 @@ export interface SelectionInput {
   replay: (phase: ReplayPhase, tasks: TaskRecord[], doc: string) => Promise<ReplayResult[]>;
   /** Prune the accepted set (default true); a leaked holdout accepts nothing, so pruning decides nothing. */
   prune?: boolean;
+  /** How edits change the document (default: the managed skill's learned block). */
+  editor?: DocEditor;
 }
 
 /** An edit pruning kept without replaying: it fixed its own validation tasks, or states a failed check. */
@@ -74,12 +77,13 @@ export interface Selection {
 
 export async function selectEdits(input: SelectionInput): Promise<Selection> {
   const { baseDoc, baselineResults, metric, noRegression } = input;
+  const editor = input.editor ?? learnedBlockEditor;
   const val = baselineResults.map((r) => r.task);
   const baseline = batchScore(baselineResults, metric);
   const trials: GateTrial[] = [];
   const rejected: RejectedEdit[] = [];
   const tryEdits = async (phase: ReplayPhase, edits: Edit[]) => {
-    const results = await input.replay(phase, val, applyEdits(baseDoc, edits).doc);
+    const results = await input.replay(phase, val, editor.apply(baseDoc, edits).doc);
     return { results, verdict: judgeCandidate(baselineResults, results, metric, noRegression) };
   };
   const recordTrial = (edits: Edit[], verdict: GateVerdict): void => {
@@ -146,7 +150,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     if (kept.length <= 1 || input.prune === false) break;
     const regressed = current.verdict.deltas.some((d) => d.status === 'regressed');
     const met = newlyMet(baselineResults, current);
-    const stated = withinBudget(baseDoc, kept) ? soleStated(edit, kept, met.anywhere) : [];
+    const stated = withinBudget(editor, baseDoc, kept) ? soleStated(edit, kept, met.anywhere) : [];
     const fixed = soleStated(edit, kept, met.onImproved);
     if (!regressed && (fixed.length > 0 || stated.length > 0)) {
       untried.push(
@@ -156,7 +160,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     }
     const others = kept.filter((e) => e !== edit);
     // Waiting for answers, the edit stays for now (undefined), as it does when its trial stops early (null).
-    const without = await pruning.pass(pruneTrial(input, order, applyEdits(baseDoc, others).doc, score));
+    const without = await pruning.pass(pruneTrial(input, order, editor.apply(baseDoc, others).doc, score));
     if (!without || !without.verdict.accepted) continue;
     // A requirement-stating edit goes only when removing it raises the score (it hurts), not for a tie.
     const drop = stated.length > 0 ? without.verdict.candidate > score : without.verdict.candidate >= score;
@@ -171,7 +175,7 @@ export async function selectEdits(input: SelectionInput): Promise<Selection> {
     current = without;
   }
   pruning.rethrow();
-  return { accepted: true, kept, doc: applyEdits(baseDoc, kept).doc, score, rejected, trials, untried };
+  return { accepted: true, kept, doc: editor.apply(baseDoc, kept).doc, score, rejected, trials, untried };
 }
 
 /** The checks among `checks` that `edit` states and no other kept edit does. */
@@ -210,8 +214,8 @@ function newlyMet(
   return { anywhere, onImproved };
 }
 
-const withinBudget = (baseDoc: string, kept: Edit[]): boolean =>
-  learnedRules(applyEdits(baseDoc, kept).doc).join('\n').length <= STATED_RULES_BUDGET_CHARS;
+const withinBudget = (editor: DocEditor, baseDoc: string, kept: Edit[]): boolean =>
+  editor.rules(editor.apply(baseDoc, kept).doc).join('\n').length <= STATED_RULES_BUDGET_CHARS;
 
 /** The validation tasks, those whose answer the whole batch changed first (removing an edit shows there). */
 function changedFirst(baseline: ReplayResult[], whole: ReplayResult[]): TaskRecord[] {

@@ -21,6 +21,7 @@ import type { Db } from '../store/db.js';
 import { proposalLedger } from '../store/proposal-ledger-repo.js';
 import { redactionTotals, type RedactionCounts } from '../store/harvest-runs-repo.js';
 import type { NightRow } from '../store/nights-repo.js';
+import { loadSkillSizes, type SkillSizePoint } from './skill-sizes.js';
 
 /** One night as the chart and the table show it. */
 export interface NightPoint {
@@ -47,6 +48,8 @@ export interface ProjectNights {
   proposals: ProposalSummary[];
   /** Why the proposals could not be listed (the folder moved, a broken proposals/), or ''. */
   problem: string;
+  /** Your own skills' size night by night (from the proposals' reports), oldest first. */
+  skillSizes?: SkillSizePoint[];
 }
 
 const toPoint = (n: NightRow): NightPoint => ({
@@ -68,11 +71,14 @@ const toPoint = (n: NightRow): NightPoint => ({
 export async function loadProjectNights(db: Db, dir: string): Promise<ProjectNights> {
   const nights = allNights(db, dir).map(toPoint);
   try {
+    const ledger = proposalLedger(db, dir);
+    const proposals = (await listProposals(dir, ledger)).proposals;
     return {
       project: dir,
       nights,
-      proposals: (await listProposals(dir, proposalLedger(db, dir))).proposals,
+      proposals,
       problem: '',
+      skillSizes: await loadSkillSizes(dir, proposals, ledger),
     };
   } catch (err) {
     return { project: dir, nights, proposals: [], problem: err instanceof Error ? err.message : String(err) };
@@ -87,6 +93,8 @@ export interface ProjectOverview {
   schedule: { cron: string; via: string; next_run: number | null } | null;
   /** Why the proposals could not be listed (the folder moved, a broken proposals/), or ''. */
   problem: string;
+  /** Your own skills' size night by night (from the proposals' reports), oldest first. */
+  skillSizes?: SkillSizePoint[];
 }
 
 /** Every project the store's nights or the schedule registry know (the only `dir` values pages accept). */

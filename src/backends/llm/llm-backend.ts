@@ -56,6 +56,8 @@ const LEARNED_BLOCK_HEADINGS: Record<LearnedBlockState, string> = {
   empty:
     'the learned block is between the LEARNED START and END markers; it has no rule yet, so propose "add" edits',
   filled: 'the learned block is between the LEARNED START and END markers',
+  whole:
+    'the user\'s own skill: here the whole text is the learned block. Any bullet or paragraph may be added, replaced or deleted (anchor: its text), except the front matter, headings, code, the skillopt-sleep file markers and text between <!-- skillopt: fixed --> markers; SKILL.md has a size budget, so delete or merge rules that say the same thing before adding; scripts are listed by name only: point to one ("run scripts/x.sh"), never change it',
 };
 
 export const scoreReplySchema = z.object({

@@ -36,6 +36,7 @@ import {
 import { scopeKeyword } from './scope-keyword.js';
 import type { ActionVerb } from './action-rules.js';
 import { answerDiffProposals } from './answer-diff.js';
+import { contradictingLines } from './conflicts.js';
 import { checksOfKnownLessons, knownLessons, lessonRuleLine } from './lesson-rules.js';
 
 const HARMFUL = '__harmful__';
@@ -162,6 +163,8 @@ function scopeOf(tasks: readonly TaskRecord[]): RuleScope {
 interface Proposal {
   /** The rule's line for a scope: the user's sentence of a lesson, or a grammar rule. */
   line: (scope: RuleScope) => string;
+  /** The grammar rule it states (null for a lesson's sentence). */
+  rule: GrammarRule | null;
   tasks: TaskRecord[];
   firstTaskId: string;
   failedCheck: string;
@@ -186,6 +189,7 @@ function checkProposals(failures: Trajectory[]): Proposal[] {
       else
         byRule.set(key, {
           line,
+          rule,
           tasks: [f.task],
           firstTaskId: f.task.id,
           failedCheck: `${check.op}=${String(check.arg ?? '')}`,
@@ -230,7 +234,23 @@ export class MockBackend implements Backend {
     }
     for (const p of checkProposals(req.failures)) {
       const content = p.line(scopeOf(p.tasks));
-      propose(content, `failed check ${p.failedCheck} on ${p.tasks.length} task(s), first ${p.firstTaskId}`);
+      const rationale = `failed check ${p.failedCheck} on ${p.tasks.length} task(s), first ${p.firstTaskId}`;
+      // On a user's own skill, the line that contradicts the fix is the cause: replaced, or deleted
+      // when the fix is stated already.
+      const causes = req.learnedBlock === 'whole' && p.rule ? contradictingLines(req.doc, p.rule) : [];
+      const [cause] = causes;
+      if (cause !== undefined && causes.length === 1 && edits.length < req.editBudget) {
+        if (edits.some((e) => e.anchor === cause)) continue;
+        const stated = ctx.includes(content) || ctx.includes(p.line(EVERYWHERE));
+        if (!stated && refused.has(normalize(content))) continue;
+        edits.push(
+          stated
+            ? { target: req.target, op: 'delete', content: '', anchor: cause, rationale }
+            : { target: req.target, op: 'replace', content, anchor: cause, rationale },
+        );
+        continue;
+      }
+      propose(content, rationale);
     }
     // Answer-graded tasks with a recorded draft (labelled datasets): diff the answer with the hidden reference.
     const drafted = req.failures.filter(

@@ -14,14 +14,22 @@ export const fanoutPass: NightPass = {
   async run({ plan, train }) {
     const { fanout, memory } = plan.targets;
     if (!fanout) throw new Error('unreachable: the fan-out pass runs with a fan-out plan');
-    const groups = await trainGroups(fanout, plan.project, (tasks, doc) =>
-      train({
-        target: 'skill',
-        doc,
-        other: memory?.liveText ?? '',
-        editBudget: plan.config.edit_budget,
-        tasks,
-      }),
+    const groups = await trainGroups(
+      fanout,
+      plan.project,
+      (tasks, doc, editor) =>
+        train({
+          target: 'skill',
+          doc,
+          other: memory?.liveText ?? '',
+          editBudget: plan.config.edit_budget,
+          tasks,
+          ...(editor ? { editor } : {}),
+        }),
+      {
+        budgetTokens: plan.config.skill_token_budget,
+        inlineTokens: plan.config.skill_inline_reference_tokens,
+      },
     );
     const usage = zeroUsage();
     for (const g of groups) if (g.epoch) addUsage(usage, g.epoch.usage);
@@ -29,11 +37,12 @@ export const fanoutPass: NightPass = {
       pass: 'fanout',
       joined: null,
       apartUsage: usage,
-      targets: groups.flatMap((g) => (g.target ? [g.target] : [])),
+      targets: groups.flatMap((g) => g.targets),
       section: { skill_groups: groups.map((g) => g.report) },
       notes: groups
         .filter((g) => g.report.status !== 'consolidated')
-        .map((g) => `skipped skill ${g.report.skill_name}: ${g.report.reason}`),
+        .map((g) => `skipped skill ${g.report.skill_name}: ${g.report.reason}`)
+        .concat(groups.flatMap((g) => (g.note ? [g.note] : []))),
     };
   },
   // The key is there whenever fan-out is on, empty when the budget stopped the night.

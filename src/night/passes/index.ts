@@ -1,5 +1,6 @@
 /**
- * The registry of a night's passes, in the order they run: the skill, then the memory document with
+ * The registry of a night's passes, in the order they run: the skill (the managed one, or the skills
+ * the user named), then the memory document with
  * the skill's result in place, then the per-skill groups. Adding a pass is one file and one line here.
  */
 import { BudgetExhaustedError } from '../../core/errors.js';
@@ -7,9 +8,10 @@ import { WaitList } from '../../core/waits.js';
 import { fanoutPass } from './fanout.js';
 import { memoryPass } from './memory.js';
 import { skillPass } from './skill.js';
+import { skillPackagesPass } from './skill-packages.js';
 import type { NightPass, PassContext, PassOutcome, ReportSection, TrainingPlan } from './types.js';
 
-export const NIGHT_PASSES: readonly NightPass[] = [skillPass, memoryPass, fanoutPass];
+export const NIGHT_PASSES: readonly NightPass[] = [skillPass, skillPackagesPass, memoryPass, fanoutPass];
 
 export interface PassesResult {
   /** In registry order; empty when the budget stopped the night. */

@@ -4,7 +4,8 @@ import type { NightPass } from './types.js';
 
 export const skillPass: NightPass = {
   name: 'skill',
-  applies: (plan) => plan.config.evolve_skill,
+  // Skills the user named take the managed skill's place (`skill-packages.ts`).
+  applies: (plan) => plan.config.evolve_skill && (plan.targets.packages?.skills.length ?? 0) === 0,
   async run({ plan, train }) {
     const { skill, targets } = plan;
     const step = await train({

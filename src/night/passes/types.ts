@@ -4,6 +4,7 @@
  * returns its outcome: its step, the documents it would stage, its report section and notes.
  */
 import type { StageTarget } from '../../../proposals/index.js';
+import type { DocEditor } from '../../core/doc-editor.js';
 import type { EditTarget, TaskRecord } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
 import type { NightPlan, NightTargets } from '../night-plan.js';
@@ -21,6 +22,8 @@ export interface TrainRequest {
   editBudget: number;
   /** Default: the tasks the managed skill trains on (all of them, or those fan-out left it). */
   tasks?: TaskRecord[];
+  /** How edits change `doc` (default: its learned block). */
+  editor?: DocEditor;
 }
 
 export interface PassContext {
@@ -31,7 +34,7 @@ export interface PassContext {
 }
 
 /** The report's fields a pass owns (`memory`, `skill_groups`, ...). */
-export type ReportSection = Partial<Pick<NightReport, 'memory' | 'skill_groups'>>;
+export type ReportSection = Partial<Pick<NightReport, 'memory' | 'skill_groups' | 'skill_packages'>>;
 
 export interface PassOutcome {
   pass: string;

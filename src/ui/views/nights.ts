@@ -1,4 +1,5 @@
 /** A project's nights (chart + table) and a `train` run's history, as the same kind of chart. */
+import { skillSizesHtml } from './skill-packages.js';
 import type { ProposalSummary } from '../../../proposals/index.js';
 import { html, jsonForScript, score, type Html, rowsOrEmpty } from '../html.js';
 import type { NightPoint, ProjectNights, TrainHistory } from '../data.js';
@@ -136,7 +137,8 @@ export function nightsBody(data: ProjectNights, o: RenderOptions, filter?: RowFi
       <tbody>
         ${rowsOrEmpty(rows, 10, data.nights.length ? 'no night matches' : 'no nights yet')}
       </tbody>
-    </table>`;
+    </table>
+    ${skillSizesHtml(data.skillSizes)}`;
 }
 
 /** The heading the nights view starts with (the static report's; the page adds its filter). */

@@ -8,6 +8,7 @@ import { checkText, type LessonReport, type NightReport } from '../../night/nigh
 import { liftSentence, liftWhere } from '../../lift/lift-text.js';
 import { link, page, query, type RenderOptions } from './layout.js';
 import { statusBadge } from './nights.js';
+import { skillPackagesHtml } from './skill-packages.js';
 
 /** What an adopt/reject/revert button did: the lines the CLI prints, or its error line. */
 export interface ActionResult {
@@ -172,7 +173,11 @@ export function proposalBody(v: ProposalView, o: RenderOptions & { result?: Acti
   const edits = (r?.edits ?? []).map(
     (e) =>
       html`<li data-testid="edit">
-        [${e.target}/${e.op}] ${e.content}<br /><span class="muted">why: ${e.rationale}</span>
+        [${e.target}/${e.op}]
+        ${e.op !== 'add' && e.anchor !== '' ? html`<q>${e.anchor}</q>${e.op === 'replace' ? ' → ' : ''}` : ''}${e.content}<br /><span
+          class="muted"
+          >why: ${e.rationale}</span
+        >
       </li>`,
   );
   const rejected = (r?.rejected_edits ?? []).map(
@@ -218,7 +223,7 @@ export function proposalBody(v: ProposalView, o: RenderOptions & { result?: Acti
           </p>`
         : html`<p class="muted" id="report-unreadable">report.json is not of a shape this version reads.</p>`
     }
-    ${liftHtml(r)}
+    ${liftHtml(r)} ${skillPackagesHtml(r)}
     <h2>Edits</h2>
     <ul id="edits" data-testid="edits">
       ${edits.length ? edits : html`<li class="muted">none</li>`}
