@@ -5,10 +5,11 @@
 import { closestName } from '../../core/closest-name.js';
 import { ConfigError } from '../../core/errors.js';
 import { jsonl } from './jsonl/index.js';
+import { liveMathematicianBench } from './livemathematicianbench/index.js';
 import { searchQa } from './searchqa/index.js';
 import type { Environment } from './types.js';
 
-export const ENVIRONMENTS: readonly Environment[] = [jsonl, searchQa];
+export const ENVIRONMENTS: readonly Environment[] = [jsonl, searchQa, liveMathematicianBench];
 
 export const DEFAULT_ENV = 'jsonl';
 
