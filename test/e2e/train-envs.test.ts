@@ -16,9 +16,13 @@ describe('train --list-envs', () => {
     const r = await runCli(box, ['train', '--list-envs']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines.map((l) => /^\[sleep\] ([a-z]+):/.exec(l)?.[1])).toEqual(
-      expect.arrayContaining(['jsonl', 'searchqa']),
-    );
+    expect(lines.map((l) => /^\[sleep\] ([a-z]+):/.exec(l)?.[1])).toEqual([
+      'jsonl',
+      'searchqa',
+      'livemathematicianbench',
+      'officeqa',
+      'docvqa',
+    ]);
     expect(lines.find((l) => l.includes('searchqa:'))).toMatch(/data_dir: .*lucadiliello\/searchqa/);
     const json = await runCli(box, ['train', '--list-envs', '--json']);
     expect((json.json() as unknown as Array<{ name: string }>).map((e) => e.name)).toContain('searchqa');
@@ -40,7 +44,7 @@ describe('train --list-envs', () => {
   });
 });
 
-describe.each(['searchqa', 'livemathematicianbench', 'officeqa'])(
+describe.each(['searchqa', 'livemathematicianbench', 'officeqa', 'docvqa'])(
   'train --config on the %s fixture (mock)',
   (env) => {
     it('runs a short training, writes its outputs, and eval scores the run', async () => {

@@ -4,13 +4,20 @@
  */
 import { closestName } from '../../core/closest-name.js';
 import { ConfigError } from '../../core/errors.js';
+import { docVqa } from './docvqa/index.js';
 import { jsonl } from './jsonl/index.js';
 import { liveMathematicianBench } from './livemathematicianbench/index.js';
 import { officeQa } from './officeqa/index.js';
 import { searchQa } from './searchqa/index.js';
 import type { Environment } from './types.js';
 
-export const ENVIRONMENTS: readonly Environment[] = [jsonl, searchQa, liveMathematicianBench, officeQa];
+export const ENVIRONMENTS: readonly Environment[] = [
+  jsonl,
+  searchQa,
+  liveMathematicianBench,
+  officeQa,
+  docVqa,
+];
 
 export const DEFAULT_ENV = 'jsonl';
 

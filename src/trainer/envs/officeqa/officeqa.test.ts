@@ -101,7 +101,7 @@ describe('officeqa: rollouts', () => {
     const opened = await openFixture('officeqa');
     const item = opened.prepared.data.train[2];
     if (!item) throw new Error('fixture');
-    const sent = opened.instance.prompt?.(item, '')?.messages[0]?.content ?? '';
+    const sent = (await opened.instance.prompt?.(item, ''))?.messages[0]?.content ?? '';
     expect(sent).toMatch(/### treasury_bulletin_1942_07\.txt\n[\s\S]*### treasury_bulletin_2001_12\.txt/);
     expect(sent).toMatch(/## Question\nWhat is the sum/);
     const [r] = await rollAll(opened, new MockBackend(), [item]);
