@@ -284,5 +284,21 @@ export function loadTrainConfig(
     const issue = parsed.error.issues[0];
     throw new ConfigError(issue ? explain(issue, source) : `${source}: invalid config`);
   }
-  return { config: parsed.data, files, hash: sha256Hex(JSON.stringify(parsed.data)).slice(0, 16) };
+  return { config: parsed.data, files, hash: sha256Hex(JSON.stringify(hashed(parsed.data))).slice(0, 16) };
+}
+
+/**
+ * What a run's hash covers: the config, without the environment keys while they are all at their
+ * defaults, so a `jsonl` run started before environments existed still resumes.
+ */
+function hashed(config: TrainConfig): Partial<TrainConfig> {
+  const { env, data_dir, split_dir, split_ratio, limit, env_options, ...rest } = config;
+  const defaults =
+    env === DEFAULT_ENV &&
+    data_dir === '' &&
+    split_dir === '' &&
+    split_ratio.join(':') === '2:1:7' &&
+    limit === 0 &&
+    Object.keys(env_options).length === 0;
+  return defaults ? rest : config;
 }

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { InputError, errorMessage } from '../../../core/errors.js';
 
 export type Row = Record<string, unknown>;
@@ -107,9 +107,13 @@ export async function readRows(file: string, columns?: readonly string[]): Promi
   if (lower.endsWith('.parquet')) {
     try {
       const buffer = await asyncBufferFromFile(file);
+      const metadata = await parquetMetadataAsync(buffer);
+      // A column a file lacks is left out (its rows then miss that field), not an error.
+      const present = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
       const rows = await parquetReadObjects({
         file: buffer,
-        ...(columns ? { columns: [...columns] } : {}),
+        metadata,
+        ...(columns ? { columns: columns.filter((c) => present.has(c)) } : {}),
         rowFormat: 'object',
       });
       return rows as Row[];
