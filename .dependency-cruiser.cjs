@@ -42,7 +42,7 @@ module.exports = {
     ),
     layer(
       'trainer',
-      '^src/trainer/(?!batch/)',
+      '^src/trainer/(?!batch/|envs/)',
       [CORE, '^src/replay/', BACKEND_TYPES],
       'the trainer core: what nights and train share',
     ),
@@ -51,6 +51,12 @@ module.exports = {
       '^src/trainer/batch/',
       [CORE, CONFIG, '^src/replay/', '^src/trainer/', BACKEND_TYPES],
       'the batch trainer',
+    ),
+    layer(
+      'trainer-envs',
+      '^src/trainer/envs/',
+      [CORE, '^src/replay/judges/', BACKEND_TYPES, '^src/trainer/batch/dataset\\.ts$'],
+      'benchmark environments: core, replay judges, the Backend interface, the dataset item',
     ),
     layer(
       'lift',

@@ -89,6 +89,13 @@ class SplitBackend implements Backend {
     this.deterministic = target.deterministic === true;
   }
   attempt: Backend['attempt'] = (req) => this.target.attempt(req);
+  get acceptsImages(): boolean {
+    return this.target.acceptsImages === true;
+  }
+  converse: NonNullable<Backend['converse']> = (req) => {
+    if (!this.target.converse) throw new InputError(`the ${this.target.name} target cannot run environments`);
+    return this.target.converse(req);
+  };
   reflect: Backend['reflect'] = (req) => this.optimizer.reflect(req);
   judgeRubric: Backend['judgeRubric'] = (req) => this.optimizer.judgeRubric(req);
   spendSummary = (): SpendSummary => this.real.spendSummary();

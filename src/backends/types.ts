@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Edit, EditTarget, Outcome, Score, TaskRecord } from '../core/task.js';
-import type { ChatRole } from './llm/chat.js';
+import type { ChatMessage, ChatRole } from './llm/chat.js';
 import type { PromptName } from './llm/prompts.js';
 import type { SpendSummary } from './llm/spend-meter.js';
 import type { Usage } from '../core/usage.js';
@@ -21,6 +21,25 @@ export interface AttemptResult {
   response: string;
   /** The declared tools the target called, in order (lower case). */
   toolsCalled: string[];
+  usage: Usage;
+}
+
+/**
+ * A conversation with the target that a benchmark environment wrote (`src/trainer/envs/`): its own
+ * system prompt (which carries the skill) and turns, images included for targets that take them.
+ */
+export interface ConverseRequest {
+  /** The item's task (the mock answers from it; its sessions trace the reply). */
+  task: TaskRecord;
+  system: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+  /** Distinguishes repeated samples of one item (salts caches on real models). */
+  sampleId: number;
+}
+
+export interface ConverseResult {
+  text: string;
   usage: Usage;
 }
 
@@ -156,6 +175,10 @@ export interface Backend {
   /** The same attempt always gets the same answer (the mock): repeated samples would only repeat it. */
   readonly deterministic?: boolean;
   attempt(req: AttemptRequest): Promise<AttemptResult>;
+  /** The target answers an environment's conversation (benchmark environments); absent = cannot. */
+  converse?(req: ConverseRequest): Promise<ConverseResult>;
+  /** True when the target reads images in a conversation (OpenAI, Azure OpenAI, Anthropic; the mock). */
+  readonly acceptsImages?: boolean;
   reflect(req: ReflectRequest): Promise<ReflectResult>;
   judgeRubric(req: RubricRequest): Promise<Score & { usage: Usage }>;
   /** Optimizer: 0–3 checkable task statements for a recurring task (real models only; the LLM miner). */

@@ -5,6 +5,7 @@
  * concurrency limit.
  */
 import type { BatchApi } from '../batch/batch-api.js';
+import type { ChatImage } from '../../core/chat-image.js';
 import type { ToolSpec } from '../../core/tool-calls.js';
 
 /** Who is asking: the target attempts tasks, the optimizer reflects and judges. */
@@ -13,6 +14,8 @@ export type ChatRole = 'target' | 'optimizer';
 export interface ChatMessage {
   role: 'user' | 'assistant';
   content: string;
+  /** Images shown with the text (a user message); only a provider with `images` sends them. */
+  images?: ChatImage[];
 }
 
 export interface ChatRequest {
@@ -61,6 +64,8 @@ export interface ChatProvider {
   readonly kind: 'api' | 'agent-cli';
   /** True when it declares `ChatRequest.tools` to the model; any other states calls in its text. */
   readonly nativeTools?: boolean;
+  /** True when it sends a message's `images` to the model; any other refuses a request that has some. */
+  readonly images?: boolean;
   send(req: ChatRequest): Promise<ChatReply>;
   /**
    * The most output tokens a request with this `maxTokens` can bill, when more (reasoning models bill

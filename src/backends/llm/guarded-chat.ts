@@ -15,6 +15,7 @@ import { redactTextWithStats } from '../../core/redact-user.js';
 import { storedText } from '../../core/safe-text.js';
 import type { ResponseCache } from '../../store/response-cache-repo.js';
 import type { Usage } from '../../core/usage.js';
+import { withImageDigests } from '../../core/chat-image.js';
 import { ProviderFailure, type ChatProvider, type ChatReply, type ChatRequest } from './chat.js';
 import type { Limiter } from '../../core/limiter.js';
 import { costUsd, type Price } from './prices.js';
@@ -48,7 +49,7 @@ export function requestKey(provider: ChatProvider, req: ChatRequest): string {
       provider: provider.name,
       model: provider.model,
       system: req.system,
-      messages: req.messages,
+      messages: withImageDigests(req.messages),
       max_tokens: req.maxTokens,
       temperature: req.temperature,
       sample: req.sample ?? 0,
@@ -84,7 +85,8 @@ export class GuardedChat {
     return {
       ...req,
       system: scrub(req.system),
-      messages: req.messages.map((m) => ({ role: m.role, content: scrub(m.content) })),
+      // Images pass as they are: nothing in their bytes is text to redact.
+      messages: req.messages.map((m) => ({ ...m, content: scrub(m.content) })),
     };
   }
 

@@ -5,12 +5,15 @@
  * request passes the guarded pipeline (redaction, cache, budget, retries, concurrency limit).
  */
 import { z } from 'zod';
+import { UsageError } from '../../core/errors.js';
 import { taskSessions, tasksSessions, type Edit, type Score, type TaskRecord } from '../../core/task.js';
 import { splitStatedCalls } from '../../core/tool-calls.js';
 import type {
   AttemptRequest,
   AttemptResult,
   Backend,
+  ConverseRequest,
+  ConverseResult,
   JsonAnswer,
   LearnedBlockState,
   MergeEditsRequest,
@@ -192,6 +195,29 @@ export class LlmBackend implements Backend {
     // A native call reaches the text as a stated call too: one reader for every target.
     const { answer, calls } = splitStatedCalls(reply.text, tools);
     return { response: answer.trim(), toolsCalled: calls, usage: reply.usage };
+  }
+
+  get acceptsImages(): boolean {
+    return this.chats.target.provider.images === true;
+  }
+
+  /** An environment's own conversation, sent as it is (its system prompt carries the skill). */
+  async converse(req: ConverseRequest): Promise<ConverseResult> {
+    if (!this.acceptsImages && req.messages.some((m) => (m.images ?? []).length > 0))
+      throw new UsageError(
+        `the ${this.chats.target.provider.name} target cannot read images; this environment needs the openai, azure-openai or anthropic backend`,
+      );
+    const reply = await this.chats.target.complete({
+      role: 'target',
+      system: req.system,
+      messages: req.messages,
+      maxTokens: req.maxTokens,
+      temperature: req.sampleId > 0 ? 0.7 : 0,
+      sample: req.sampleId,
+      sessions: taskSessions(req.task),
+      purpose: 'env-rollout',
+    });
+    return { text: reply.text.trim(), usage: reply.usage };
   }
 
   async reflect(req: ReflectRequest): Promise<ReflectResult> {

@@ -15,6 +15,8 @@ import type {
   AttemptRequest,
   AttemptResult,
   Backend,
+  ConverseRequest,
+  ConverseResult,
   ReflectRequest,
   ReflectResult,
   RewriteRequest,
@@ -211,6 +213,15 @@ export class MockBackend implements Backend {
     // The mock states its calls as any target without native tools does, and they are read back alike.
     const { answer, calls } = splitStatedCalls(text, tools);
     return Promise.resolve({ response: answer, toolsCalled: calls, usage: oneCall() });
+  }
+
+  /** Images are accepted and not looked at: the mock answers from the task, as `attempt` does. */
+  readonly acceptsImages = true;
+
+  /** An environment's conversation: answered from the task, following the rules its prompts state. */
+  converse(req: ConverseRequest): Promise<ConverseResult> {
+    const ctx = [req.system, ...req.messages.map((m) => m.content)].join('\n');
+    return Promise.resolve({ text: attemptText(req.task, ctx, []), usage: oneCall() });
   }
 
   reflect(req: ReflectRequest): Promise<ReflectResult> {

@@ -25,6 +25,7 @@ import { printJson, say } from '../output.js';
 import { cliIo, cliPath } from '../io.js';
 import { seedDataset, seedRunName } from '../train-seed.js';
 import type { PreparedDataset } from '../../trainer/batch/dataset.js';
+import { environmentList } from '../../trainer/envs/index.js';
 
 export interface TrainFlags {
   config?: string;
@@ -38,6 +39,8 @@ export interface TrainFlags {
   progress?: boolean;
   /** A benchmark seed folder as the dataset and initial skill. */
   tasksFile?: string;
+  /** Print the environments and where their data goes, and do nothing else. */
+  listEnvs?: boolean;
 }
 
 export const demoTrainConfig = (): string => path.join(templatesDir(), 'train-demo', 'train.yaml');
@@ -65,7 +68,14 @@ function loadFromFlags(flags: TrainFlags, extra: string[] = []): LoadedTrainConf
 
 /** The seed folder's dataset, when `--tasks-file` names one (read once the config, and its seed, are known). */
 const preparedOf = (flags: TrainFlags, c: TrainConfig, logger: Logger): PreparedDataset | undefined =>
-  flags.tasksFile ? seedDataset(c.data.path, { seed: c.seed, backend: c.backend, logger }) : undefined;
+  flags.tasksFile ? seedDataset(c.data?.path ?? '', { seed: c.seed, backend: c.backend, logger }) : undefined;
+
+/** `train --list-envs`: one line per environment, with where its data goes. */
+function listEnvs(flags: TrainFlags): void {
+  const envs = environmentList();
+  if (flags.json) printJson(envs);
+  else for (const e of envs) say(`[sleep] ${e.name}: ${e.summary}. ${e.data}`);
+}
 
 /** Step lines with --progress; on a terminal, the latest as the status line (never with --json). */
 const trainLogger = (flags: TrainFlags, first: string): Logger =>
@@ -124,6 +134,7 @@ const runSkills = (out: string): Array<[string, string]> => [
 ];
 
 export async function doTrain(flags: TrainFlags): Promise<void> {
+  if (flags.listEnvs) return listEnvs(flags);
   const extra: string[] = [];
   if (flags.optimizerModel) extra.push(`optimizer_model=${JSON.stringify(flags.optimizerModel)}`);
   if (flags.targetModel) extra.push(`target_model=${JSON.stringify(flags.targetModel)}`);
@@ -165,7 +176,15 @@ export async function doEval(flags: TrainFlags & { skill?: string; split: Split 
   const prepared = preparedOf(flags, config, logger)?.data;
   const backend = trainBackend(config, logger);
   if (flags.skill) {
-    const report = await runEval(config, cliPath(flags.skill), flags.split, backend, prepared);
+    const report = await runEval(
+      config,
+      cliPath(flags.skill),
+      flags.split,
+      backend,
+      prepared,
+      undefined,
+      logger,
+    );
     if (flags.json) printJson(report);
     else say(`[sleep] ${report.split}: ${describeEval(report)}`);
     return;
@@ -177,7 +196,7 @@ export async function doEval(flags: TrainFlags & { skill?: string; split: Split 
       if (which === 'final') continue; // the run has not finished: there is no final skill yet
       throw new UsageError(`${out} is not a train output folder (no ${path.relative(out, file)})`);
     }
-    reports[which] = await runEval(config, file, flags.split, backend, prepared);
+    reports[which] = await runEval(config, file, flags.split, backend, prepared, undefined, logger);
   }
   if (flags.json) printJson(reports);
   else

@@ -56,12 +56,16 @@ function addConfigOptions(cmd: Command): Command {
 export const trainCommand = (): Command =>
   addConfigOptions(
     new Command('train').description(
-      'Train a skill on a labelled JSONL dataset: epochs of batches, a learning-rate schedule, every step gated on the val split. Resumes from the last finished step when --out already holds the same run.',
+      'Train a skill on a labelled JSONL dataset or a benchmark environment (--list-envs): epochs of batches, a learning-rate schedule, every step gated on the val split. Resumes from the last finished step when --out already holds the same run.',
     ),
   )
     .option('--optimizer-model <model>', 'optimizer model (sets optimizer_model)')
     .option('--target-model <model>', 'target model (sets target_model)')
     .option('--out <dir>', 'output folder (default ./skillopt-runs/<name>)')
+    .option(
+      '--list-envs',
+      'print the environments (the `env:` of a config), one per line, with where their data goes',
+    )
     .action(async (flags: TrainFlags) => (await import('./train-action.js')).doTrain(flags));
 
 const SPLITS: Split[] = ['train', 'val', 'test'];

@@ -6,7 +6,8 @@
 import type { Score } from '../../core/task.js';
 
 const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
-const ARTICLES = /\b(a|an|the)\b/g;
+/** The articles as whole words, with Python 3's Unicode word boundaries (JS's `\b` is ASCII only). */
+const ARTICLES = /(?<![\p{L}\p{N}_])(a|an|the)(?![\p{L}\p{N}_])/gu;
 
 export function normalizeAnswer(text: string): string {
   return text.toLowerCase().replace(PUNCTUATION, '').replace(ARTICLES, ' ').replace(/\s+/g, ' ').trim();

@@ -18,6 +18,8 @@ import { qaJudge } from '../../replay/judges/qa-match.js';
 import type { ReplayResult } from '../../replay/replay.js';
 import { scoreAnswer } from '../../replay/score.js';
 import type { DatasetItem } from './dataset.js';
+import type { EnvInstance } from '../envs/index.js';
+import { envRollout, rollsOut } from './env-rollout.js';
 
 interface Saved {
   response: string;
@@ -53,6 +55,8 @@ export class Rollouts {
   private readonly dir: string | null;
   /** The tools the target may call (the train and val judges', see `declaredTools`). */
   private readonly tools: readonly ToolSpec[];
+  /** The environment, when it rolls items out itself (else the generic attempt and judges). */
+  private readonly env: EnvInstance | undefined;
 
   constructor(
     backend: Backend,
@@ -61,15 +65,19 @@ export class Rollouts {
     targetModel: string,
     dir: string | null,
     tools: readonly ToolSpec[] = [],
+    env?: EnvInstance,
   ) {
     this.backend = backend;
+    this.env = rollsOut(env) ? env : undefined;
     this.workers = workers;
     this.usage = usage;
     this.dir = dir;
     this.tools = tools;
     // Tools change what a target can answer: rollouts with them are kept apart.
     const toolKey = tools.length === 0 ? '' : `${tools.map((t) => t.name).join(',')}|`;
-    this.salt = `${backend.name}|${targetModel}|${toolKey}`;
+    // An environment's options change its prompts: its key keeps those rollouts apart too.
+    const envKey = this.env ? `env:${this.env.rolloutKey}|` : '';
+    this.salt = `${backend.name}|${targetModel}|${toolKey}${envKey}`;
     if (dir && existsSync(dir)) {
       for (const name of readdirSync(dir)) {
         if (!name.endsWith('.json')) continue;
@@ -94,6 +102,12 @@ export class Rollouts {
     let fresh = 0;
     const results = await mapPool(items, this.workers, async (item) => {
       let s = saved.get(item.task.id);
+      if (!s && this.env) {
+        const r = await envRollout(this.env, this.backend, item, skill, this.usage);
+        s = { response: r.response, ...r.score, tokens: r.tokens };
+        saved.set(item.task.id, s);
+        fresh++;
+      }
       if (!s) {
         const attempt = await this.backend.attempt({
           task: item.task,

@@ -6,7 +6,11 @@ import { InputError } from '../../core/errors.js';
 import type { Split } from '../../core/task.js';
 import { meanScores } from '../../replay/replay.js';
 import { batchScore } from '../gate.js';
-import { loadDataset, type Dataset } from './dataset.js';
+import type { Dataset } from './dataset.js';
+import type { EnvInstance } from '../envs/index.js';
+import type { Logger } from '../../core/logger.js';
+import { silentLogger } from '../../core/logger.js';
+import { checkTargetFits, openEnvironment } from './env-data.js';
 import { Rollouts } from './rollout.js';
 import { readSkill } from './run-train.js';
 import { metricOf } from './train-step.js';
@@ -30,10 +34,17 @@ export async function runEval(
   skillPath: string,
   split: Split,
   backend: Backend,
-  /** The dataset when the CLI read it (a seed folder); else `data.path`. */
+  /** The dataset when the CLI read it (a seed folder); else the config's environment is opened. */
   prepared?: Dataset,
+  /** The environment `prepared` came from, when it rolls items out itself. */
+  preparedEnv?: EnvInstance,
+  logger: Logger = silentLogger,
 ): Promise<EvalReport> {
-  const data = prepared ?? loadDataset(config.data.path);
+  const opened = prepared
+    ? { data: prepared, instance: preparedEnv }
+    : await openEnvironment(config, logger).then((o) => ({ data: o.prepared.data, instance: o.instance }));
+  const { data } = opened;
+  checkTargetFits(opened.instance, backend, config.env);
   const items = data[split];
   if (items.length === 0) throw new InputError(`${data.file}: no items in split "${split}"`);
   const skill = readSkill(skillPath);
@@ -47,6 +58,7 @@ export async function runEval(
     config.target_model,
     null,
     tools,
+    opened.instance,
   ).run(items, skill);
   const { hard, soft } = meanScores(results);
   return {

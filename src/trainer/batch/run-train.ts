@@ -24,7 +24,9 @@ import { chunks, shuffled } from '../../core/rng.js';
 import { batchScore } from '../gate.js';
 import { learningRateAt } from './lr-schedule.js';
 import type { StepRecord } from '../step-record.js';
-import { loadDataset, type Dataset, type PreparedDataset } from './dataset.js';
+import type { Dataset, PreparedDataset } from './dataset.js';
+import type { EnvInstance } from '../envs/index.js';
+import { checkTargetFits, openEnvironment } from './env-data.js';
 import { epochBoundary } from './epoch-boundary.js';
 import { Rollouts } from './rollout.js';
 import { metricOf, trainStep, type StepContext } from './train-step.js';
@@ -34,8 +36,13 @@ import type { TrainState } from './train-state.js';
 export interface TrainDeps {
   backend: Backend;
   logger: Logger;
-  /** The dataset and initial skill when the CLI read them (a seed folder); else `data.path` and `skill.init`. */
+  /**
+   * The dataset and initial skill when the CLI read them (a seed folder, or the config's environment
+   * opened by the caller, then with `env`); else the config's environment is opened here.
+   */
   prepared?: PreparedDataset;
+  /** The environment `prepared` came from, when it rolls items out itself. */
+  env?: EnvInstance;
   /**
    * Called after each record (a step or an epoch boundary) is persisted, with how many history.jsonl
    * holds: the seam the resume tests stop a run at, as a kill between two steps would.
@@ -67,14 +74,7 @@ export interface TrainSummary {
 const snapshotName = (step: number, suffix = ''): string =>
   path.join('snapshots', `step-${String(step).padStart(4, '0')}${suffix}.md`);
 
-export function readSkill(file: string): string {
-  if (file === '') return '';
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read the skill: ${errorMessage(err)}`);
-  }
-}
+export { readSkill } from './skill-file.js';
 
 /** Batches of an epoch: the train split shuffled with a seed of the epoch (so a resume sees the same plan). */
 export function epochPlan(data: Dataset, config: TrainConfig, epoch: number) {
@@ -120,7 +120,11 @@ export async function runTrain(
   deps: TrainDeps,
 ): Promise<TrainSummary> {
   const { config } = loaded;
-  const data = deps.prepared?.data ?? loadDataset(config.data.path);
+  const opened = deps.prepared
+    ? { prepared: deps.prepared, instance: deps.env }
+    : await openEnvironment(config, deps.logger);
+  const { data } = opened.prepared;
+  checkTargetFits(opened.instance, deps.backend, config.env);
   if (data.train.length === 0) throw new InputError(`${data.file}: no train items (split "train")`);
   if (data.val.length === 0)
     throw new InputError(`${data.file}: no val items (split "val"): nothing could gate an edit`);
@@ -133,6 +137,7 @@ export async function runTrain(
     path.join(out, 'rollouts'),
     // The tools the train and val judges check for; a test judge never adds one.
     declaredTools([...data.train, ...data.val].map((item) => item.task)),
+    opened.instance,
   );
   const ctx: StepContext = { config, backend: deps.backend, rollouts, data, usage };
   const metric = metricOf(config);
@@ -140,8 +145,8 @@ export async function runTrain(
     writeFileAtomicSync(path.join(out, rel), text, DEFAULT_FILE_MODE);
 
   // A resume must continue the very same run: same resolved config, dataset bytes and initial skill.
-  const initialSkill = deps.prepared?.skill ?? readSkill(config.skill.init);
-  const dataDigest = deps.prepared?.digest ?? sha256Hex(readFileSync(data.file));
+  const initialSkill = opened.prepared.skill;
+  const dataDigest = opened.prepared.digest;
   const runHash = sha256Hex([loaded.hash, dataDigest, sha256Hex(initialSkill)].join('|')).slice(0, 16);
   const resumed = loadState(out, runHash);
   let state: TrainState;

@@ -25,7 +25,7 @@ describe('loadTrainConfig', () => {
     expect(config.trainer).toMatchObject({ epochs: 4, batch_size: 3, learning_rate: 2, workers: 4 });
     expect(config.seed).toBe(1);
     // Paths are relative to the file that sets them.
-    expect(config.data.path).toBe(path.join(root, 'base/data.jsonl'));
+    expect(config.data?.path).toBe(path.join(root, 'base/data.jsonl'));
     expect(config.skill.init).toBe(path.join(root, 'exp/skill.md'));
     expect(files.map((f) => path.basename(f))).toEqual(['root.yaml', 'mid.yaml', 'run.yaml']);
   });
@@ -59,7 +59,7 @@ describe('loadTrainConfig', () => {
     );
     expect(config.trainer.learning_rate).toBe(2);
     expect(config.gate.no_regression).toBe(true);
-    expect(config.data.path).toBe('/work/x/other.jsonl');
+    expect(config.data?.path).toBe('/work/x/other.jsonl');
     expect(() => loadTrainConfig(file, ['trainer.batch_size=0'])).toThrow(/key "trainer.batch_size"/);
     expect(() => loadTrainConfig(file, ['trainer.nope=1'])).toThrow(/unknown key "trainer.nope"/);
     expect(() => parseOverride('novalue')).toThrow(/key.path=value/);

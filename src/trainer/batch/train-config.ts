@@ -1,7 +1,9 @@
 /**
  * The `train` / `eval` config: YAML files with `_base_` inheritance (a path relative to the file, chained,
  * cycles refused) and dotted overrides (`--set trainer.learning_rate=2`). Paths inside a file (`data.path`,
- * `skill.init`) are relative to the file that sets them. Unknown keys are errors that name the key.
+ * `skill.init`, `data_dir`, `split_dir`) are relative to the file that sets them. Unknown keys are errors
+ * that name the key. `env` picks the environment (`src/trainer/envs/`): `jsonl` reads `data.path`, a
+ * benchmark reads `data_dir` (and the reference's split manifest `split_dir`).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +13,7 @@ import { BACKENDS, GATE_METRICS } from '../../config/schema.js';
 import { closestName } from '../../core/closest-name.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
 import { sha256Hex } from '../../core/hash.js';
+import { DEFAULT_ENV, ENVIRONMENTS, environmentNamed } from '../envs/index.js';
 import { LR_SCHEDULES } from './lr-schedule.js';
 
 export const UPDATE_MODES = ['patch', 'rewrite'] as const;
@@ -25,6 +28,10 @@ export const trainConfigSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a single folder name of letters, digits, . _ -')
       .default('train')
       .describe('A label for the run (the default output folder is ./skillopt-runs/<name>).'),
+    env: z
+      .string()
+      .default(DEFAULT_ENV)
+      .describe('The environment: jsonl (data.path) or a benchmark (`train --list-envs`).'),
     data: z
       .object({
         path: z
@@ -32,7 +39,27 @@ export const trainConfigSchema = z
           .min(1)
           .describe('JSONL dataset: one {id, input, answer|checks|rubric, split} a line.'),
       })
-      .strict(),
+      .strict()
+      .optional(),
+    data_dir: z
+      .string()
+      .default('')
+      .describe("A benchmark environment's data: the folder of its files as downloaded."),
+    split_dir: z
+      .string()
+      .default('')
+      .describe(
+        'The reference\'s split manifest folder (train/, val/, test/ of ids); "" = split by split_ratio.',
+      ),
+    split_ratio: z
+      .tuple([z.number().positive(), z.number().positive(), z.number().positive()])
+      .default([2, 1, 7])
+      .describe('train:val:test shares of a benchmark without a manifest (seeded shuffle).'),
+    limit: int(0).default(0).describe('At most this many items per split of a benchmark (0 = all).'),
+    env_options: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("The environment's own options (see docs/training.md)."),
     skill: z
       .object({ init: z.string().default('').describe('Initial skill file ("" = an empty skill).') })
       .strict()
@@ -73,7 +100,30 @@ export const trainConfigSchema = z
       .strict()
       .prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine((c, ctx) => {
+    const known = ENVIRONMENTS.map((e) => e.name);
+    if (!known.includes(c.env)) {
+      const near = closestName(c.env, known);
+      ctx.addIssue({
+        code: 'custom',
+        path: ['env'],
+        message: `no environment "${c.env}"${near === undefined ? '' : ` (did you mean "${near}"?)`}; the environments: ${known.join(', ')}`,
+      });
+    } else if (c.env === DEFAULT_ENV && c.data === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['data'],
+        message: 'required: data.path names the JSONL dataset (or set env: to a benchmark)',
+      });
+    } else if (c.env !== DEFAULT_ENV && c.data_dir === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['data_dir'],
+        message: `required by env ${c.env}: ${environmentNamed(c.env).dataHint}`,
+      });
+    }
+  });
 
 export type TrainConfig = z.infer<typeof trainConfigSchema>;
 
@@ -93,11 +143,17 @@ const PATH_KEYS: Array<[string, string]> = [
   ['data', 'path'],
   ['skill', 'init'],
 ];
+/** Top-level keys whose values are paths. */
+const TOP_PATH_KEYS = ['data_dir', 'split_dir'];
 
 function resolvePaths(tree: Tree, dir: string): void {
   for (const [section, key] of PATH_KEYS) {
     const s = tree[section];
     if (isTree(s) && typeof s[key] === 'string' && s[key] !== '') s[key] = path.resolve(dir, s[key]);
+  }
+  for (const key of TOP_PATH_KEYS) {
+    const v = tree[key];
+    if (typeof v === 'string' && v !== '') tree[key] = path.resolve(dir, v);
   }
 }
 
