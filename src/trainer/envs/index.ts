@@ -4,11 +4,13 @@
  */
 import { closestName } from '../../core/closest-name.js';
 import { ConfigError } from '../../core/errors.js';
+import { alfworld } from './alfworld/index.js';
 import { jsonl } from './jsonl/index.js';
 import { searchQa } from './searchqa/index.js';
+import { spreadsheetBench } from './spreadsheetbench/index.js';
 import type { Environment } from './types.js';
 
-export const ENVIRONMENTS: readonly Environment[] = [jsonl, searchQa];
+export const ENVIRONMENTS: readonly Environment[] = [jsonl, searchQa, spreadsheetBench, alfworld];
 
 export const DEFAULT_ENV = 'jsonl';
 

@@ -62,7 +62,10 @@ try {
   const run = new AsyncFunction('ExcelJS', 'INPUT_PATH', 'OUTPUT_PATH', 'require', readFileSync(codeFile, 'utf8'));
   await run(ExcelJS, input, output, req);
 } catch (err) {
-  process.stderr.write(String(err && err.stack || err) + '\\n');
+  // The error and the line of the code it came from (the function's header takes two lines): the same
+  // words on every Node version, where a stack trace is not.
+  const at = /<anonymous>:(\\d+):\\d+/.exec(String((err && err.stack) || ''));
+  process.stderr.write(String(err) + (at ? ' (line ' + (Number(at[1]) - 2) + ' of the code)' : '') + '\\n');
   process.exit(1);
 }
 `;
@@ -144,7 +147,10 @@ export async function runSandboxed(
       if (done) return;
       done = true;
       clearTimeout(timer);
-      resolve({ ok: exitCode === 0 && !timedOut, timedOut, exitCode, output });
+      // Paths of this machine (the private folder, where exceljs lives) say nothing to the model and
+      // would make the same failure read differently on every run.
+      const shown = output.split(dir).join('.').split(modulesDir).join('<node_modules>');
+      resolve({ ok: exitCode === 0 && !timedOut, timedOut, exitCode, output: shown });
     };
     child.on('error', (err) => {
       output += String(err);
