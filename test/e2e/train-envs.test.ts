@@ -40,7 +40,7 @@ describe('train --list-envs', () => {
   });
 });
 
-describe.each(['searchqa'])('train --config on the %s fixture (mock)', (env) => {
+describe.each(['searchqa', 'livemathematicianbench'])('train --config on the %s fixture (mock)', (env) => {
   it('runs a short training, writes its outputs, and eval scores the run', async () => {
     const box = sandbox();
     const config = path.join(FIXTURES, env, 'fixture.yaml');

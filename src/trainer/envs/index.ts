@@ -6,11 +6,18 @@ import { closestName } from '../../core/closest-name.js';
 import { ConfigError } from '../../core/errors.js';
 import { alfworld } from './alfworld/index.js';
 import { jsonl } from './jsonl/index.js';
+import { liveMathematicianBench } from './livemathematicianbench/index.js';
 import { searchQa } from './searchqa/index.js';
 import { spreadsheetBench } from './spreadsheetbench/index.js';
 import type { Environment } from './types.js';
 
-export const ENVIRONMENTS: readonly Environment[] = [jsonl, searchQa, spreadsheetBench, alfworld];
+export const ENVIRONMENTS: readonly Environment[] = [
+  jsonl,
+  searchQa,
+  liveMathematicianBench,
+  spreadsheetBench,
+  alfworld,
+];
 
 export const DEFAULT_ENV = 'jsonl';
 
