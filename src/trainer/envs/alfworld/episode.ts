@@ -53,7 +53,7 @@ export async function runEpisode(
           },
         ],
       });
-      const { action, valid } = parseAction(reply);
+      const { action, valid } = parseAction(plainText(reply));
       if (!valid) invalid++;
       const next = await client.step(start.episode, action);
       observation = cut(plainText(next.observation), o.maxObservationChars);

@@ -131,7 +131,9 @@ function open(setup: EnvSetup): EnvInstance {
       }
       const { data, payloads: loaded } = envDataset(setup.splitDir || setup.dataDir, splits);
       for (const [id, p] of loaded) payloads.set(id, p);
-      return Promise.resolve({ data, digest: digestOf(data, options) });
+      // The games (not the server's address or timeouts) are the data a resumed run must share.
+      const games = data.items.map((it) => payloadOf(payloads, it).gamefile);
+      return Promise.resolve({ data, digest: digestOf(data, { games, max_steps: options.max_steps }) });
     },
     episode: (item, skill, target) =>
       runEpisode(client, payloadOf(payloads, item).gamefile, skill, target, {

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { InputError } from '../../../core/errors.js';
 import { plainText } from '../../../core/safe-text.js';
 import type { Score } from '../../../core/task.js';
-import { readRows, requireDataFiles, textField } from '../shared/data-files.js';
+import { fileStamp, readRows, requireDataFiles, textField } from '../shared/data-files.js';
 import { digestOf, envDataset, payloadOf, type EnvRow } from '../shared/env-item.js';
 import { parseEnvOptions } from '../shared/options.js';
 import { assignSplits } from '../shared/splits.js';
@@ -175,16 +175,28 @@ async function episode(p: Payload, skill: string, target: EnvTarget, options: Op
 function open(setup: EnvSetup): EnvInstance {
   const options = parseEnvOptions('spreadsheetbench', optionsSchema, setup.options);
   const payloads = new Map<string, Payload>();
+  const rolloutKey = `spreadsheetbench:${options.max_rounds}:${options.timeout_seconds}:${options.memory_mb}:${options.preview_rows}:${options.preview_cols}:${options.preview_chars}`;
   return {
     maxTokens: options.max_tokens,
     needsImages: false,
-    rolloutKey: `spreadsheetbench:${options.max_rounds}:${options.timeout_seconds}:${options.memory_mb}:${options.preview_rows}:${options.preview_cols}:${options.preview_chars}`,
+    rolloutKey,
     async load() {
       const rows = await loadRows(setup, options);
       const splits = assignSplits(rows, (r) => r.id, setup, setup.dataDir);
       const { data, payloads: loaded } = envDataset(setup.dataDir, splits);
       for (const [id, p] of loaded) payloads.set(id, p);
-      return { data, digest: digestOf(data, options) };
+      // The workbooks are the data too: their sizes and times, and the options that change a rollout.
+      const files = data.items.flatMap((it) =>
+        payloadOf(payloads, it).cases.flatMap((c) => [fileStamp(c.input), fileStamp(c.golden)]),
+      );
+      return {
+        data,
+        digest: digestOf(data, {
+          files,
+          answers: [...payloads.values()].map((p) => p.answerPosition),
+          rollout: rolloutKey,
+        }),
+      };
     },
     episode: (item, skill, target) => episode(payloadOf(payloads, item), skill, target, options),
   };

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeSandboxDir, removeSandboxDir, runSandboxed } from './sandbox.js';
+import { makeSandboxDir, permissionFlag, removeSandboxDir, runSandboxed } from './sandbox.js';
 
 let input = '';
 const boxes: string[] = [];
@@ -30,6 +30,15 @@ afterEach(() => {
 });
 
 describe('the spreadsheet sandbox', () => {
+  it("takes each Node's permission flag: experimental before 22.13 (and 23.5), stable after", () => {
+    expect(permissionFlag('20.19.0')).toBe('--experimental-permission');
+    expect(permissionFlag('22.12.0')).toBe('--experimental-permission');
+    expect(permissionFlag('22.13.0')).toBe('--permission');
+    expect(permissionFlag('23.4.0')).toBe('--experimental-permission');
+    expect(permissionFlag('24.1.0')).toBe('--permission');
+    expect(permissionFlag('18.20.0')).toBeUndefined();
+  });
+
   it('runs code that edits a copy of the workbook with exceljs and saves the output', async () => {
     const b = box();
     const run = await runSandboxed(

@@ -33,12 +33,14 @@ export interface SandboxRun {
 
 const OUTPUT_CAP = 8_000;
 
-/** The permission flag this Node takes (`--permission` from 22.13 and 23.5, experimental before). */
-export function permissionFlag(): string | undefined {
-  const flags = process.allowedNodeEnvironmentFlags;
-  if (flags.has('--permission')) return '--permission';
-  if (flags.has('--experimental-permission')) return '--experimental-permission';
-  return undefined;
+/**
+ * The permission flag of a Node version: `--permission` from 22.13 and 23.5 (where the model became
+ * stable), `--experimental-permission` from 20.0 before that; none earlier.
+ */
+export function permissionFlag(version = process.versions.node): string | undefined {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13)) return '--permission';
+  return major >= 20 ? '--experimental-permission' : undefined;
 }
 
 // The runner: network entry points disabled first, then exceljs loaded, then the code run.
