@@ -29,6 +29,7 @@ export class BatchProvider implements ChatProvider {
   readonly model: string;
   readonly kind = 'api' as const;
   readonly nativeTools: boolean;
+  readonly images: boolean;
   private readonly real: ChatProvider;
   private readonly night: BatchNightStore;
 
@@ -40,6 +41,7 @@ export class BatchProvider implements ChatProvider {
     this.name = real.name;
     this.model = real.model;
     this.nativeTools = real.nativeTools === true;
+    this.images = real.images === true;
     night.apis.set(apiKey(real.name, real.model), api);
   }
 

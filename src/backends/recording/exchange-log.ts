@@ -7,6 +7,7 @@ import { appendFileSync, chmodSync, mkdirSync, openSync, closeSync, readFileSync
 import path from 'node:path';
 import { z } from 'zod';
 import { InputError, errnoCode } from '../../core/errors.js';
+import { withImageDigests } from '../../core/chat-image.js';
 import { sha256Hex } from '../../core/hash.js';
 import { redactText } from '../../core/redact-user.js';
 import type { ChatProvider, ChatReply, ChatRequest } from '../llm/chat.js';
@@ -23,7 +24,14 @@ const exchangeSchema = z.object({
   hash: z.string(),
   request: z.object({
     system: z.string(),
-    messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })),
+    messages: z.array(
+      z.object({
+        role: z.enum(['user', 'assistant']),
+        content: z.string(),
+        /** Images sent with the message, as their digests (`imageDigest`): never their bytes. */
+        images: z.array(z.string()).optional(),
+      }),
+    ),
     max_tokens: z.number(),
     temperature: z.number(),
     sample: z.number(),
@@ -45,7 +53,7 @@ export function exchangeHash(req: ChatRequest): string {
       v: 1,
       role: req.role,
       system: req.system,
-      messages: req.messages,
+      messages: withImageDigests(req.messages),
       max_tokens: req.maxTokens,
       temperature: req.temperature,
       sample: req.sample ?? 0,
@@ -70,7 +78,7 @@ export function toExchange(
     hash: exchangeHash(req),
     request: {
       system: req.system,
-      messages: req.messages,
+      messages: withImageDigests(req.messages),
       max_tokens: req.maxTokens,
       temperature: req.temperature,
       sample: req.sample ?? 0,
@@ -108,7 +116,7 @@ export class ExchangeWriter {
       request: {
         ...exchange.request,
         system: scrub(exchange.request.system),
-        messages: exchange.request.messages.map((m) => ({ role: m.role, content: scrub(m.content) })),
+        messages: exchange.request.messages.map((m) => ({ ...m, content: scrub(m.content) })),
       },
       reply: { ...exchange.reply, text: scrub(exchange.reply.text) },
     };

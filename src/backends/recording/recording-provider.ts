@@ -10,6 +10,7 @@ export class RecordingProvider implements ChatProvider {
   readonly model: string;
   readonly kind: ChatProvider['kind'];
   readonly nativeTools: boolean;
+  readonly images: boolean;
   private readonly inner: ChatProvider;
   private readonly log: ExchangeWriter;
   constructor(inner: ChatProvider, log: ExchangeWriter) {
@@ -19,6 +20,7 @@ export class RecordingProvider implements ChatProvider {
     this.model = inner.model;
     this.kind = inner.kind;
     this.nativeTools = inner.nativeTools === true;
+    this.images = inner.images === true;
   }
 
   outputTokenCap(maxTokens: number): number {

@@ -84,6 +84,8 @@ export class ReplayProvider implements ChatProvider {
   readonly kind: ChatProvider['kind'];
   /** As the recorded provider did: the prompts it saw told of tools the same way. */
   readonly nativeTools: boolean;
+  /** As the recorded provider did: it was shown the images (the log keeps their digests). */
+  readonly images: boolean;
   private readonly source: ReplaySource;
   constructor(source: ReplaySource, role: ChatRole, fallback: { name: string; model: string }) {
     this.source = source;
@@ -92,6 +94,7 @@ export class ReplayProvider implements ChatProvider {
     this.model = first?.model ?? fallback.model;
     this.kind = first?.kind ?? 'api';
     this.nativeTools = NATIVE_TOOL_PROVIDERS.has(this.name);
+    this.images = NATIVE_TOOL_PROVIDERS.has(this.name);
   }
 
   /** The recorded model's cap, so a replay reserves the budget as the recorded night did. */

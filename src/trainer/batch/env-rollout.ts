@@ -53,7 +53,7 @@ export async function envRollout(
     response = episode.response;
     given = episode.score;
   } else if (env.prompt) {
-    response = await target.reply(env.prompt(item, skill));
+    response = await target.reply(await env.prompt(item, skill));
   } else {
     throw new Error('unreachable: an environment without prompt or episode rolls out generically');
   }

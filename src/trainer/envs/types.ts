@@ -72,8 +72,11 @@ export interface LoadedEnv {
 export interface EnvInstance {
   /** Read and split the items (a clear `InputError` naming the file and field on bad data). */
   load(): Promise<LoadedEnv>;
-  /** Single-turn rollout: the conversation an item starts with; the target answers it once. */
-  prompt?(item: DatasetItem, skill: string): EnvConversation;
+  /**
+   * Single-turn rollout: the conversation an item starts with; the target answers it once. It may be
+   * a promise (an image read from its file when the item is rolled out).
+   */
+  prompt?(item: DatasetItem, skill: string): EnvConversation | Promise<EnvConversation>;
   /** Multi-turn hook: the environment drives the target itself (ALFWorld); used instead of `prompt`. */
   episode?(item: DatasetItem, skill: string, target: EnvTarget): Promise<EnvEpisode>;
   /** The benchmark's own scoring of a final answer: hard (the headline metric) and soft. Required with `prompt`. */

@@ -1,8 +1,28 @@
 /** What an Anthropic Messages request and reply look like: shared by interactive requests and batches. */
-import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import { statedCallLine } from '../../../core/tool-calls.js';
-import type { ChatReply, ChatRequest } from '../chat.js';
+import type { ChatMessage, ChatReply, ChatRequest } from '../chat.js';
 import { callArgument, toolParameters } from './tool-body.js';
+
+/** A message; a user message with images becomes image blocks followed by its text. */
+function messageParam(m: ChatMessage): MessageParam {
+  const images = m.images ?? [];
+  if (m.role === 'assistant' || images.length === 0) return { role: m.role, content: m.content };
+  return {
+    role: 'user',
+    content: [
+      ...images.map((img) => ({
+        type: 'image' as const,
+        source: { type: 'base64' as const, media_type: img.mediaType, data: img.data },
+      })),
+      { type: 'text' as const, text: m.content },
+    ],
+  };
+}
 
 /** The Messages parameters of a request: the same interactively and in a batch. */
 export function messageParams(model: string, req: ChatRequest): MessageCreateParamsNonStreaming {
@@ -10,7 +30,7 @@ export function messageParams(model: string, req: ChatRequest): MessageCreatePar
     model,
     max_tokens: req.maxTokens,
     ...(req.system ? { system: req.system } : {}),
-    messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: req.messages.map(messageParam),
     ...(req.tools && req.tools.length > 0
       ? {
           tools: req.tools.map((t) => ({

@@ -20,6 +20,7 @@ export class AnthropicProvider implements ChatProvider {
   readonly model: string;
   readonly kind = 'api' as const;
   readonly nativeTools = true;
+  readonly images = true;
   private client: Promise<Anthropic> | null = null;
   private readonly opts: AnthropicOptions;
   private readonly where: string;

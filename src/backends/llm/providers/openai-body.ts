@@ -4,10 +4,11 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionFunctionTool,
   ChatCompletionMessage,
+  ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { statedCallLine, type ToolSpec } from '../../../core/tool-calls.js';
 import { callArgument, toolParameters } from './tool-body.js';
-import { ProviderFailure, type ChatReply, type ChatRequest } from '../chat.js';
+import { ProviderFailure, type ChatMessage, type ChatReply, type ChatRequest } from '../chat.js';
 
 /**
  * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5…) refuse `max_tokens` (the SDK documents it as
@@ -43,10 +44,26 @@ export function chatCompletionBody(model: string, req: ChatRequest): ChatComplet
     model,
     messages: [
       ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
-      ...req.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...req.messages.map(messageParam),
     ],
     ...samplingParams(model, req),
     ...(req.tools && req.tools.length > 0 ? { tools: req.tools.map(functionTool), tool_choice: 'auto' } : {}),
+  };
+}
+
+/** A message; a user message with images becomes text and image parts (images as data URLs). */
+function messageParam(m: ChatMessage): ChatCompletionMessageParam {
+  const images = m.images ?? [];
+  if (m.role === 'assistant' || images.length === 0) return { role: m.role, content: m.content };
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: m.content },
+      ...images.map((img) => ({
+        type: 'image_url' as const,
+        image_url: { url: `data:${img.mediaType};base64,${img.data}` },
+      })),
+    ],
   };
 }
 

@@ -28,6 +28,7 @@ export class OpenAiProvider implements ChatProvider {
   readonly model: string;
   readonly kind = 'api' as const;
   readonly nativeTools = true;
+  readonly images = true;
   private client: Promise<OpenAI> | null = null;
   private readonly opts: OpenAiOptions;
   private readonly where: string;

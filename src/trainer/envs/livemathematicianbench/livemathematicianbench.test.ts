@@ -64,7 +64,7 @@ describe('livemathematicianbench: rollouts', () => {
     const opened = await openFixture('livemathematicianbench');
     const item = opened.prepared.data.val[0];
     if (!item) throw new Error('fixture');
-    const sent = opened.instance.prompt?.(item, 'Check the equality cases.');
+    const sent = await opened.instance.prompt?.(item, 'Check the equality cases.');
     expect(sent?.system).toContain('## Skill\nCheck the equality cases.');
     expect(sent?.messages[0]?.content).toMatch(/^## Question\n[\s\S]*\n\n## Choices\nA\. /);
     const [r] = await rollAll(opened, new MockBackend(), [item]);

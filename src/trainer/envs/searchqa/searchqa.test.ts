@@ -66,7 +66,7 @@ describe('searchqa: rollouts', () => {
     const opened = await openFixture('searchqa');
     const item = opened.prepared.data.train[0];
     if (!item) throw new Error('fixture');
-    const conversation = opened.instance.prompt?.(item, 'Always give the full name.');
+    const conversation = await opened.instance.prompt?.(item, 'Always give the full name.');
     expect(conversation?.system).toContain('## Skill\nAlways give the full name.');
     expect(conversation?.messages[0]?.content).toMatch(/^## Context\n\[DOC\][\s\S]*\n\n## Question\nIn 1867/);
     const [r] = await rollAll(opened, new MockBackend(), [item]);
