@@ -55,8 +55,14 @@ module.exports = {
     layer(
       'trainer-envs',
       '^src/trainer/envs/',
-      [CORE, '^src/replay/judges/', BACKEND_TYPES, '^src/trainer/batch/dataset\\.ts$'],
-      'benchmark environments: core, replay judges, the Backend interface, the dataset item',
+      [
+        CORE,
+        '^src/replay/judges/',
+        BACKEND_TYPES,
+        '^src/trainer/batch/dataset\\.ts$',
+        '^src/config/paths\\.ts$',
+      ],
+      'benchmark environments: core, replay judges, the Backend interface, the dataset item, the temp folder (config/paths)',
     ),
     layer(
       'lift',

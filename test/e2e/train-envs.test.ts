@@ -22,6 +22,8 @@ describe('train --list-envs', () => {
       'livemathematicianbench',
       'officeqa',
       'docvqa',
+      'spreadsheetbench',
+      'alfworld',
     ]);
     expect(lines.find((l) => l.includes('searchqa:'))).toMatch(/data_dir: .*lucadiliello\/searchqa/);
     const json = await runCli(box, ['train', '--list-envs', '--json']);

@@ -116,7 +116,11 @@ export const trainConfigSchema = z
         path: ['data'],
         message: 'required: data.path names the JSONL dataset (or set env: to a benchmark)',
       });
-    } else if (c.env !== DEFAULT_ENV && c.data_dir === '') {
+    } else if (
+      c.env !== DEFAULT_ENV &&
+      c.data_dir === '' &&
+      environmentNamed(c.env).dataDirOptional !== true
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['data_dir'],

@@ -4,11 +4,13 @@
  */
 import { closestName } from '../../core/closest-name.js';
 import { ConfigError } from '../../core/errors.js';
+import { alfworld } from './alfworld/index.js';
 import { docVqa } from './docvqa/index.js';
 import { jsonl } from './jsonl/index.js';
 import { liveMathematicianBench } from './livemathematicianbench/index.js';
 import { officeQa } from './officeqa/index.js';
 import { searchQa } from './searchqa/index.js';
+import { spreadsheetBench } from './spreadsheetbench/index.js';
 import type { Environment } from './types.js';
 
 export const ENVIRONMENTS: readonly Environment[] = [
@@ -17,6 +19,8 @@ export const ENVIRONMENTS: readonly Environment[] = [
   liveMathematicianBench,
   officeQa,
   docVqa,
+  spreadsheetBench,
+  alfworld,
 ];
 
 export const DEFAULT_ENV = 'jsonl';

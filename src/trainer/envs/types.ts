@@ -96,6 +96,8 @@ export interface Environment {
   readonly summary: string;
   /** One line: which files `data_dir` holds and where to get them (`train --list-envs`). */
   readonly dataHint: string;
+  /** True when a run can go without `data_dir` (ALFWorld: a manifest names the games, the server has them). */
+  readonly dataDirOptional?: boolean;
   /** The skill a run starts from when the config's `skill.init` is empty. */
   readonly initialSkill: string;
   /** `env_options` it takes, with defaults (a strict object: an unknown key is an error). */
