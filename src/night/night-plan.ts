@@ -18,11 +18,14 @@ import { nightTasks, type TaskSet } from './night-tasks.js';
 import type { NightDeps, NightRequest } from './run-night.js';
 import { loadSkillTarget, resolveSkillPath, seedSkillTarget, type SkillTarget } from './skill-target.js';
 import { planSpend, type SpendPlan } from './spend-plan.js';
-import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
+import { assertNightTargets, loadCheckedMemoryTargets } from './target-check.js';
 
 /** The documents a training night works on besides the skill. */
 export interface NightTargets {
+  /** The memory document most tasks route to (the other passes show it beside the skill). */
   memory: MemoryTarget | null;
+  /** Every memory document the memory pass trains, `memory` first (one per agent file, `memory-routes.ts`). */
+  memoryFiles?: MemoryTarget[];
   fanout: FanoutPlan | null;
 }
 
@@ -114,15 +117,16 @@ async function planTargets(req: NightRequest, deps: NightDeps, plan: NightPlan):
   if (!config.evolve_skill && !config.evolve_memory) {
     throw new InputError('evolve_skill and evolve_memory are both false: a night has nothing to train');
   }
-  const memory = config.evolve_memory
-    ? await loadCheckedMemoryTarget(
-        req.project,
-        config,
-        plan.tasks.tasks.flatMap((t) => t.source_sessions),
-      )
-    : null;
   const fanout = config.multi_skill_fanout
     ? planFanout(plan.tasks.tasks, config, req.project, deps.userHome, plan.skill.livePath)
     : null;
-  return { memory, fanout };
+  const memoryFiles = config.evolve_memory
+    ? await loadCheckedMemoryTargets(
+        req.project,
+        config,
+        fanout?.managedTasks ?? plan.tasks.tasks,
+        plan.tasks.lessons ?? [],
+      )
+    : [];
+  return { memory: memoryFiles[0] ?? null, memoryFiles, fanout };
 }

@@ -28,7 +28,13 @@ function plan(): TrainingPlan {
     rejected: [],
     spend: planSpend(tasks, config, 0),
     targets: {
-      memory: { livePath: '/p/CLAUDE.md', liveText: 'memory v0', chosenBy: 'config' },
+      memory: {
+        livePath: '/p/CLAUDE.md',
+        liveText: 'memory v0',
+        chosenBy: 'config',
+        format: 'markdown',
+        startText: 'memory v0',
+      },
       fanout: null,
     },
     refusal: null,

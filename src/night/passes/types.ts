@@ -31,7 +31,7 @@ export interface PassContext {
 }
 
 /** The report's fields a pass owns (`memory`, `skill_groups`, ...). */
-export type ReportSection = Partial<Pick<NightReport, 'memory' | 'skill_groups'>>;
+export type ReportSection = Partial<Pick<NightReport, 'memory' | 'memory_files' | 'skill_groups'>>;
 
 export interface PassOutcome {
   pass: string;
