@@ -9,6 +9,10 @@ import type { Edit } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { pendingEdits, rejectedEdits } from '../store/learning-repo.js';
 import { countNights } from '../store/nights-repo.js';
+import { forgottenLessons } from '../store/forgotten-lessons-repo.js';
+import type { ForgottenLesson } from '../core/forgotten-lesson.js';
+import type { Db } from '../store/db.js';
+import { isInsideDir } from '../../proposals/index.js';
 import type { RejectedEditRow } from '../store/learning-repo.js';
 import { planFanout, type FanoutPlan } from './fanout.js';
 import { emptyTaskSet } from './handoff-night.js';
@@ -46,6 +50,8 @@ export interface NightPlan {
   /** Tied edits of earlier nights, re-tested with this night's, and edits known to hurt. */
   pending: Edit[];
   rejected: RejectedEditRow[];
+  /** Rules the user rejected or forgot in this project: no edit that states one is applied. */
+  forgotten?: ForgottenLesson[];
   spend: SpendPlan;
   /** Null for a plan-only night (dry-run without --yes): it never trains. */
   targets: NightTargets | null;
@@ -69,6 +75,7 @@ export async function planNight(req: NightRequest, deps: NightDeps, started: num
     tasks,
     pending,
     rejected: rejectedEdits(deps.db, req.project),
+    forgotten: projectForgotten(deps.db, req.project),
     spend: planSpend(tasks.tasks, req.config, pending.length),
   };
   if (req.planOnly) return plan;
@@ -92,6 +99,7 @@ export function waitingPlan(req: NightRequest, deps: NightDeps, started: number)
     tasks: emptyTaskSet(),
     pending: [],
     rejected: [],
+    forgotten: [],
     spend: planSpend([], req.config, 0),
   };
 }
@@ -129,4 +137,11 @@ async function planTargets(req: NightRequest, deps: NightDeps, plan: NightPlan):
       )
     : [];
   return { memory: memoryFiles[0] ?? null, memoryFiles, fanout };
+}
+
+/** The forgotten lessons and rejected rules of the project (its folder, one above it, or one below). */
+function projectForgotten(db: Db, project: string): ForgottenLesson[] {
+  return forgottenLessons(db).filter(
+    (f) => f.project === project || isInsideDir(project, f.project) || isInsideDir(f.project, project),
+  );
 }

@@ -40,6 +40,7 @@ export function nightTrainer(
       backend: deps.backend,
       memo,
       rejected: plan.rejected,
+      forgotten: plan.forgotten ?? [],
       pending: plan.pending.filter((e) => e.target === target),
       options: {
         editBudget,
