@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HARVEST_SOURCES } from '../config/choices.js';
 import { emptyTask, type TaskRecord } from '../core/task.js';
 import { MEMORY_FILE_ROWS, memoryFileOf } from './memory-files.js';
 import { memoryRoutes } from './memory-routes.js';
@@ -48,7 +49,8 @@ describe('memory routes', () => {
     ]);
   });
 
-  it('is one row per source: every row names a file and no source twice', () => {
+  it('has one row per source: every source a harvest reads, none twice', () => {
+    for (const source of HARVEST_SOURCES) expect(memoryFileOf(source), source).not.toBeNull();
     const sources = MEMORY_FILE_ROWS.map((r) => r.source);
     expect(new Set(sources).size).toBe(sources.length);
     for (const s of sources) expect(memoryFileOf(s)).toMatch(/\S/);
