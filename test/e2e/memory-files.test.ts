@@ -126,3 +126,61 @@ describe('memory files of every agent', () => {
     expect(readFileSync(path.join(box.project, file), 'utf8')).toBe(hand);
   });
 });
+
+describe('lessons routed to their agents', () => {
+  const task = (id: string, sessions: string[], term: string, split: string) => ({
+    id,
+    intent: `Question ${id}`,
+    outcome: 'fail',
+    reference_kind: 'rule',
+    reference: `answer with ${term}`,
+    attempted_solution: 'an answer',
+    judge: { kind: 'rule', checks: [{ op: 'contains', arg: term }] },
+    split,
+    source_sessions: sessions,
+  });
+
+  it("writes each agent's file and AGENTS.md for what two agents shared, in one proposal adopted and reverted whole", async () => {
+    const box = sandbox();
+    projectConfig(box.project, { evolve_skill: false, evolve_memory: true });
+    const splits = ['train', 'train', 'val', 'val'];
+    const tasks = [
+      ...splits.map((s, i) => task(`claude_${i}`, [`claude:a${i}`], 'kg/m3', s)),
+      ...splits.map((s, i) => task(`both_${i}`, [`claude:b${i}`, `gemini:b${i}`], 'SI units', s)),
+    ];
+    const file = path.join(box.project, 'tasks.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ format: 'skillopt_sleep.tasks.v1', project: box.project, reviewed: true, tasks }),
+    );
+    const claude = path.join(box.project, 'CLAUDE.md');
+    writeFileSync(claude, HAND);
+    const run = await runCli(box, ['run', '--json', '--tasks-file', file]);
+    expect(run.code, run.stderr).toBe(0);
+    const night = run.json();
+    const files = night.memory_files as Array<{
+      target_path: string;
+      chosen_by: string;
+      learned_rules: string[];
+    }>;
+    expect(files.map((f) => [path.relative(box.project, f.target_path), f.chosen_by])).toEqual([
+      ['CLAUDE.md', 'claude'],
+      ['AGENTS.md', 'shared'],
+    ]);
+    expect(files[0]?.learned_rules.join('\n')).toContain('kg/m3');
+    expect(files[0]?.learned_rules.join('\n')).not.toContain('SI units');
+    expect(files[1]?.learned_rules.join('\n')).toContain('SI units');
+    expect(files[1]?.learned_rules.join('\n')).not.toContain('kg/m3');
+    const dir = String(night.staging_dir);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    const agents = path.join(box.project, 'AGENTS.md');
+    expect(manifest.targets.map((t) => t.livePath)).toEqual([claude, agents]);
+    expect((await runCli(box, ['adopt', '--memory'])).code).toBe(0);
+    for (const t of manifest.targets)
+      expect(readFileSync(t.livePath).equals(readFileSync(path.join(dir, t.proposedFile)))).toBe(true);
+    expect((await runCli(box, ['revert'])).code).toBe(0);
+    expect(readFileSync(claude, 'utf8')).toBe(HAND);
+    expect(existsSync(agents)).toBe(false);
+    expect(existsSync(path.join(box.project, 'GEMINI.md'))).toBe(false);
+  });
+});
