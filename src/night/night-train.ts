@@ -31,7 +31,7 @@ export function nightTrainer(
 ): PassContext['train'] {
   const { config } = plan;
   const metric = { metric: config.gate_metric, mixedWeight: config.gate_mixed_weight };
-  return ({ target, doc, other, editBudget, tasks }) =>
+  return ({ target, doc, other, editBudget, tasks, pending }) =>
     runNightStep({
       target,
       tasks: tasks ?? plan.targets.fanout?.managedTasks ?? plan.tasks.tasks,
@@ -41,7 +41,7 @@ export function nightTrainer(
       memo,
       rejected: plan.rejected,
       forgotten: plan.forgotten ?? [],
-      pending: plan.pending.filter((e) => e.target === target),
+      pending: pending ?? plan.pending.filter((e) => e.target === target),
       options: {
         editBudget,
         rollouts: config.dream_rollouts,

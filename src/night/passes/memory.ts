@@ -35,6 +35,8 @@ export const memoryPass: NightPass = {
         other,
         editBudget: left,
         ...(memory.tasks ? { tasks: memory.tasks } : {}),
+        // Tied edits are the night's memory step's: re-tested in the first file only.
+        ...(trained.length > 0 ? { pending: [] } : {}),
       });
       left = Math.max(0, left - (step.accepted ? step.edits.length : 0));
       trained.push({ memory, step });

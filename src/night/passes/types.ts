@@ -4,7 +4,7 @@
  * returns its outcome: its step, the documents it would stage, its report section and notes.
  */
 import type { StageTarget } from '../../../proposals/index.js';
-import type { EditTarget, TaskRecord } from '../../core/task.js';
+import type { Edit, EditTarget, TaskRecord } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
 import type { NightPlan, NightTargets } from '../night-plan.js';
 import type { NightReport } from '../night-report.js';
@@ -21,6 +21,8 @@ export interface TrainRequest {
   editBudget: number;
   /** Default: the tasks the managed skill trains on (all of them, or those fan-out left it). */
   tasks?: TaskRecord[];
+  /** Tied edits of earlier nights to re-test; default: the plan's edits of this target. */
+  pending?: Edit[];
 }
 
 export interface PassContext {
