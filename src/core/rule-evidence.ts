@@ -26,7 +26,7 @@ export type RuleLesson = z.infer<typeof ruleLessonSchema>;
 export const learnedRuleSchema = z.object({
   /** 1-based, in the order of the proposal's targets and their lines (`reject --rule N`). */
   n: z.number().int().positive(),
-  /** The live file the line goes into. */
+  /** The live file the line goes into: relative to the project (posix), absolute outside it. */
   target: z.string(),
   line: z.string(),
   /** The checks the line states (what a judge tests it by), from the night's tasks. */

@@ -45,7 +45,7 @@ export async function stageNight(
 ): Promise<StagedNight | null> {
   const { plan, targets } = outcome;
   if (outcome.budgetStop || targets.length === 0) return null;
-  const rules = ruleEvidence(targets, plan.tasks.tasks, plan.tasks.lessons ?? []);
+  const rules = ruleEvidence(plan.project, targets, plan.tasks.tasks, plan.tasks.lessons ?? []);
   const staged = await stageProposal({
     projectDir: plan.project,
     night: plan.night,
