@@ -27,9 +27,15 @@ const MIN_DENSE_CHARS = 5;
 
 const escaped = (op: string): string => op.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Ops that are plain words too ("runs", "mentions") are syntax only when glued to `=`, `(` or `:`. */
-const WORD_OPS = [...KNOWN_OPS].filter((op) => !op.includes('_')).map(escaped).join('|');
+const WORD_OPS = [...KNOWN_OPS]
+  .filter((op) => !op.includes('_'))
+  .map(escaped)
+  .join('|');
 /** Ops written with an underscore (`not_runs`, `max_chars`) are never prose. */
-const CODE_OPS = [...KNOWN_OPS].filter((op) => op.includes('_')).map(escaped).join('|');
+const CODE_OPS = [...KNOWN_OPS]
+  .filter((op) => op.includes('_'))
+  .map(escaped)
+  .join('|');
 /** Our check syntax: an op with its argument (`not_runs "npm"`, `regex=…`, `runs(pnpm)`) or a check as JSON. */
 const CHECK_SYNTAX = new RegExp(
   `(?<![\\p{L}\\p{N}_])(?:(?:${CODE_OPS})(?![\\p{L}\\p{N}_])|(?:${WORD_OPS})(?:[=(]|:(?=\\S)))|["']op["']\\s*:`,
