@@ -16,6 +16,7 @@ export { JOURNAL_FILE } from './transaction.js';
 export { FOREIGN_REASON } from './trust.js';
 export { assertProposalId, listProposals, latestProposal, readProposal, proposalsRootOf } from './list.js';
 export { readComparison, type StoredComparison } from './comparison.js';
+export { readProposalRules } from './rules.js';
 export { adoptedRecordSchema, proposalManifestSchema, MANIFEST_SCHEMA, MANIFEST_VERSION } from './types.js';
 export type {
   AdoptProposalOptions,

@@ -17,6 +17,8 @@ export async function rejectProposal(options: {
   id: string;
   now: number;
   reason?: string;
+  /** The learned rules the user named (`reject --rule N`), kept in rejected.json. */
+  rules?: readonly number[];
   ledger: ProposalLedger;
 }): Promise<{ id: string; dir: string; record: RejectedRecord }> {
   assertEpochMs(options.now, 'rejection time');
@@ -36,7 +38,11 @@ export async function rejectProposal(options: {
     }
     if (status === 'rejected')
       throw new AdoptRefusedError(`proposal ${id} was already rejected`, 'already_rejected');
-    const record: RejectedRecord = { rejectedAt: options.now, reason: options.reason ?? '' };
+    const record: RejectedRecord = {
+      rejectedAt: options.now,
+      reason: options.reason ?? '',
+      ...(options.rules !== undefined && options.rules.length > 0 ? { rules: [...options.rules] } : {}),
+    };
     await writeFileAtomic(
       path.join(dir, REJECTED_FILE),
       `${JSON.stringify(record, null, 2)}\n`,

@@ -40,6 +40,7 @@ import type {
 } from './types.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../src/core/io/private-mode.js';
 import { writeFileAtomic } from '../src/core/io/atomic-file.js';
+import { RULES_FILE } from '../src/core/rule-evidence.js';
 
 interface PlannedTarget {
   input: StageTarget;
@@ -62,6 +63,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   const reportJsonText = serialiseReport(mapStrings(options.reportJson));
   const diff = plainText(targets.map((t) => diffForTarget(t)).join(''));
   const comparison = options.comparison === undefined ? undefined : plainText(options.comparison);
+  const rules = options.rules === undefined ? undefined : plainText(options.rules);
 
   const root = proposalsRootOf(project);
   await ensureProposalsRoot(project, root);
@@ -78,6 +80,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
     targets: targets.map(toManifestTarget),
     ...(allowedRoots !== undefined ? { allowedRoots } : {}),
     ...(comparison !== undefined ? { comparisonSha256: sha256Hex(comparison) } : {}),
+    ...(rules !== undefined ? { rulesSha256: sha256Hex(rules) } : {}),
   });
   let manifest = manifestFor(baseId);
   try {
@@ -96,6 +99,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
     await writeFileAtomic(path.join(staging, REPORT_JSON_FILE), reportJsonText, PRIVATE_FILE_MODE);
     if (comparison !== undefined)
       await writeFileAtomic(path.join(staging, COMPARISON_FILE), comparison, PRIVATE_FILE_MODE);
+    if (rules !== undefined) await writeFileAtomic(path.join(staging, RULES_FILE), rules, PRIVATE_FILE_MODE);
     step('reports');
     const { id, dir } = await commitStagingDir(staging, root, baseId, {
       claim: async (candidate) => {

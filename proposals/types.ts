@@ -40,6 +40,11 @@ export interface StageProposalOptions {
    */
   comparison?: string;
   /**
+   * Written as `rules.json` and pinned by its hash in the manifest: each learned line with its lessons
+   * and their evidence (`src/core/rule-evidence.ts`). Absent when the night learned no line.
+   */
+  rules?: string;
+  /**
    * Skill folders a target outside the project must stay in (per-skill proposals); adoption
    * re-checks every `allowOutside` target against them.
    */
@@ -90,6 +95,8 @@ export const proposalManifestSchema = z.object({
   allowedRoots: z.array(absolutePath).optional(),
   /** sha256 of `comparison.json`; absent when the proposal has none (older, or nothing was compared). */
   comparisonSha256: sha256.optional(),
+  /** sha256 of `rules.json`; absent when the proposal has none. */
+  rulesSha256: sha256.optional(),
 });
 export type ProposalManifest = z.infer<typeof proposalManifestSchema>;
 
@@ -125,6 +132,8 @@ export type AdoptedRecord = z.infer<typeof adoptedRecordSchema>;
 export const rejectedRecordSchema = z.object({
   rejectedAt: epochMs,
   reason: z.string(),
+  /** The learned rules (`rules.json`'s `n`) the user named; absent: the whole proposal. */
+  rules: z.array(z.number().int().positive()).optional(),
 });
 export type RejectedRecord = z.infer<typeof rejectedRecordSchema>;
 

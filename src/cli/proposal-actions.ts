@@ -14,6 +14,9 @@ import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import { displayText } from './output.js';
 import { commitFailure, ledgerOf, recoverAndSync, syncMirror } from './proposal-session.js';
+import { readProposalRules } from '../../proposals/index.js';
+import type { LearnedRule } from '../core/rule-evidence.js';
+import { chosenRules, recordRejectedRules } from './rejected-rules.js';
 
 export interface ActionBase {
   db: Db;
@@ -76,18 +79,24 @@ export function revertedLines(receipt: RevertReceipt, say: (line: string) => voi
 }
 
 export async function rejectAction(
-  o: ActionBase & { id: string; reason?: string },
-): Promise<Awaited<ReturnType<typeof rejectProposal>>> {
+  o: ActionBase & { id: string; reason?: string; rules?: readonly number[] },
+): Promise<Awaited<ReturnType<typeof rejectProposal>> & { rulesRejected: LearnedRule[] }> {
   await recoverAndSync(o.db, o.project, o.logger);
+  const ledger = ledgerOf(o.db, o.project);
+  // The rules are read (and the numbers checked) before anything is written.
+  const rules = await readProposalRules(o.project, o.id, ledger);
+  const chosen = chosenRules(rules, o.rules ?? [], o.id);
   const result = await rejectProposal({
     projectDir: o.project,
     id: o.id,
     now: o.now,
     ...(o.reason !== undefined ? { reason: o.reason } : {}),
-    ledger: ledgerOf(o.db, o.project),
+    ...(o.rules !== undefined && o.rules.length > 0 ? { rules: o.rules } : {}),
+    ledger,
   });
+  recordRejectedRules(o.db, o.project, chosen, o.now);
   await syncMirror(o.db, o.project);
-  return result;
+  return { ...result, rulesRejected: chosen };
 }
 
 export const rejectedLine = (id: string): string => `[sleep] rejected ${id}`;

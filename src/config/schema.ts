@@ -255,7 +255,7 @@ export const configSchema = z
       .min(1)
       .default('auto')
       .describe(
-        'Memory document: "auto" (CLAUDE.md for Claude Code, AGENTS.md for Codex, .github/copilot-instructions.md for Copilot, by where the sessions came from) or a path relative to the project.',
+        'Memory document: "auto" (each lesson to the file of the agent whose sessions taught it: CLAUDE.md for Claude Code, AGENTS.md for Codex, .github/copilot-instructions.md for Copilot, GEMINI.md, Cursor\'s .cursor/rules/*.mdc...; AGENTS.md when several agents taught it) or one path relative to the project (a .cursor/rules/*.mdc or .github/instructions/*.instructions.md keeps its frontmatter).',
       ),
     multi_skill_fanout: z
       .boolean()

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkHash,
   forgottenOf,
+  lineSaysForgottenRule,
+  ruleTokenHashes,
   normalisedRule,
   quotesEvidence,
   ruleKey,
@@ -52,6 +55,9 @@ describe('forgottenOf', () => {
         { session: sessionHash('claude:s1'), turn: 1 },
         { session: sessionHash('claude:s2'), turn: 2 },
       ],
+      tokens: ruleTokenHashes('No, use pnpm not npm'),
+      checks: [checkHash({ op: 'contains', arg: 'pnpm' })],
+      origin: 'forget',
     });
     const text = JSON.stringify(f);
     for (const secret of ['pnpm', 'npm', 'claude:s1', 's2', 'zod']) expect(text).not.toContain(secret);
@@ -69,7 +75,9 @@ describe('withoutForgotten', () => {
   const forgotten = [forgottenOf(PNPM)];
 
   it('drops the lesson by its id', () => {
-    const other = lesson('lesson_bbb', 'run the tests before committing', [['claude:s3', 1]]);
+    const other = lesson('lesson_bbb', 'run the tests before committing', [['claude:s3', 1]], {
+      checks: [{ op: 'runs', arg: 'vitest' }],
+    });
     expect(withoutForgotten([PNPM, other], forgotten)).toEqual({ kept: [other], dropped: [PNPM] });
   });
 
@@ -80,7 +88,9 @@ describe('withoutForgotten', () => {
     ]);
     expect(withoutForgotten([merged], forgotten).dropped).toEqual([merged]);
     // The same session at another prompt is other evidence.
-    const elsewhere = lesson('lesson_ddd', 'pnpm only in this repo', [['claude:s2', 5]]);
+    const elsewhere = lesson('lesson_ddd', 'pnpm only in this repo', [['claude:s2', 5]], {
+      checks: [{ op: 'runs', arg: 'pnpm' }],
+    });
     expect(withoutForgotten([elsewhere], forgotten).kept).toEqual([elsewhere]);
   });
 
@@ -91,13 +101,42 @@ describe('withoutForgotten', () => {
   });
 
   it('lets a lesson that the forgotten one retired stand again', () => {
-    const older = lesson('lesson_old', 'use npm', [['claude:s0', 1]], { retired_by: 'lesson_aaa' });
+    const older = lesson('lesson_old', 'use npm', [['claude:s0', 1]], {
+      retired_by: 'lesson_aaa',
+      checks: [{ op: 'runs', arg: 'npm' }],
+    });
     const kept = withoutForgotten([older, PNPM], forgotten).kept;
     expect(kept).toHaveLength(1);
     expect(kept[0]?.retired_by).toBeUndefined();
     expect(older.retired_by).toBe('lesson_aaa'); // the input is not changed
     const stillRetired = { ...older, retired_by: 'lesson_zzz' };
     expect(withoutForgotten([stillRetired], forgotten).kept[0]?.retired_by).toBe('lesson_zzz');
+  });
+
+  it('drops a rewording: the same requirement in other words, or mostly the same words without checks', () => {
+    const sameCheck = lesson('lesson_r1', 'wrong package manager again', [['claude:s7', 1]]);
+    const opposite = lesson('lesson_r2', 'use npm, not pnpm', [['claude:s8', 1]], {
+      checks: [{ op: 'not_contains', arg: 'pnpm' }],
+    });
+    const reworded = lesson('lesson_r3', 'use pnpm, not npm, please', [['claude:s9', 1]], {
+      checks: [],
+    });
+    const unrelated = lesson('lesson_r4', 'keep commit subjects short', [['claude:s6', 1]], { checks: [] });
+    const { kept, dropped } = withoutForgotten([sameCheck, opposite, reworded, unrelated], forgotten);
+    expect(dropped.map((l) => l.id)).toEqual(['lesson_r1', 'lesson_r3']);
+    expect(kept.map((l) => l.id)).toEqual(['lesson_r2', 'lesson_r4']);
+    // The corpus's common words do not make two sentences one.
+    const common = lesson('lesson_r5', 'no use of it', [['claude:s5', 1]], { checks: [] });
+    expect(withoutForgotten([common], forgotten, new Set(['no', 'use', 'of', 'it'])).kept).toEqual([common]);
+  });
+
+  it('knows a line that states a rejected rule: its check, or most of its words', () => {
+    const f = forgottenOf(PNPM, 'reject');
+    expect(lineSaysForgottenRule('Always run "pnpm".', [checkHash({ op: 'contains', arg: 'pnpm' })], f)).toBe(
+      true,
+    );
+    expect(lineSaysForgottenRule('When the task is "deps": No, use pnpm not npm.', [], f)).toBe(true);
+    expect(lineSaysForgottenRule('Keep commit subjects under 50 characters.', [], f)).toBe(false);
   });
 
   it('changes nothing when nothing was forgotten', () => {

@@ -1,11 +1,16 @@
 /**
- * A lesson the user forgot (`lessons forget`), as the store keeps it: hashes only, never the rule's
- * or the evidence's text, so forgetting the sessions later leaves nothing of them behind. Mining drops
- * a lesson that has a forgotten id, shares a piece of evidence with a forgotten lesson (consolidation
- * may give it a new id), or states a forgotten rule again in the same project.
+ * A lesson the user forgot (`lessons forget`) or a rule they rejected (`reject`), as the store keeps
+ * it: hashes only, never the rule's or the evidence's text, so forgetting the sessions later leaves
+ * nothing of them behind. Mining drops a lesson that has a forgotten id, shares a piece of evidence
+ * with a forgotten lesson (consolidation may give it a new id), or says a forgotten rule again in the
+ * same project in any wording: the same requirement (a check of the same op and argument, when both
+ * have checks: "use yarn, not pnpm" is worded like its opposite), else most of the same distinctive
+ * words (their hashes, the miner's own measure of two sentences saying one thing).
  */
 import { sha256Hex } from './hash.js';
 import type { Lesson } from './lesson.js';
+import { checkKey, type Check } from './task.js';
+import { containment, jaccard, textTokens } from './text-tokens.js';
 
 export interface ForgottenLesson {
   id: string;
@@ -15,6 +20,20 @@ export interface ForgottenLesson {
   ruleKey: string;
   /** Where it was said: the session key's hash (`sessionHash`) and the prompt's index. */
   evidence: Array<{ session: string; turn: number }>;
+  /** Hashes of the rule's tokens (`tokenHash`); empty in records older than them. */
+  tokens?: string[];
+  /** Hashes of its checks' keys (`checkHash`): the requirement, whatever the words. */
+  checks?: string[];
+  /** `lessons forget` or `reject` (default forget). */
+  origin?: 'forget' | 'reject';
+}
+
+export const tokenHash = (token: string): string => sha256Hex(`token\u0000${token}`);
+export const checkHash = (check: Check): string => sha256Hex(`check\u0000${checkKey(check)}`);
+
+/** The hashes of a text's distinctive tokens. */
+export function ruleTokenHashes(text: string): string[] {
+  return [...textTokens(text.normalize('NFKC'))].map(tokenHash).sort();
 }
 
 /** A session key as the forgotten-lesson records hold it (`forget` of the session finds them by it). */
@@ -35,8 +54,11 @@ export function ruleKey(rule: string): string {
   return words === '' ? '' : sha256Hex(`rule\u0000${words}`);
 }
 
-/** What the store keeps of a lesson the user forgets. */
-export function forgottenOf(lesson: Lesson): ForgottenLesson {
+/** What the store keeps of a lesson the user forgets (or whose rule they reject). */
+export function forgottenOf(
+  lesson: Pick<Lesson, 'id' | 'project' | 'rule' | 'evidence' | 'checks'>,
+  origin: 'forget' | 'reject' = 'forget',
+): ForgottenLesson {
   const seen = new Set<string>();
   const evidence: ForgottenLesson['evidence'] = [];
   for (const e of lesson.evidence) {
@@ -45,8 +67,59 @@ export function forgottenOf(lesson: Lesson): ForgottenLesson {
     seen.add(`${session}:${e.turn}`);
     evidence.push({ session, turn: e.turn });
   }
-  return { id: lesson.id, project: lesson.project, ruleKey: ruleKey(lesson.rule), evidence };
+  return {
+    id: lesson.id,
+    project: lesson.project,
+    ruleKey: ruleKey(lesson.rule),
+    evidence,
+    tokens: ruleTokenHashes(lesson.rule),
+    checks: [...new Set(lesson.checks.map(checkHash))].sort(),
+    origin,
+  };
 }
+
+/** Jaccard of two rules' distinctive tokens at which the miner takes them for one lesson. */
+export const SAME_RULE_WORDS = 0.5;
+/** Fewer distinctive tokens than this say too little to be compared by words. */
+const MIN_RULE_TOKENS = 2;
+
+/**
+ * Whether a rule (its text's token hashes and its checks' hashes) says the forgotten one again. With
+ * checks on both sides only the checks decide; otherwise their distinctive words (minus `common`, the
+ * hashes of the corpus's function words) must mostly be the same.
+ */
+export function saysForgottenRule(
+  rule: { tokens: readonly string[]; checks: readonly string[] },
+  forgotten: ForgottenLesson,
+  common: ReadonlySet<string> = new Set(),
+): boolean {
+  const fChecks = forgotten.checks ?? [];
+  if (fChecks.length > 0 && rule.checks.length > 0) return rule.checks.some((c) => fChecks.includes(c));
+  const a = new Set(rule.tokens.filter((t) => !common.has(t)));
+  const b = new Set((forgotten.tokens ?? []).filter((t) => !common.has(t)));
+  if (a.size < MIN_RULE_TOKENS || b.size < MIN_RULE_TOKENS) return false;
+  return jaccard(a, b) >= SAME_RULE_WORDS;
+}
+
+/**
+ * Whether a line a night would write states a rejected rule: it names one of its checks' requirement
+ * (`statedChecks`, the hashes of the checks the line states), or holds most of its distinctive words
+ * (a model's rewording that keeps the rule's own terms, or a scope prefix before the user's sentence).
+ */
+export function lineSaysForgottenRule(
+  line: string,
+  statedChecks: readonly string[],
+  forgotten: ForgottenLesson,
+): boolean {
+  const fChecks = forgotten.checks ?? [];
+  if (statedChecks.some((c) => fChecks.includes(c))) return true;
+  const rule = new Set(forgotten.tokens ?? []);
+  if (rule.size < MIN_RULE_TOKENS) return false;
+  return containment(rule, new Set(ruleTokenHashes(line))) >= LINE_HOLDS_RULE;
+}
+
+/** Share of a rejected rule's tokens a line must hold to be taken for it. */
+const LINE_HOLDS_RULE = 0.6;
 
 export interface ForgetSplit {
   kept: Lesson[];
@@ -61,6 +134,8 @@ export interface ForgetSplit {
 export function withoutForgotten(
   lessons: readonly Lesson[],
   forgotten: readonly ForgottenLesson[],
+  /** The corpus's common words (function words), left out of the comparison by words. */
+  commonWords: ReadonlySet<string> = new Set(),
 ): ForgetSplit {
   if (forgotten.length === 0) return { kept: [...lessons], dropped: [] };
   const ids = new Set(forgotten.map((f) => f.id));
@@ -68,11 +143,14 @@ export function withoutForgotten(
   const rules = new Set(
     forgotten.filter((f) => f.ruleKey !== '').map((f) => `${f.project}\u0000${f.ruleKey}`),
   );
+  const common = new Set([...commonWords].map(tokenHash));
   const isForgotten = (lesson: Lesson): boolean => {
     if (ids.has(lesson.id)) return true;
     if (lesson.evidence.some((e) => evidence.has(`${sessionHash(e.session)}:${e.turn}`))) return true;
     const key = ruleKey(lesson.rule);
-    return key !== '' && rules.has(`${lesson.project}\u0000${key}`);
+    if (key !== '' && rules.has(`${lesson.project}\u0000${key}`)) return true;
+    const said = { tokens: ruleTokenHashes(lesson.rule), checks: lesson.checks.map(checkHash) };
+    return forgotten.some((f) => f.project === lesson.project && saysForgottenRule(said, f, common));
   };
   const kept: Lesson[] = [];
   const dropped: Lesson[] = [];

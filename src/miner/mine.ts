@@ -181,7 +181,11 @@ export function mineSessions(sessions: readonly MinerSession[], opts: MineOption
     common,
   );
   // Lessons the user forgot judge nothing: dropped before any task takes its judge from them.
-  const { kept: lessons, dropped: forgotten } = withoutForgotten(allLessons, opts.forgottenLessons ?? []);
+  const { kept: lessons, dropped: forgotten } = withoutForgotten(
+    allLessons,
+    opts.forgottenLessons ?? [],
+    common,
+  );
   const index = lessonIndex(lessons);
   for (const { cluster, members } of built) {
     // Sessions of a kind mostly share one judge (the same object): each distinct judge read once.

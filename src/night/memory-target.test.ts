@@ -21,7 +21,7 @@ describe('memory target', () => {
       path.join(project, '.github/copilot-instructions.md'),
     );
     expect(resolveMemoryPath(project, config, ['cursor-cli:a']).livePath).toBe(
-      path.join(project, 'AGENTS.md'),
+      path.join(project, '.cursor/rules/skillopt-sleep-learned.mdc'),
     );
     expect(resolveMemoryPath(project, config, ['aider:a']).livePath).toBe(
       path.join(project, 'CONVENTIONS.md'),

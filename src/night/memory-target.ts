@@ -1,58 +1,53 @@
 /**
- * Which memory document a night trains: the one the agent the sessions came from reads (`CLAUDE.md`
- * for Claude Code, `AGENTS.md` for Codex, Pi, Cline, Roo Code and Cursor, `.github/copilot-instructions.md`
- * for Copilot, `GEMINI.md` for Gemini CLI, `CONVENTIONS.md` for Aider, the file its documentation has users
- * load with `--read`), unless `memory_target` names a file. The reference always wrote `CLAUDE.md`, even for Codex users.
+ * Which memory document a night trains: the one the agent the sessions came from reads (the table in
+ * `memory-files.ts`: `CLAUDE.md` for Claude Code, `AGENTS.md` for Codex, Pi, Cline and Roo Code,
+ * Cursor's rules file for Cursor, `.github/copilot-instructions.md` for Copilot, `GEMINI.md` for Gemini
+ * CLI, `CONVENTIONS.md` for Aider), unless `memory_target` names a file. The reference always wrote
+ * `CLAUDE.md`, even for Codex users. With several agents a night may train several files
+ * (`memory-routes.ts`).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TextDecoder } from 'node:util';
 import { InputError, IoError, errorMessage } from '../core/errors.js';
+import type { TaskRecord } from '../core/task.js';
 import type { Config } from '../config/schema.js';
-
-export const MEMORY_FILES = {
-  claude: 'CLAUDE.md',
-  codex: 'AGENTS.md',
-  copilot: '.github/copilot-instructions.md',
-  'copilot-cli': '.github/copilot-instructions.md',
-  gemini: 'GEMINI.md',
-  pi: 'AGENTS.md',
-  // Both read AGENTS.md beside their own rules folders (.clinerules, .roo/rules).
-  cline: 'AGENTS.md',
-  roo: 'AGENTS.md',
-  'cursor-cli': 'AGENTS.md',
-  aider: 'CONVENTIONS.md',
-  // OpenCode reads AGENTS.md (its /init writes it); Goose reads AGENTS.md beside its .goosehints.
-  opencode: 'AGENTS.md',
-  goose: 'AGENTS.md',
-  'cursor-ide': 'AGENTS.md',
-} as const;
-type Agent = keyof typeof MEMORY_FILES;
-const AGENTS = Object.keys(MEMORY_FILES) as Agent[];
+import { DEFAULT_MEMORY_AGENT, MEMORY_SOURCES, memoryFileOf, sourceOfSession } from './memory-files.js';
+import { memoryFormatOf, newMemoryText, type MemoryFormat } from './memory-format.js';
 
 export interface MemoryTarget {
   livePath: string;
   /** null when the file does not exist (adoption then creates it, never empty). */
   liveText: string | null;
-  /** Why this file: 'config' or the agent whose sessions dominated. */
+  /** Why this file: 'config', the agent whose sessions taught its lessons, or 'shared' (several agents). */
   chosenBy: string;
+  format: MemoryFormat;
+  /** What training starts from: the live text, or a new file's frontmatter (empty for Markdown). */
+  startText: string;
+  /** The tasks whose lessons this file holds; absent: every task the pass trains on. */
+  tasks?: TaskRecord[];
 }
 
 /**
  * The agent most of the night's sessions came from (session keys are `<source>:<id>`); ties go to
- * the first in claude, codex, copilot, copilot-cli, gemini, pi, cline, roo, cursor-cli, aider, opencode, goose, cursor-ide order. null when there are no sessions.
+ * the earlier row of the table. null when there are no sessions of a known source.
  */
-export function dominantAgent(sessionKeys: readonly string[]): Agent | null {
-  const counts = new Map<Agent, number>();
+export function dominantAgent(sessionKeys: readonly string[]): string | null {
+  const counts = new Map<string, number>();
   for (const key of sessionKeys) {
-    const source = key.slice(0, key.indexOf(':')) as Agent;
-    if (AGENTS.includes(source)) counts.set(source, (counts.get(source) ?? 0) + 1);
+    const source = sourceOfSession(key);
+    if (MEMORY_SOURCES.includes(source)) counts.set(source, (counts.get(source) ?? 0) + 1);
   }
-  let best: Agent | null = null;
-  for (const agent of AGENTS) {
+  let best: string | null = null;
+  for (const agent of MEMORY_SOURCES) {
     if ((counts.get(agent) ?? 0) > (best === null ? 0 : (counts.get(best) ?? 0))) best = agent;
   }
   return best;
+}
+
+/** The agent a night without sessions of a known source writes for: the configured source, else Claude Code. */
+export function fallbackAgent(config: Config): string {
+  return config.transcript_source === 'all' ? DEFAULT_MEMORY_AGENT : config.transcript_source;
 }
 
 export function resolveMemoryPath(
@@ -63,10 +58,16 @@ export function resolveMemoryPath(
   if (config.memory_target !== 'auto') {
     return { livePath: path.resolve(project, config.memory_target), chosenBy: 'config' };
   }
-  const fromSessions = dominantAgent(sessionKeys);
-  const configured = config.transcript_source === 'all' ? null : config.transcript_source;
-  const agent = fromSessions ?? configured ?? 'claude';
-  return { livePath: path.join(project, MEMORY_FILES[agent]), chosenBy: agent };
+  const agent = dominantAgent(sessionKeys) ?? fallbackAgent(config);
+  const file = memoryFileOf(agent) ?? memoryFileOf(DEFAULT_MEMORY_AGENT) ?? 'CLAUDE.md';
+  return { livePath: path.join(project, file), chosenBy: agent };
+}
+
+/** The document at `livePath`, read (UTF-8, or refused), with what training starts from. */
+export function readMemoryTarget(livePath: string, chosenBy: string): MemoryTarget {
+  const liveText = readUtf8OrNull(livePath);
+  const format = memoryFormatOf(livePath);
+  return { livePath, liveText, chosenBy, format, startText: liveText ?? newMemoryText(format) };
 }
 
 export function loadMemoryTarget(
@@ -75,7 +76,7 @@ export function loadMemoryTarget(
   sessionKeys: readonly string[],
 ): MemoryTarget {
   const { livePath, chosenBy } = resolveMemoryPath(project, config, sessionKeys);
-  return { livePath, liveText: readUtf8OrNull(livePath), chosenBy };
+  return readMemoryTarget(livePath, chosenBy);
 }
 
 function readUtf8OrNull(file: string): string | null {

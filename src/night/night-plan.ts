@@ -9,6 +9,10 @@ import type { Edit } from '../core/task.js';
 import type { Config } from '../config/schema.js';
 import { pendingEdits, rejectedEdits } from '../store/learning-repo.js';
 import { countNights } from '../store/nights-repo.js';
+import { forgottenLessons } from '../store/forgotten-lessons-repo.js';
+import type { ForgottenLesson } from '../core/forgotten-lesson.js';
+import type { Db } from '../store/db.js';
+import { isInsideDir } from '../../proposals/index.js';
 import type { RejectedEditRow } from '../store/learning-repo.js';
 import { planFanout, type FanoutPlan } from './fanout.js';
 import { assignTasks, planNamedSkills, type NamedSkillsPlan } from './named-skills.js';
@@ -19,11 +23,14 @@ import { nightTasks, type TaskSet } from './night-tasks.js';
 import type { NightDeps, NightRequest } from './run-night.js';
 import { loadSkillTarget, resolveSkillPath, seedSkillTarget, type SkillTarget } from './skill-target.js';
 import { planSpend, type SpendPlan } from './spend-plan.js';
-import { assertNightTargets, loadCheckedMemoryTarget } from './target-check.js';
+import { assertNightTargets, loadCheckedMemoryTargets } from './target-check.js';
 
 /** The documents a training night works on besides the skill. */
 export interface NightTargets {
+  /** The memory document most tasks route to (the other passes show it beside the skill). */
   memory: MemoryTarget | null;
+  /** Every memory document the memory pass trains, `memory` first (one per agent file, `memory-routes.ts`). */
+  memoryFiles?: MemoryTarget[];
   fanout: FanoutPlan | null;
   /** The skills named with `--skill` / `skills:` (trained whole); null when none is named. */
   packages?: NamedSkillsPlan | null;
@@ -46,6 +53,8 @@ export interface NightPlan {
   /** Tied edits of earlier nights, re-tested with this night's, and edits known to hurt. */
   pending: Edit[];
   rejected: RejectedEditRow[];
+  /** Rules the user rejected or forgot in this project: no edit that states one is applied. */
+  forgotten?: ForgottenLesson[];
   spend: SpendPlan;
   /** Null for a plan-only night (dry-run without --yes): it never trains. */
   targets: NightTargets | null;
@@ -69,6 +78,7 @@ export async function planNight(req: NightRequest, deps: NightDeps, started: num
     tasks,
     pending,
     rejected: rejectedEdits(deps.db, req.project),
+    forgotten: projectForgotten(deps.db, req.project),
     spend: planSpend(tasks.tasks, req.config, pending.length),
   };
   if (req.planOnly) return plan;
@@ -92,6 +102,7 @@ export function waitingPlan(req: NightRequest, deps: NightDeps, started: number)
     tasks: emptyTaskSet(),
     pending: [],
     rejected: [],
+    forgotten: [],
     spend: planSpend([], req.config, 0),
   };
 }
@@ -117,13 +128,6 @@ async function planTargets(req: NightRequest, deps: NightDeps, plan: NightPlan):
   if (!config.evolve_skill && !config.evolve_memory) {
     throw new InputError('evolve_skill and evolve_memory are both false: a night has nothing to train');
   }
-  const memory = config.evolve_memory
-    ? await loadCheckedMemoryTarget(
-        req.project,
-        config,
-        plan.tasks.tasks.flatMap((t) => t.source_sessions),
-      )
-    : null;
   const packages =
     config.skills.length > 0 ? planNamedSkills(plan.tasks.tasks, config, req.project, deps.userHome) : null;
   const namedPaths = packages?.skills.map((s) => s.pkg.skill.livePath) ?? [];
@@ -132,5 +136,20 @@ async function planTargets(req: NightRequest, deps: NightDeps, plan: NightPlan):
     : null;
   // A task fan-out trains into another skill is not learned into a named one too.
   if (packages && fanout) assignTasks(packages.skills, fanout.managedTasks);
-  return { memory, fanout, packages };
+  const memoryFiles = config.evolve_memory
+    ? await loadCheckedMemoryTargets(
+        req.project,
+        config,
+        fanout?.managedTasks ?? plan.tasks.tasks,
+        plan.tasks.lessons ?? [],
+      )
+    : [];
+  return { memory: memoryFiles[0] ?? null, memoryFiles, fanout, packages };
+}
+
+/** The forgotten lessons and rejected rules of the project (its folder, one above it, or one below). */
+function projectForgotten(db: Db, project: string): ForgottenLesson[] {
+  return forgottenLessons(db).filter(
+    (f) => f.project === project || isInsideDir(project, f.project) || isInsideDir(f.project, project),
+  );
 }

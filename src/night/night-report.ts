@@ -187,7 +187,7 @@ export type SkillPackageReport = z.infer<typeof skillPackageReportSchema>;
 export const memoryPassReportSchema = z.object({
   /** The memory document trained (CLAUDE.md, AGENTS.md, ...). */
   target_path: z.string(),
-  /** 'config' (memory_target) or the agent whose sessions chose it. */
+  /** 'config' (memory_target), the agent whose sessions taught its lessons, or 'shared' (several agents). */
   chosen_by: z.string(),
   accepted: z.boolean(),
   gate_action: z.enum(GATE_ACTIONS),
@@ -339,6 +339,8 @@ export const nightReportSchema = z.object({
   tasks_reviewed: z.boolean().optional(),
   /** The memory pass (`evolve_memory`); null when it did not run. Its edits are in `edits` with target "memory". */
   memory: memoryPassReportSchema.nullable().optional(),
+  /** Every memory document the night trained, when its lessons went to more than one (`memory` is the first). */
+  memory_files: z.array(memoryPassReportSchema).optional(),
   /** Per-skill groups (`multi_skill_fanout`); absent when fan-out is off. */
   skill_groups: z.array(skillGroupReportSchema).optional(),
   /** Skills named with `--skill` / `skills:` (trained whole); absent when none is named. */

@@ -8,7 +8,7 @@
 import type { Backend, RejectedEditMemory } from '../backends/types.js';
 import type { Usage } from '../core/usage.js';
 import { zeroUsage } from '../core/usage.js';
-import type { Edit, EditTarget, TaskRecord } from '../core/task.js';
+import type { Check, Edit, EditTarget, TaskRecord } from '../core/task.js';
 import { declaredTools } from '../core/tool-calls.js';
 import { replayTasks, type ReplayDocs, type ReplayResult } from '../replay/replay.js';
 import { separatesAnswers, type GateMetricConfig } from '../replay/score.js';
@@ -19,6 +19,9 @@ import { selectEdits, TIE_REASON } from '../trainer/select-edits.js';
 import { learnedBlockEditor } from '../trainer/learned-block.js';
 import type { DocEditor } from '../core/doc-editor.js';
 import { proposeEdits } from '../trainer/propose.js';
+import { screenEdits, type ScreenResult } from '../trainer/edit-screen.js';
+import type { ForgottenLesson } from '../core/forgotten-lesson.js';
+import { ruleChecks } from '../core/task.js';
 import { waitsIn, WaitList } from '../core/waits.js';
 
 export interface TrainerOptions {
@@ -52,6 +55,8 @@ export interface NightStepInput {
   memo?: ReplayMemo;
   /** How edits change the document (default: the managed skill's learned block). */
   editor?: DocEditor;
+  /** Rules the user rejected or forgot: an edit that states one is never applied (`edit-screen.ts`). */
+  forgotten?: readonly ForgottenLesson[];
 }
 
 /** What a step asked the backend, by purpose: each replay phase, and reflection. */
@@ -87,6 +92,8 @@ export interface NightStepResult {
   counts: { train: number; val: number; test: number; unscored: number };
   requests: StepRequests;
   usage: Usage;
+  /** What the screen of edits did: patterns rewritten in the user's words, rules the user rejected dropped. */
+  screened?: Pick<ScreenResult, 'rewritten' | 'forgottenDropped'> & { refused: number };
 }
 
 /** The requests of several steps (a night's passes) as one: each phase's tallies summed. */
@@ -213,11 +220,13 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     requests,
     usage,
   };
+  const refusedByScreen: RejectedEdit[] = [];
   // The test's "before" asks nothing the gate waits for: it starts now, with the first requests (a
   // handoff night queues it in its first round), and is awaited at the end.
   const testBefore = parts.test.length > 0 ? replay('baseline_test', parts.test, input.skill) : null;
   testBefore?.catch(() => {}); // awaited in finish(); an early stop must not leave it unhandled
   const finish = async (): Promise<NightStepResult> => {
+    result.rejectedEdits.push(...refusedByScreen);
     result.pair = {
       before: docsOf(input.skill),
       after: docsOf(result.skill),
@@ -246,10 +255,21 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     result.noEditsReason = 'no tasks to replay';
     return finish();
   }
+  // Every edit is screened before it is applied: plain words, and never a rule the user rejected.
+  const screen = (edits: readonly Edit[], checks: Check[]): Edit[] => {
+    const screened = screenEdits(edits, { checks, forgotten: input.forgotten ?? [] });
+    refusedByScreen.push(...screened.refused);
+    const tally = (result.screened ??= { rewritten: 0, forgottenDropped: 0, refused: 0 });
+    tally.rewritten += screened.rewritten;
+    tally.forgottenDropped += screened.forgottenDropped;
+    tally.refused += screened.refused.length;
+    return screened.kept;
+  };
+  const taskChecks = (tasks: readonly TaskRecord[]): Check[] => tasks.flatMap((t) => ruleChecks(t));
   // Edits that tied on an earlier night are tried again on top of the live skill, so rules that only
   // help together can be learned one at a time (the reference stayed stuck at edit_budget 1).
   const editor = input.editor ?? learnedBlockEditor;
-  const pending = editor.apply(input.skill, input.pending ?? []);
+  const pending = editor.apply(input.skill, screen(input.pending ?? [], taskChecks(parts.train)));
   const workingDoc = pending.doc;
   // The baseline and the train replays do not depend on each other: a night that waits for answers
   // queues both in one round (an interactive night still replays one after the other).
@@ -299,13 +319,17 @@ export async function runNightStep(input: NightStepInput): Promise<NightStepResu
     }).catch(waitsIn(`${target} reflect`));
     requests.reflect += proposal.reflectCalls;
     // edit_budget bounds the NEW edits of a night; pending ones are re-tests.
-    const proposed = proposal.selected;
+    const proposed = screen(proposal.selected, taskChecks(failures.map((r) => r.task)));
     const appliedNew = editor.apply(workingDoc, proposed);
     result.unmatchedEdits = appliedNew.unmatched;
     fresh = appliedNew.applied;
     if (fresh.length === 0) {
       result.noEditsReason =
-        proposed.length === 0 ? 'the optimizer proposed no new edit' : 'no proposed edit changed the skill';
+        proposal.selected.length === 0
+          ? 'the optimizer proposed no new edit'
+          : proposed.length === 0
+            ? 'every proposed edit was a pattern or a rule the user rejected'
+            : 'no proposed edit changed the skill';
     }
   }
   const candidates = [...pending.applied, ...fresh];

@@ -31,7 +31,7 @@ export function nightTrainer(
 ): PassContext['train'] {
   const { config } = plan;
   const metric = { metric: config.gate_metric, mixedWeight: config.gate_mixed_weight };
-  return ({ target, doc, other, editBudget, tasks, editor }) =>
+  return ({ target, doc, other, editBudget, tasks, editor, pending }) =>
     runNightStep({
       target,
       tasks: tasks ?? plan.targets.fanout?.managedTasks ?? plan.tasks.tasks,
@@ -41,7 +41,8 @@ export function nightTrainer(
       memo,
       ...(editor ? { editor } : {}),
       rejected: plan.rejected,
-      pending: plan.pending.filter((e) => e.target === target),
+      forgotten: plan.forgotten ?? [],
+      pending: pending ?? plan.pending.filter((e) => e.target === target),
       options: {
         editBudget,
         rollouts: config.dream_rollouts,

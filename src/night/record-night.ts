@@ -15,6 +15,7 @@ import type { NightReport } from './night-report.js';
 import { renderReportMd } from './render-report.js';
 import { toReport } from './to-report.js';
 import { comparisonFileText } from './comparison-file.js';
+import { ruleEvidence } from './rule-evidence.js';
 
 /** The edits the gate rejected and those that tied (not after a budget stop), and the mined tasks. */
 export function recordNight(db: Db, outcome: NightOutcome, nightId: number, now: number): void {
@@ -44,6 +45,7 @@ export async function stageNight(
 ): Promise<StagedNight | null> {
   const { plan, targets } = outcome;
   if (outcome.budgetStop || targets.length === 0) return null;
+  const rules = ruleEvidence(plan.project, targets, plan.tasks.tasks, plan.tasks.lessons ?? []);
   const staged = await stageProposal({
     projectDir: plan.project,
     night: plan.night,
@@ -60,6 +62,7 @@ export async function stageNight(
           comparison: comparisonFileText({ ...outcome.compared, reviewed: plan.tasks.reviewed ?? true }),
         }
       : {}),
+    ...(rules ? { rules: `${JSON.stringify(rules, null, 2)}\n` } : {}),
     nightId: at.nightId,
     ledger: proposalLedger(db, plan.project),
     ...(at.checkpoint ? { checkpoint: at.checkpoint } : {}),

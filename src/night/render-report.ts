@@ -50,8 +50,8 @@ export function renderReportMd(r: NightReport, opts: { demo?: boolean } = {}): s
   // A report stored before the tally existed has none.
   const purposes = r.requests === undefined ? '' : requestsText(r.requests);
   if (purposes !== '') lines.push(`- trainer requests by purpose: ${purposes}`);
-  if (r.memory) {
-    const m = r.memory;
+  // Each memory document the night trained (one, or one per agent file its lessons went to).
+  for (const m of r.memory_files ?? (r.memory ? [r.memory] : [])) {
     lines.push(
       `- memory document \`${m.target_path}\` (chosen by ${escapeMd(m.chosen_by)}): ${score(m.baseline)} -> ${score(m.candidate)}, **${m.gate_action}** (accepted=${String(m.accepted)})`,
     );

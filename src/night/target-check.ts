@@ -8,7 +8,15 @@ import path from 'node:path';
 import { isInsideDir, proposalsRootOf, resolveRealPath } from '../../proposals/index.js';
 import { InputError } from '../core/errors.js';
 import type { Config } from '../config/schema.js';
-import { loadMemoryTarget, resolveMemoryPath, type MemoryTarget } from './memory-target.js';
+import type { TaskRecord } from '../core/task.js';
+import {
+  fallbackAgent,
+  loadMemoryTarget,
+  readMemoryTarget,
+  resolveMemoryPath,
+  type MemoryTarget,
+} from './memory-target.js';
+import { memoryRoutes, type RoutedLesson } from './memory-routes.js';
 import { resolveSkillPath } from './skill-target.js';
 
 async function assertInsideProject(livePath: string, project: string, what: string): Promise<void> {
@@ -55,4 +63,37 @@ export async function loadCheckedMemoryTarget(
   const { livePath } = resolveMemoryPath(project, config, sessionKeys);
   await assertInsideProject(livePath, project, 'the memory document');
   return loadMemoryTarget(project, config, sessionKeys);
+}
+
+/**
+ * Every memory document a night trains, each checked inside the project before it is read: one per
+ * file the tasks' lessons route to (the file with most tasks first), or the configured `memory_target`
+ * with every task. A night without tasks has the one file its agent reads.
+ */
+export async function loadCheckedMemoryTargets(
+  project: string,
+  config: Config,
+  tasks: readonly TaskRecord[],
+  lessons: readonly RoutedLesson[],
+): Promise<MemoryTarget[]> {
+  const routes = config.memory_target === 'auto' ? memoryRoutes(tasks, lessons, fallbackAgent(config)) : [];
+  if (routes.length === 0)
+    return [
+      await loadCheckedMemoryTarget(
+        project,
+        config,
+        tasks.flatMap((t) => t.source_sessions),
+      ),
+    ];
+  const targets: MemoryTarget[] = [];
+  for (const route of routes) {
+    const livePath = path.join(project, route.file);
+    await assertInsideProject(livePath, project, 'the memory document');
+    // One file alone trains on every task, as a night with one agent always did.
+    targets.push({
+      ...readMemoryTarget(livePath, route.chosenBy),
+      ...(routes.length > 1 ? { tasks: route.tasks } : {}),
+    });
+  }
+  return targets;
 }

@@ -173,15 +173,23 @@ export function forgetSessions(db: Db, keys: readonly string[], opts: ForgetOpti
 function forgetLessonEvidence(db: Db): number {
   const keys = db.prepare('SELECT key FROM temp.forget_keys').pluck().all() as string[];
   const hashes = JSON.stringify(keys.filter((k) => k !== BEFORE_PROVENANCE).map(sessionHash));
+  // Only records that lost evidence here go: a rejected rule of a tasks file never had any.
+  const touched = db
+    .prepare(
+      `SELECT DISTINCT lesson_id FROM forgotten_lesson_evidence WHERE session_hash IN (SELECT value FROM json_each(?))`,
+    )
+    .pluck()
+    .all(hashes) as string[];
   db.prepare(
     `DELETE FROM forgotten_lesson_evidence WHERE session_hash IN (SELECT value FROM json_each(?))`,
   ).run(hashes);
   return db
     .prepare(
       `DELETE FROM forgotten_lessons
-       WHERE lesson_id NOT IN (SELECT lesson_id FROM forgotten_lesson_evidence)`,
+       WHERE lesson_id IN (SELECT value FROM json_each(?))
+         AND lesson_id NOT IN (SELECT lesson_id FROM forgotten_lesson_evidence)`,
     )
-    .run().changes;
+    .run(JSON.stringify(touched)).changes;
 }
 
 /** True when any count of `counts` removed or changed something in the store. */

@@ -11,6 +11,9 @@ const forgotten = (id: string, sessions: Array<[string, number]>): ForgottenLess
   project: '/work/app',
   ruleKey: `rule-of-${id}`,
   evidence: sessions.map(([key, turn]) => ({ session: sessionHash(key), turn })),
+  tokens: [],
+  checks: [],
+  origin: 'forget',
 });
 
 describe('forgotten lessons', () => {

@@ -113,4 +113,20 @@ export const LATER_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE proposals ADD COLUMN journal TEXT;
     `,
   },
+  {
+    version: 19,
+    name: 'rejected rules',
+    // A rule the user rejected (`reject`) joins the forgotten lessons (`origin`), and every forgotten
+    // rule keeps the hashes of its distinctive tokens and of its checks, so a rewording of it is known
+    // (`src/core/forgotten-lesson.ts`). Hashes only, as before.
+    sql: `
+      ALTER TABLE forgotten_lessons ADD COLUMN origin TEXT NOT NULL DEFAULT 'forget';
+      CREATE TABLE forgotten_lesson_marks (
+        lesson_id TEXT NOT NULL REFERENCES forgotten_lessons(lesson_id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('token', 'check')),
+        hash TEXT NOT NULL,
+        PRIMARY KEY (lesson_id, kind, hash)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -12,7 +12,7 @@ import path from 'node:path';
 type Action =
   { run: string } | { write: string; content: string } | { edit: string; old: string; new: string };
 
-interface Step {
+export interface Step {
   prompt: string;
   reply: string;
   actions?: Action[];
@@ -237,9 +237,23 @@ function toolUse(action: Action, id: string): Record<string, unknown> {
 
 /** The sessions, in Claude Code's record format, in `home`'s Claude folder for `project`. */
 export function writeLessonsNightCorpus(home: string, project: string): void {
+  writeClaudeSessions(home, project, LESSONS_NIGHT_SESSIONS);
+}
+
+/**
+ * Claude Code transcripts of `sessions` in `project`, numbered from `first` (a later batch of
+ * sessions takes numbers and times after the earlier ones).
+ */
+export function writeClaudeSessions(
+  home: string,
+  project: string,
+  sessions: ReadonlyArray<{ id: string; steps: Step[] }>,
+  first = 0,
+): void {
   const dir = path.join(home, '.claude', 'projects', project.replace(/[/.]/g, '-'));
   mkdirSync(dir, { recursive: true });
-  LESSONS_NIGHT_SESSIONS.forEach((session, n) => {
+  sessions.forEach((session, i) => {
+    const n = first + i;
     const id = `7e1a0c55-0000-4000-8000-${(n + 1).toString(16).padStart(12, '0')}`;
     const base = { sessionId: id, cwd: project, gitBranch: 'main', version: '2.1.0', userType: 'external' };
     const at = (offset: number): string => new Date(Date.UTC(2026, 10, 20, 9, n * 3, offset)).toISOString();

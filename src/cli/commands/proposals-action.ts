@@ -3,7 +3,14 @@
 // only when the command runs, so `--help` and the other commands do not load what it needs.
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { assertProposalId, listProposals, readProposal } from '../../../proposals/index.js';
+import { InputError } from '../../core/errors.js';
+import {
+  assertProposalId,
+  listProposals,
+  readProposal,
+  readProposalRules,
+} from '../../../proposals/index.js';
+import type { LearnedRule } from '../../core/rule-evidence.js';
 import { rejectAction, rejectedLine } from '../proposal-actions.js';
 import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
 import { markdownForTerminal } from '../markdown-terminal.js';
@@ -86,6 +93,7 @@ export async function doProposalsShow(id: string, _flags: CommonFlags, cmd: Comm
   await withProject(cmd.optsWithGlobals(), async (ctx, project, db) => {
     // Shown as it was staged: `show` prints report.md and the report.json it found, whatever its version.
     const details = await readProposal(project, id, z.unknown(), ledgerOf(db, project));
+    const rules = await readProposalRules(project, id, ledgerOf(db, project));
     if (ctx.json) {
       // How sure the proposal is, at the top level: its night's paired comparison (null before it existed).
       const parsed = storedReportSchema.safeParse(details.report);
@@ -95,6 +103,7 @@ export async function doProposalsShow(id: string, _flags: CommonFlags, cmd: Comm
         manifest: details.manifest,
         receipt: details.receipt,
         lift: parsed.success ? parsed.data.lift : null,
+        rules,
         report: details.report,
       });
       return;
@@ -104,10 +113,31 @@ export async function doProposalsShow(id: string, _flags: CommonFlags, cmd: Comm
     if (s.supersededBy) say(`[sleep] superseded by ${s.supersededBy}`);
     for (const t of s.targets)
       say(`   ${t.adopted ? 'adopted' : 'pending'}  ${t.kind} ${displayText(t.name)}: ${t.livePath}`);
+    for (const line of ruleLines(rules)) say(line);
     say('');
     write(terminalText(markdownForTerminal(details.reportMd)));
   });
 }
+
+/** Each learned rule, numbered for `reject --rule N`, with where the user said it. */
+function ruleLines(rules: readonly LearnedRule[]): string[] {
+  if (rules.length === 0) return [];
+  const lines = ['[sleep] learned rules (reject one with `reject ID --rule N`):'];
+  for (const r of rules) {
+    lines.push(`  ${r.n}. ${displayText(r.line)}`);
+    for (const l of r.lessons)
+      for (const e of l.evidence.slice(0, 3))
+        lines.push(
+          `       said in ${displayText(e.session)}, prompt ${e.turn}: ${displayText(cutLine(e.sentence))}`,
+        );
+  }
+  return lines;
+}
+
+const cutLine = (text: string): string => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 120 ? `${one.slice(0, 119)}…` : one;
+};
 
 export async function doProposalsDiff(id: string, _flags: CommonFlags, cmd: Command): Promise<void> {
   assertProposalId(id);
@@ -123,8 +153,16 @@ export async function doProposalsDiff(id: string, _flags: CommonFlags, cmd: Comm
   });
 }
 
-export async function doReject(id: string, flags: CommonFlags & { reason?: string }): Promise<void> {
+export async function doReject(
+  id: string,
+  flags: CommonFlags & { reason?: string; rule?: string[] },
+): Promise<void> {
   assertProposalId(id);
+  const rules = (flags.rule ?? []).map((n) => {
+    if (!/^[1-9]\d{0,5}$/.test(n))
+      throw new InputError(`--rule takes a rule's number (1, 2, ...), not ${JSON.stringify(n)}`);
+    return Number(n);
+  });
   await withProject(flags, async (ctx, project, db) => {
     const result = await rejectAction({
       db,
@@ -133,8 +171,23 @@ export async function doReject(id: string, flags: CommonFlags & { reason?: strin
       now: ctx.clock.now(),
       logger: ctx.logger,
       ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
+      rules,
     });
-    if (ctx.json) printJson({ ok: true, proposal_id: result.id, rejected_at: result.record.rejectedAt });
-    else say(rejectedLine(result.id));
+    if (ctx.json) {
+      printJson({
+        ok: true,
+        proposal_id: result.id,
+        rejected_at: result.record.rejectedAt,
+        rules_rejected: result.rulesRejected.map((r) => ({
+          n: r.n,
+          line: r.line,
+          lessons: r.lessons.map((l) => l.id),
+        })),
+      });
+      return;
+    }
+    say(rejectedLine(result.id));
+    for (const r of result.rulesRejected)
+      say(`[sleep]   rule ${r.n} is not proposed again: ${displayText(r.line)}`);
   });
 }

@@ -45,10 +45,17 @@ export const proposalsCommand = (): Command => {
 
 export const rejectCommand = (): Command =>
   addCommonOptions(new Command('reject'))
-    .description('Turn a staged proposal down: it is kept for the record but can no longer be adopted.')
+    .description(
+      'Turn a staged proposal down: it is kept for the record but can no longer be adopted, and its learned rules (or those --rule names) are never proposed again, in any wording.',
+    )
     .argument('<id>', 'proposal id')
     .option('--reason <text>', 'why (kept in rejected.json)')
+    .option(
+      '--rule <n>',
+      'reject only this learned rule (its number in `proposals show`; repeatable); the others may come back',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--demo', 'the bundled demo project')
-    .action(async (id: string, flags: CommonFlags & { reason?: string }) =>
+    .action(async (id: string, flags: CommonFlags & { reason?: string; rule?: string[] }) =>
       (await import('./proposals-action.js')).doReject(id, flags),
     );

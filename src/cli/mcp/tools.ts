@@ -169,10 +169,25 @@ export const TOOLS: ToolSpec[] = [
   {
     name: 'sleep_reject',
     title: 'Reject a proposal',
-    description: 'Turn a proposal down: it is kept for the record but can no longer be adopted.',
-    input: z.strictObject({ project, id: id.describe('the proposal id (p-…) to reject') }),
+    description:
+      'Turn a proposal down: it is kept for the record but can no longer be adopted, and its learned rules (or those `rules` names) are never proposed again, in any wording.',
+    input: z.strictObject({
+      project,
+      id: id.describe('the proposal id (p-…) to reject'),
+      reason: z.string().max(2000).optional().describe('why (kept in rejected.json)'),
+      rules: z
+        .array(z.number().int().positive().max(999_999))
+        .max(100)
+        .optional()
+        .describe('reject only these learned rules (their numbers in `proposals show`)'),
+    }),
     hints: { ...DESTRUCTIVE, idempotentHint: true },
-    args: (i) => ['reject', str(i.id)],
+    args: (i) => [
+      'reject',
+      str(i.id),
+      ...(i.reason === undefined ? [] : [`--reason=${str(i.reason)}`]),
+      ...(Array.isArray(i.rules) ? i.rules : []).map((n) => `--rule=${str(n)}`),
+    ],
   },
   {
     name: 'sleep_harvest',

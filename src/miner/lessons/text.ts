@@ -4,13 +4,12 @@
  * tokens (words of spaced scripts, character bigrams of the others), whether it ends on a question
  * mark, and which of its words are shouted (written in capitals where the script has case).
  */
+import { NO_SPACE_RUN, SPACED_WORD } from '../../core/text-tokens.js';
+
+export { containment, jaccard, textTokens } from '../../core/text-tokens.js';
 
 const NO_SPACE_CHAR =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-const NO_SPACE_RUN =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
-/** A word of a spaced script: letters and digits, with inner apostrophes, dots, dashes or slashes. */
-const SPACED_WORD = /[\p{L}\p{N}_](?:[\p{L}\p{N}_'’./-]*[\p{L}\p{N}_])?/gu;
 /** Question marks of the scripts that have one (Latin, CJK full width, Arabic, reversed). */
 const QUESTION_END = /[?？؟⸮]["'”’)\]」』）]*$/u;
 /**
@@ -41,41 +40,8 @@ export function clauses(text: string): string[] {
     .filter((c) => /[\p{L}\p{N}]/u.test(c));
 }
 
-/**
- * The text's distinctive tokens: lower-cased words of spaced scripts (two characters or more), and
- * character bigrams of unspaced runs (a single character alone when the run has one).
- */
-export function textTokens(text: string): Set<string> {
-  const out = new Set<string>();
-  const lower = text.toLowerCase();
-  for (const run of lower.match(NO_SPACE_RUN) ?? []) {
-    const chars = [...run];
-    if (chars.length === 1) out.add(chars[0] as string);
-    for (let i = 0; i + 1 < chars.length; i++) out.add(`${chars[i]}${chars[i + 1]}`);
-  }
-  for (const word of lower.replace(NO_SPACE_RUN, ' ').match(SPACED_WORD) ?? []) {
-    if ([...word].length >= 2) out.add(word);
-  }
-  return out;
-}
-
 export function hasUnspacedScript(text: string): boolean {
   return NO_SPACE_CHAR.test(text);
-}
-
-/** Share of `a`'s tokens also in `b` (0 when `a` has none). */
-export function containment(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0) return 0;
-  let shared = 0;
-  for (const token of a) if (b.has(token)) shared += 1;
-  return shared / a.size;
-}
-
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 0;
-  let shared = 0;
-  for (const token of a) if (b.has(token)) shared += 1;
-  return shared / (a.size + b.size - shared);
 }
 
 const CAPITAL_WORD = /(?<![\p{L}\p{N}_])\p{Lu}{3,}(?![\p{L}\p{N}_])/gu;

@@ -28,7 +28,13 @@ function plan(): TrainingPlan {
     rejected: [],
     spend: planSpend(tasks, config, 0),
     targets: {
-      memory: { livePath: '/p/CLAUDE.md', liveText: 'memory v0', chosenBy: 'config' },
+      memory: {
+        livePath: '/p/CLAUDE.md',
+        liveText: 'memory v0',
+        chosenBy: 'config',
+        format: 'markdown',
+        startText: 'memory v0',
+      },
       fanout: null,
     },
     refusal: null,
@@ -71,6 +77,38 @@ describe('the pass registry', () => {
     expect(result.outcomes.flatMap((o) => o.targets.map((t) => t.kind))).toEqual(['skill', 'memory']);
     // Fan-out is off: its key stays out of the report.
     expect(Object.keys(result.sections)).toEqual(['memory']);
+  });
+
+  it('trains each memory file on its own tasks, sharing what is left of edit_budget', async () => {
+    const calls: TrainRequest[] = [];
+    const p = plan();
+    const agentsTask = emptyTask({ id: 't2', intent: 'other' });
+    const memoryFiles = [
+      { ...p.targets.memory!, tasks: tasks },
+      {
+        livePath: '/p/AGENTS.md',
+        liveText: null,
+        chosenBy: 'shared',
+        format: 'markdown' as const,
+        startText: '',
+        tasks: [agentsTask],
+      },
+    ];
+    const result = await runPasses(
+      { ...p, targets: { ...p.targets, memory: memoryFiles[0] ?? null, memoryFiles } },
+      recordingTrainer(calls),
+    );
+    expect(calls.map((c) => [c.target, c.editBudget, c.tasks?.map((t) => t.id), c.pending])).toEqual([
+      ['skill', 3, undefined, undefined],
+      ['memory', 2, ['t1'], undefined],
+      ['memory', 1, ['t2'], []],
+    ]);
+    expect(result.outcomes.flatMap((o) => o.targets.map((t) => [t.livePath, t.baseText]))).toEqual([
+      ['/p/SKILL.md', 'skill v0'],
+      ['/p/CLAUDE.md', 'memory v0'],
+      ['/p/AGENTS.md', null],
+    ]);
+    expect(result.sections.memory_files?.map((m) => m.target_path)).toEqual(['/p/CLAUDE.md', '/p/AGENTS.md']);
   });
 
   it('drops every outcome when the budget stops the night, and gives the idle sections', async () => {

@@ -5,7 +5,7 @@
  */
 import type { StageTarget } from '../../../proposals/index.js';
 import type { DocEditor } from '../../core/doc-editor.js';
-import type { EditTarget, TaskRecord } from '../../core/task.js';
+import type { Edit, EditTarget, TaskRecord } from '../../core/task.js';
 import type { Usage } from '../../core/usage.js';
 import type { NightPlan, NightTargets } from '../night-plan.js';
 import type { NightReport } from '../night-report.js';
@@ -24,6 +24,8 @@ export interface TrainRequest {
   tasks?: TaskRecord[];
   /** How edits change `doc` (default: its learned block). */
   editor?: DocEditor;
+  /** Tied edits of earlier nights to re-test; default: the plan's edits of this target. */
+  pending?: Edit[];
 }
 
 export interface PassContext {
@@ -34,7 +36,9 @@ export interface PassContext {
 }
 
 /** The report's fields a pass owns (`memory`, `skill_groups`, ...). */
-export type ReportSection = Partial<Pick<NightReport, 'memory' | 'skill_groups' | 'skill_packages'>>;
+export type ReportSection = Partial<
+  Pick<NightReport, 'memory' | 'memory_files' | 'skill_groups' | 'skill_packages'>
+>;
 
 export interface PassOutcome {
   pass: string;

@@ -26,6 +26,8 @@ const available = chromiumPath() !== null;
 if (!available) console.warn(`[sleep] ${NO_BROWSER}`);
 
 const TASKS = path.join(PERSONAS, 'researcher.tasks.json');
+/** Other rules than TASKS's, which the Reject test keeps out of later nights. */
+const OTHER_TASKS = path.join(PERSONAS, 'programmer.tasks.json');
 const DEMO = path.resolve(import.meta.dirname, '../../../templates/demo');
 const DEMO_CWD = '/home/dev/acme-web';
 const skillOf = (box: Sandbox): string =>
@@ -231,6 +233,10 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
     const list = await runCli(box, ['proposals', 'list', '--json']);
     const mine = (list.json().proposals as Array<{ id: string; status: string }>).find((p) => p.id === id);
     expect(mine?.status).toBe('rejected');
+    // As `reject` does, the button keeps the proposal's rules out of later nights.
+    const again = await runCli(box, ['run', '--json', '--tasks-file', TASKS]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json().staging_dir).toBe('');
     await w.page.context().close();
   }, 120_000);
 
@@ -301,7 +307,7 @@ describe.skipIf(!available)('the dashboard in Chromium', () => {
 
     // A page of another origin (another loopback port) posts the form, CSRF token and cookie included:
     // only the Origin check stands between it and the proposal.
-    expect((await runCli(box, ['run', '--json', '--tasks-file', TASKS])).code).toBe(0);
+    expect((await runCli(box, ['run', '--json', '--tasks-file', OTHER_TASKS])).code).toBe(0);
     const id = await latestStaged(box);
     const page = await watchedPage(browser);
     await page.page.goto(ui.url);
