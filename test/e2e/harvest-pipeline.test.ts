@@ -113,7 +113,7 @@ function storedRows(file: string, home: string): string {
 
 type Mode = 'sync' | 'workers';
 
-async function harvestTwice(mode: Mode): Promise<{ hash: string; sessions: number }> {
+async function harvestTwice(mode: Mode): Promise<{ hash: string; sessions: number; workers: number }> {
   const { harvest } = (await import(path.join(DIST, 'harvest/harvest.js'))) as typeof HarvestModule;
   const { openStore } = (await import(path.join(DIST, 'store/db.js'))) as typeof DbModule;
   const { withRedactPatterns } = (await import(
@@ -124,6 +124,7 @@ async function harvestTwice(mode: Mode): Promise<{ hash: string; sessions: numbe
   const storeFile = path.join(box.root, 'store.sqlite');
   const db = openStore(storeFile);
   let sessions = 0;
+  let workers = 0;
   // A user pattern too: the workers must redact with the scope's patterns, as the main thread does.
   await withRedactPatterns([{ name: 'ticket', regex: 'proj-[0-9]+' }], async () => {
     for (const [round, now] of [NOW, NOW + 3_600_000].entries()) {
@@ -133,15 +134,15 @@ async function harvestTwice(mode: Mode): Promise<{ hash: string; sessions: numbe
         ctx: { home, env },
         clock: { now: () => now },
         logger: { progress() {}, warn() {} },
-        // Ignored by the code before the pipeline (one path); the pipeline takes the one named.
-        ...({ pipeline: mode } as object),
+        pipeline: mode,
       });
       sessions += summary.sessionsStored;
+      workers = Math.max(workers, summary.parseWorkers);
     }
   });
   db.close();
   const hash = createHash('sha256').update(storedRows(storeFile, home)).digest('hex');
-  return { hash, sessions };
+  return { hash, sessions, workers };
 }
 
 describe('the harvest pipeline', () => {
@@ -149,6 +150,7 @@ describe('the harvest pipeline', () => {
     const sync = await harvestTwice('sync');
     const workers = await harvestTwice('workers');
     expect(sync.sessions).toBeGreaterThan(40);
+    expect([sync.workers, workers.workers > 0]).toEqual([0, true]);
     expect(workers.hash).toBe(sync.hash);
     expect(sync.hash).toBe(EXPECTED);
   }, 120_000);
