@@ -54,6 +54,8 @@ export interface HarvestOptions {
    * here; `auto` (the default) takes workers when there is enough to read (`WORKER_MIN_BYTES`).
    */
   pipeline?: 'auto' | 'workers' | 'sync';
+  /** How many parse workers the pipeline starts (default: one less than the cores, at most two). */
+  parseWorkers?: number;
   /** Sources the user excluded: only counted, for the note about sessions stored before (`excludedStored`). */
   excludedSources?: readonly SourceId[];
 }
@@ -122,6 +124,11 @@ export const SETTLE_MS = 60_000;
 
 /** Commit every this many bytes of parsed input: few fsyncs, bounded transaction size. */
 const BATCH_BYTES = 32 * 1024 * 1024;
+/**
+ * With parse workers, smaller: the main thread's heap (which no option of ours can size) holds what
+ * waits for the next commit.
+ */
+const PIPELINE_BATCH_BYTES = 8 * 1024 * 1024;
 
 /**
  * Less input than this is parsed on the main thread: a worker's start (its modules, a cold JIT) costs
@@ -129,7 +136,7 @@ const BATCH_BYTES = 32 * 1024 * 1024;
  */
 export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 /** The workers parse at most this much input ahead of the writes (what waits in memory is bounded). */
-const AHEAD_BYTES = 16 * 1024 * 1024;
+const AHEAD_BYTES = 8 * 1024 * 1024;
 /** Two cores or more: parse in workers while this thread writes. */
 const PARSE_WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
 
@@ -137,10 +144,11 @@ function choosePool(
   mode: NonNullable<HarvestOptions['pipeline']>,
   bytes: number,
   markers: string[],
+  count: number,
 ): ParsePool | null {
   if (mode === 'sync' || (mode === 'auto' && (bytes < WORKER_MIN_BYTES || availableParallelism() < 2)))
     return null;
-  return parsePool(PARSE_WORKERS, { markers, patterns: currentRedactPatterns() });
+  return parsePool(count, { markers, patterns: currentRedactPatterns() });
 }
 
 /** About what a harvest will read: files that changed since their cursor, from where it left off. */
@@ -312,8 +320,9 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
 
   for (const { id } of discovered) summary.bySource[id] = emptyStats();
   const work = discovered.flatMap(({ id, files }) => files.map((file) => ({ id, file })));
-  const pool = choosePool(opts.pipeline ?? 'auto', bytesToRead(work, cursors), extraMarkers);
-  summary.parseWorkers = pool === null ? 0 : PARSE_WORKERS;
+  const workers = opts.parseWorkers ?? PARSE_WORKERS;
+  const pool = choosePool(opts.pipeline ?? 'auto', bytesToRead(work, cursors), extraMarkers, workers);
+  summary.parseWorkers = pool === null ? 0 : workers;
   /** Files planned ahead of the writes; a whole read among them is parsing in a worker meanwhile. */
   interface Ahead {
     id: SourceId;
@@ -403,7 +412,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         const bytes = Math.max(0, read.file.size - read.plan.from);
         stats.bytes_read += bytes;
         pendingBytes += bytes;
-        if (pendingBytes >= BATCH_BYTES) flush();
+        if (pendingBytes >= (pool === null ? BATCH_BYTES : PIPELINE_BATCH_BYTES)) flush();
       }
       opts.onFile?.(++done, total, stats.bytes_read);
     }

@@ -47,7 +47,7 @@ export interface ParsePool {
  * memory flat. The old generation holds the parses in flight: a file too large for it makes the worker
  * exit, and the harvest parses it, and the others that worker held, on the main thread.
  */
-const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 };
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
 
 const WORKER_URL = new URL('./parse-worker.js', import.meta.url);
 
