@@ -94,6 +94,7 @@ function main(): void {
   const { values } = parseArgs({
     options: {
       out: { type: 'string' },
+      root: { type: 'string', default: '/work' },
       mb: { type: 'string', default: '200' },
       seed: { type: 'string', default: '1' },
       projects: { type: 'string', default: '10' },
@@ -135,7 +136,11 @@ function main(): void {
 
   const began = performance.now();
   const master = new Rng(seed);
-  const projects = makeProjects(master.fork('projects'), Number(values.projects));
+  // The projects' folders (`--root`, default /work): a night needs its project to exist on disk.
+  const projects = makeProjects(master.fork('projects'), Number(values.projects)).map((p) => ({
+    ...p,
+    root: `${values.root ?? '/work'}/${p.name}`,
+  }));
   const needlesFile = new BufferedFile(path.join(out, 'planted-secrets.txt'));
   const plantedFile = new BufferedFile(path.join(out, 'planted-secrets.jsonl'));
   const manifest = new BufferedFile(path.join(out, 'sessions.jsonl'));

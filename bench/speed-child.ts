@@ -1,9 +1,9 @@
 /**
  * One measured piece of work for bench/speed.ts, in its own process so its CPU and peak memory are its own.
- * Prints one JSON line: CPU milliseconds of the work alone (module loading excluded), input bytes,
+ * Prints one JSON line: CPU and wall milliseconds of the work alone (module loading excluded), input bytes,
  * sessions, peak RSS of the whole process.
  *   node bench/out/js/bench/speed-child.js bare --home <corpus>/home [--source claude]
- *   node bench/out/js/bench/speed-child.js harvest --home <corpus>/home --state <dir> [--source claude]
+ *   node bench/out/js/bench/speed-child.js harvest --home <corpus>/home --state <dir> [--source claude] [--pipeline auto|workers|sync]
  * `bare` is the anchor: read every transcript file the harvest would read and JSON.parse every line (a
  * whole-document `.json` file is one parse), keeping nothing: what a parse-everything reader costs.
  */
@@ -39,14 +39,25 @@ if (mode === 'bare') {
   // The file list comes from the harvesters' own discovery, outside the timed part (as the harvest's is inside).
   const files = (await Promise.all(ids.map((id) => harvesters[id].discover(ctx)))).flat();
   const started = process.cpuUsage();
+  const wallStart = performance.now();
   const { bytes, lines } = bareParse(files.map((f) => f.path));
-  result = { cpu_ms: cpuMs(started), bytes, files: files.length, lines };
+  result = {
+    cpu_ms: cpuMs(started),
+    wall_ms: performance.now() - wallStart,
+    bytes,
+    files: files.length,
+    lines,
+  };
 } else {
   const state = arg('state');
   if (state === undefined) throw new Error('harvest needs --state <dir>');
   const db = openStore(path.join(state, 'store.sqlite'));
   const started = process.cpuUsage();
+  const wallStart = performance.now();
+  const pipeline = arg('pipeline') as 'auto' | 'workers' | 'sync' | undefined;
   const summary = await harvest({
+    ...(pipeline ? { pipeline } : {}),
+    ...(arg('workers') !== undefined ? { parseWorkers: Number(arg('workers')) } : {}),
     db,
     ctx,
     clock: systemClock,
@@ -54,8 +65,16 @@ if (mode === 'bare') {
     sources: [...ids],
   });
   const cpu = cpuMs(started);
+  const wall = performance.now() - wallStart;
   db.close();
   const bytes = Object.values(summary.bySource).reduce((n, s) => n + (s?.bytes_read ?? 0), 0);
-  result = { cpu_ms: cpu, bytes, files: summary.filesSeen, sessions: summary.sessionsStored };
+  result = {
+    cpu_ms: cpu,
+    wall_ms: wall,
+    bytes,
+    files: summary.filesSeen,
+    sessions: summary.sessionsStored,
+    workers: summary.parseWorkers,
+  };
 }
 console.log(JSON.stringify({ ...result, peak_rss_mib: process.resourceUsage().maxRSS / 1024 }));

@@ -65,6 +65,14 @@ export function setRedactPatterns(patterns: readonly UserRedactPattern[]): void 
   current.patterns = compile(patterns);
 }
 
+/**
+ * The current scope's patterns as the config spells them, for another thread to open the same scope
+ * (the harvest's parse workers redact what they parse).
+ */
+export function currentRedactPatterns(): Array<{ name: string; regex: string }> {
+  return (scope.getStore()?.patterns ?? []).map(({ kind, re }) => ({ name: kind, regex: re.source }));
+}
+
 /** Whether the current scope has user patterns (callers can skip work when it has none). */
 export function hasUserPatterns(): boolean {
   return (scope.getStore()?.patterns.length ?? 0) > 0;

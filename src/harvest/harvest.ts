@@ -5,21 +5,22 @@
  * sessions, Aider's, from its last session: read-plan.ts), so a session still being written is updated,
  * not duplicated; a truncated or replaced file is read again from the start.
  */
-import { capText, MAX_TARGET_CHARS, MAX_TEXT_CHARS } from '../../harvesters/shared/actions.js';
+import { availableParallelism } from 'node:os';
 import { harvesters, SOURCE_IDS } from '../../harvesters/index.js';
 import type { FileParse, HarvestContext } from '../../harvesters/types.js';
-import type { SourceFile, HarvestedSession, SourceId, ToolAction } from '../core/session.js';
+import type { SourceFile, HarvestedSession, SourceId } from '../core/session.js';
 import { boundSessionTimes } from '../../harvesters/shared/times.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { agentMarkersFromEnv, isMachineSessionPrompt } from '../core/machine-sessions.js';
+import { agentMarkersFromEnv } from '../core/machine-sessions.js';
 import { cachedNormalizer } from '../core/project-path.js';
-import { plainText, storedText } from '../core/safe-text.js';
+import { currentRedactPatterns } from '../core/redact-user.js';
 import type { Db } from '../store/db.js';
 import { sessionWriter } from '../store/session-writer.js';
 import { fileCursors, type FileCursor } from '../store/sessions-repo.js';
 import { applyRetention } from '../store/forget-repo.js';
-import { redactTurnText } from './turn-text.js';
+import { hasMachinePrompt, redactSession, type ReadySession } from './ready-session.js';
+import { parsePool, type ParsePool, type ParseReply } from './parse-pool.js';
 import { claimSessionEnds, type SessionEnds } from './session-ends.js';
 import { errorMessage } from '../core/errors.js';
 import { IGNORE_FILE, type HarvestRules } from './harvest-rules.js';
@@ -28,6 +29,8 @@ import { insertHarvestRun, type RedactionCounts } from '../store/harvest-runs-re
 import { addNewRedactions, replacedMarkers, sessionMarkers } from './redaction-counts.js';
 import { hasUnknownSession, mergeOffset, planRead, type ReadPlan } from './read-plan.js';
 import { withStoredFolders } from './known-folders.js';
+
+export { redactSession } from './ready-session.js';
 
 export interface HarvestOptions {
   db: Db;
@@ -46,6 +49,13 @@ export interface HarvestOptions {
   retentionDays?: number | null;
   /** What the user's privacy settings and the repositories' ignore files keep out (`harvest-rules.ts`). */
   rules?: HarvestRules;
+  /**
+   * Where files are parsed and redacted: `workers` in worker threads while this thread writes, `sync` all
+   * here; `auto` (the default) takes workers when there is enough to read (`WORKER_MIN_BYTES`).
+   */
+  pipeline?: 'auto' | 'workers' | 'sync';
+  /** How many parse workers the pipeline starts (default: one less than the cores, at most two). */
+  parseWorkers?: number;
   /** Sources the user excluded: only counted, for the note about sessions stored before (`excludedStored`). */
   excludedSources?: readonly SourceId[];
 }
@@ -89,6 +99,8 @@ export interface HarvestSummary {
   excludedStored: number;
   /** Values redacted per source and kind in what this harvest stored (each source's `redactions`). */
   redactions: Partial<Record<SourceId, RedactionCounts>>;
+  /** Worker threads that parsed and redacted while this thread wrote (0: all on the main thread). */
+  parseWorkers: number;
 }
 
 /** The phase line a harvest ends with (`--progress`, the daemon's log). */
@@ -112,6 +124,50 @@ export const SETTLE_MS = 60_000;
 
 /** Commit every this many bytes of parsed input: few fsyncs, bounded transaction size. */
 const BATCH_BYTES = 32 * 1024 * 1024;
+/**
+ * With parse workers, smaller: the main thread's heap (which no option of ours can size) holds what
+ * waits for the next commit.
+ */
+const PIPELINE_BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Less input than this is parsed on the main thread: a worker's start (its modules, a cold JIT) costs
+ * more than it saves on a few files.
+ */
+export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+/** The workers parse at most this much input ahead of the writes (what waits in memory is bounded). */
+const AHEAD_BYTES = 8 * 1024 * 1024;
+/** Two cores or more: parse in workers while this thread writes. */
+const PARSE_WORKERS = Math.min(2, Math.max(1, availableParallelism() - 1));
+
+function choosePool(
+  mode: NonNullable<HarvestOptions['pipeline']>,
+  bytes: number,
+  markers: string[],
+  count: number,
+): ParsePool | null {
+  if (mode === 'sync' || (mode === 'auto' && (bytes < WORKER_MIN_BYTES || availableParallelism() < 2)))
+    return null;
+  return parsePool(count, { markers, patterns: currentRedactPatterns() });
+}
+
+/** About what a harvest will read: files that changed since their cursor, from where it left off. */
+function bytesToRead(
+  work: ReadonlyArray<{ file: SourceFile }>,
+  cursors: { get(path: string): FileCursor | null },
+): number {
+  let bytes = 0;
+  for (const { file } of work) {
+    const c = cursors.get(file.path);
+    if (c === null) bytes += file.size;
+    else if (c.size !== file.size || c.inode !== file.inode)
+      bytes += Math.max(
+        0,
+        file.size - (c.inode === file.inode && file.size >= c.parsedOffset ? c.parsedOffset : 0),
+      );
+  }
+  return bytes;
+}
 
 const emptyStats = (): SourceStats => ({
   files: 0,
@@ -125,60 +181,6 @@ const emptyStats = (): SourceStats => ({
   bytes_read: 0,
   redactions: {},
 });
-
-/**
- * Every text that reaches the store loses its control characters and goes through the redaction: turn texts and each action's command
- * or path and file text (cut again to the caps, since a redaction marker can be longer than the secret).
- */
-export function redactSession(s: HarvestedSession): HarvestedSession {
-  return {
-    ...s,
-    branch: plainText(s.branch),
-    model: plainText(s.model),
-    sourceVersion: plainText(s.sourceVersion),
-    toolsUsed: s.toolsUsed.map(plainNames),
-    skillsUsed: s.skillsUsed.map(plainNames),
-    filesTouched: s.filesTouched.map(plainNames),
-    turns: s.turns.map((t) => ({
-      ...t,
-      text: redactTurnText(t.text),
-      toolNames: t.toolNames.map(plainNames),
-      actions: t.actions.length === 0 ? t.actions : t.actions.map(redactAction),
-    })),
-  };
-}
-
-const plainNames = (s: string): string => plainText(s);
-
-function redactAction(a: ToolAction): ToolAction {
-  return {
-    ...a,
-    tool: plainText(a.tool),
-    target: redactCapped(a.target, MAX_TARGET_CHARS),
-    added: redactCapped(a.added, MAX_TEXT_CHARS),
-    removed: redactCapped(a.removed, MAX_TEXT_CHARS),
-  };
-}
-
-function redactCapped(text: string, max: number): string {
-  if (text === '') return '';
-  const redacted = storedText(text);
-  return redacted.length <= max ? redacted : capText(redacted, max);
-}
-
-function firstUserText(s: HarvestedSession): string {
-  return s.turns.find((t) => t.role === 'user')?.text ?? '';
-}
-
-/**
- * A parsed session made ready before the write transaction, so the store's write lock is never held
- * while text is redacted (and the raw parse is garbage while it is young): redacted; a machine's, never
- * written; or kept out by the rules or a tombstone when it was read, decided again when it is stored.
- */
-interface ReadySession {
-  state: 'redacted' | 'machine' | 'kept-out';
-  session: HarvestedSession;
-}
 
 /** A file read and waiting to be stored: reading happens outside any store transaction. */
 interface ReadFile {
@@ -206,6 +208,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     expired: 0,
     excludedStored: 0,
     redactions: {},
+    parseWorkers: 0,
   };
   const startedAt = opts.clock.now();
   const writer = sessionWriter(opts.db);
@@ -228,13 +231,14 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
   let done = 0;
 
   // A merged session's first prompt may not be in the parse: only a whole session shows who started it.
-  const isMachine = (s: HarvestedSession, merge: number | null): boolean =>
-    merge === null && isMachineSessionPrompt(firstUserText(s), extraMarkers);
+  const isMachine = (readied: ReadySession, merge: number | null): boolean =>
+    merge === null && readied.machinePrompt;
 
+  // On the main thread only what may be stored is redacted (a worker redacts every session it parses).
   const ready = (s: HarvestedSession, merge: number | null): ReadySession => {
-    if (isKeptOut(s)) return { state: 'kept-out', session: s };
-    if (isMachine(s, merge)) return { state: 'machine', session: s };
-    return { state: 'redacted', session: redactSession(s) };
+    const readied = { session: s, redacted: false, machinePrompt: hasMachinePrompt(s, extraMarkers) };
+    if (isKeptOut(s) || isMachine(readied, merge)) return readied;
+    return { session: redactSession(s), redacted: true, machinePrompt: readied.machinePrompt };
   };
 
   const store = (read: ReadFile): void => {
@@ -262,9 +266,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
         }
         continue;
       }
-      const machine =
-        readied.state === 'machine' || (readied.state === 'kept-out' && isMachine(session, merge));
-      if (machine) {
+      if (isMachine(readied, merge)) {
         stats.machine_sessions++;
         continue;
       }
@@ -274,7 +276,7 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
       if (from !== undefined && from !== file.path) continue;
       stored++;
       // Kept out when it was read, let in now (a tombstone lifted meanwhile): redacted here.
-      const redacted = readied.state === 'redacted' ? session : redactSession(session);
+      const redacted = readied.redacted ? session : redactSession(session);
       const replaced = writer.isStored(key) ? storedMarkers(key, merge) : {};
       const outcome = writer.write(redacted, cwd, merge, now);
       addNewRedactions(stats.redactions, sessionMarkers(redacted), replaced);
@@ -316,58 +318,106 @@ export async function harvest(opts: HarvestOptions): Promise<HarvestSummary> {
     pendingBytes = 0;
   };
 
-  for (const { id, files } of discovered) {
-    const harvester = harvesters[id];
-    const stats = (summary.bySource[id] = emptyStats());
-    for (const file of files) {
-      stats.files++;
-      summary.filesSeen++;
+  for (const { id } of discovered) summary.bySource[id] = emptyStats();
+  const work = discovered.flatMap(({ id, files }) => files.map((file) => ({ id, file })));
+  const workers = opts.parseWorkers ?? PARSE_WORKERS;
+  const pool = choosePool(opts.pipeline ?? 'auto', bytesToRead(work, cursors), extraMarkers, workers);
+  summary.parseWorkers = pool === null ? 0 : workers;
+  /** Files planned ahead of the writes; a whole read among them is parsing in a worker meanwhile. */
+  interface Ahead {
+    id: SourceId;
+    file: SourceFile;
+    cursor: FileCursor | null;
+    settled: boolean;
+    reply: Promise<ParseReply> | null;
+    bytes: number;
+  }
+  const ahead: Ahead[] = [];
+  let next = 0;
+  let aheadBytes = 0;
+  // Back-pressure: the workers run at most AHEAD_BYTES of input ahead of the writes.
+  const planAhead = (): void => {
+    while (next < work.length && (ahead.length === 0 || (pool !== null && aheadBytes < AHEAD_BYTES))) {
+      const { id, file } = work[next++] as (typeof work)[number];
       const cursor = cursors.get(file.path);
       // An ended session's file is finished: its last line needs no quiet time.
       const settled = ended?.paths.has(file.path) === true || opts.clock.now() - file.mtimeMs >= SETTLE_MS;
-      const plan = planRead(harvester, file, cursor, writer, kept);
-      if (plan !== null) {
-        const parseOptions = { includeOpenLastLine: settled };
-        let parsed: FileParse;
-        try {
-          parsed = await harvester.parse(file, plan.from, parseOptions);
-          if (plan.resume && hasUnknownSession(harvester, parsed, writer, file.path, isKeptOut)) {
-            // A session we never stored (or dropped as a machine's) shows up mid-file: read it whole.
-            plan.from = 0;
-            plan.resume = false;
-            parsed = await harvester.parse(file, 0, parseOptions);
-          }
-        } catch (err) {
-          summary.unreadable.push({ path: file.path, error: errorMessage(err) });
-          opts.logger.warn(`skipped unreadable transcript ${file.path}: ${errorMessage(err)}`);
-          opts.onFile?.(++done, total, stats.bytes_read);
-          continue;
+      let reply: Promise<ParseReply> | null = null;
+      // Only whole reads go to a worker: their plan depends on nothing the writes before them change.
+      const plan = pool === null ? null : planRead(harvesters[id], file, cursor, writer, kept);
+      if (pool !== null && plan !== null && !plan.resume) {
+        reply = pool.parse(
+          { source: id, file, from: 0, options: { includeOpenLastLine: settled } },
+          file.size,
+        );
+        aheadBytes += file.size;
+      }
+      ahead.push({ id, file, cursor, settled, reply, bytes: reply === null ? 0 : file.size });
+    }
+  };
+
+  /** One file read (by its worker, or here), or null when nothing of it is to be stored now. */
+  const readFile = async (item: Ahead, stats: SourceStats): Promise<ReadFile | null> => {
+    const { id, file, cursor, settled } = item;
+    const harvester = harvesters[id];
+    const plan = planRead(harvester, file, cursor, writer, kept);
+    const reply = item.reply === null ? null : await item.reply;
+    aheadBytes -= item.bytes;
+    if (plan === null) return null;
+    const parseOptions = { includeOpenLastLine: settled };
+    let parsed: Omit<FileParse, 'sessions'>;
+    let sessions: ReadySession[];
+    try {
+      if (reply !== null && !plan.resume && 'error' in reply) throw new Error(reply.error);
+      if (reply !== null && !plan.resume && 'parsed' in reply) {
+        parsed = reply.parsed;
+        sessions = reply.ready;
+      } else {
+        let whole = await harvester.parse(file, plan.from, parseOptions);
+        if (plan.resume && hasUnknownSession(harvester, whole, writer, file.path, isKeptOut)) {
+          // A session we never stored (or dropped as a machine's) shows up mid-file: read it whole.
+          plan.from = 0;
+          plan.resume = false;
+          whole = await harvester.parse(file, 0, parseOptions);
         }
-        const openLastLine = !settled && parsed.readWhole !== true && parsed.endOffset < file.size;
-        if (openLastLine) summary.openLastLines++;
-        const { sessions, ...rest } = parsed;
+        const { sessions: raw, ...rest } = whole;
         const merge = mergeOffset(harvester, plan);
-        pending.push({
-          file,
-          stats,
-          plan,
-          merge,
-          cursor,
-          parsed: rest,
-          sessions: sessions.map((s) => ready(s, merge)),
-          openLastLine,
-        });
-        stats.parsed++;
-        stats.skipped_lines += parsed.badLines;
-        summary.filesParsed++;
-        summary.badLines += parsed.badLines;
-        const read = Math.max(0, file.size - plan.from);
-        stats.bytes_read += read;
-        pendingBytes += read;
-        if (pendingBytes >= BATCH_BYTES) flush();
+        parsed = rest;
+        sessions = raw.map((s) => ready(s, merge));
+      }
+    } catch (err) {
+      summary.unreadable.push({ path: file.path, error: errorMessage(err) });
+      opts.logger.warn(`skipped unreadable transcript ${file.path}: ${errorMessage(err)}`);
+      return null;
+    }
+    const openLastLine = !settled && parsed.readWhole !== true && parsed.endOffset < file.size;
+    if (openLastLine) summary.openLastLines++;
+    const merge = mergeOffset(harvester, plan);
+    stats.parsed++;
+    stats.skipped_lines += parsed.badLines;
+    summary.filesParsed++;
+    summary.badLines += parsed.badLines;
+    return { file, stats, plan, merge, cursor, parsed, sessions, openLastLine };
+  };
+
+  try {
+    for (planAhead(); ahead.length > 0; planAhead()) {
+      const item = ahead.shift() as Ahead;
+      const stats = summary.bySource[item.id] as SourceStats;
+      stats.files++;
+      summary.filesSeen++;
+      const read = await readFile(item, stats);
+      if (read !== null) {
+        pending.push(read);
+        const bytes = Math.max(0, read.file.size - read.plan.from);
+        stats.bytes_read += bytes;
+        pendingBytes += bytes;
+        if (pendingBytes >= (pool === null ? BATCH_BYTES : PIPELINE_BATCH_BYTES)) flush();
       }
       opts.onFile?.(++done, total, stats.bytes_read);
     }
+  } finally {
+    await pool?.close();
   }
   flush();
   ended?.done();
