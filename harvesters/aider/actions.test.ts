@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolAction } from '../../src/core/session.js';
 import { typedCommand } from './commands.js';
 import { fileName, replyEditActions, wholeFileAction } from './edit-blocks.js';
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
+import { act } from '../shared/test-helpers.js';
 
 describe('aider edit blocks', () => {
   it('reads file names as aider does', () => {

@@ -17,6 +17,7 @@ import { IoError } from '../../src/core/errors.js';
 import type { HarvestedSession, SourceFile, ToolAction } from '../../src/core/session.js';
 import { aider, aiderSessionId } from './aider.js';
 import { AIDER_FOLDERS_ENV } from './locations.js';
+import { act } from '../shared/test-helpers.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../test/fixtures/aider/shop');
 const HISTORY = '.aider.chat.history.md';
@@ -48,13 +49,6 @@ function offsetOf(file: string, needle: string): number {
 
 const local = (y: number, mo: number, d: number, h: number, mi: number, s = 0, ms = 0): number =>
   new Date(y, mo - 1, d, h, mi, s, ms).getTime();
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 /** Every session of the fixture as the parse must give it, in file order. */
 function expectedSessions(file: string): Array<Omit<HarvestedSession, 'turns'> & { turns: unknown[] }> {

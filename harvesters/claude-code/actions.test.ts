@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ACTIONS_PER_TURN, MAX_TARGET_CHARS, MAX_TEXT_CHARS } from '../shared/actions.js';
 import { claude } from './claude-code.js';
-import type { SourceFile, HarvestedSession, ToolAction } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
+import { act } from '../shared/test-helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(
@@ -44,14 +45,6 @@ async function onlySession(filePath: string): Promise<HarvestedSession> {
   if (session === undefined) throw new Error('no session');
   return session;
 }
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 describe('claude actions', () => {
   it('records what each tool call did, per assistant message, in call order', async () => {

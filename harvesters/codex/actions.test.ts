@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { here, onlySession, useTmpDir, writeLines } from '../../test/helpers/codex-harvest.js';
 import { MAX_ACTIONS_PER_TURN } from '../shared/actions.js';
-import type { ToolAction } from '../../src/core/session.js';
+import { act } from '../shared/test-helpers.js';
 
 const FIXTURES = path.join(here, '..', 'fixtures', 'actions', 'codex');
 const ITEMS_FILE = path.join(
@@ -15,14 +15,6 @@ const EVENTS_FILE = path.join(
 );
 
 const tmp = useTmpDir();
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 describe('codex actions', () => {
   it('reads commands, reads and patches (one action per file) from response items', async () => {

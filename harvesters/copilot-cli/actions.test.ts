@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ACTIONS_PER_TURN, MAX_TEXT_CHARS } from '../shared/actions.js';
 import { copilotCli } from './copilot-cli.js';
-import type { SourceFile, HarvestedSession, ToolAction } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
+import { act } from '../shared/test-helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SESSION = 'c0ffee00-0000-4000-8000-0000000000a1';
@@ -46,14 +47,6 @@ async function onlySession(filePath: string): Promise<HarvestedSession> {
   if (session === undefined) throw new Error('no session');
   return session;
 }
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 describe('copilot-cli actions', () => {
   it('records each tool call once, from its request or its execution, with what it did', async () => {

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ACTIONS_PER_TURN, MAX_TARGET_CHARS } from '../shared/actions.js';
 import { copilot } from './copilot-vscode.js';
-import type { SourceFile, HarvestedSession, ToolAction } from '../../src/core/session.js';
+import type { SourceFile, HarvestedSession } from '../../src/core/session.js';
+import { act } from '../shared/test-helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WORKSPACE = path.join(
@@ -44,14 +45,6 @@ async function onlySession(filePath: string): Promise<HarvestedSession> {
   if (session === undefined) throw new Error('no session');
   return session;
 }
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 describe('copilot (VS Code) actions', () => {
   it('reads commands, files and searches from what a chat session shows, edit texts from edit groups', async () => {

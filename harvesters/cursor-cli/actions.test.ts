@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolAction } from '../../src/core/session.js';
 import { cursorToolActions, cursorToolPaths } from './actions.js';
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
+import { act } from '../shared/test-helpers.js';
 
 describe('cursor tool calls', () => {
   it('maps Cursor names and the older snake_case ones by their arguments', () => {

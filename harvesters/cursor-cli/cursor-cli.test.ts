@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import type { HarvestedSession, SourceFile, ToolAction } from '../../src/core/session.js';
 import { cursorCli } from './cursor-cli.js';
+import { act } from '../shared/test-helpers.js';
 
 const FIXTURE_HOME = path.resolve(import.meta.dirname, '../../test/fixtures/cursor-cli');
 const PROJECTS = path.join(FIXTURE_HOME, '.cursor', 'projects');
@@ -42,14 +43,6 @@ function lineOffsetOf(filePath: string, needle: string): number {
   if (at < 0) throw new Error(`${needle} not in ${filePath}`);
   return bytes.lastIndexOf(0x0a, at) + 1;
 }
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 /** A turn as the parse gives it; `at` is text of the line that started it. */
 function turn(

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import { installCursorIdeFixture } from '../../test/helpers/agent-stores.js';
 import { cursorIde } from './cursor-ide.js';
+import { act, turn } from '../shared/test-helpers.js';
 
 let home: string;
 let dbPath: string;
@@ -22,24 +23,6 @@ async function parse(n: number) {
   if (file === undefined) throw new Error(`not discovered: ${composer(n)}`);
   return cursorIde.parse(file, 0);
 }
-const turn = (role: 'user' | 'assistant', text: string, ts: number | null, extra = {}) => ({
-  role,
-  text,
-  ts,
-  toolNames: [],
-  actions: [],
-  toolErrors: 0,
-  interrupted: false,
-  offset: 0,
-  ...extra,
-});
-const act = (kind: string, tool: string, target = '', added = '', removed = '') => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 describe('cursor-ide roots and discovery', () => {
   it('watches the global store of every Cursor profile folder (Linux, macOS, Windows, server) and its log', () => {

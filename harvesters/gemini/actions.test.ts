@@ -5,15 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ACTIONS_PER_TURN, MAX_TARGET_CHARS, MAX_TEXT_CHARS } from '../shared/actions.js';
 import { geminiToolAction } from './actions.js';
 import { gemini } from './gemini.js';
-import type { ToolAction } from '../../src/core/session.js';
-
-const act = (kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
+import { act } from '../shared/test-helpers.js';
 
 let tmp: string;
 beforeEach(() => {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import { installGooseFixture } from '../../test/helpers/agent-stores.js';
 import { goose } from './goose.js';
+import { act, turn } from '../shared/test-helpers.js';
 
 let home: string;
 let dbPath: string;
@@ -22,24 +23,6 @@ async function parse(filePath: string) {
   if (file === undefined) throw new Error(`not discovered: ${filePath}`);
   return goose.parse(file, 0);
 }
-const turn = (role: 'user' | 'assistant', text: string, ts: number, extra = {}) => ({
-  role,
-  text,
-  ts,
-  toolNames: [],
-  actions: [],
-  toolErrors: 0,
-  interrupted: false,
-  offset: 0,
-  ...extra,
-});
-const act = (kind: string, tool: string, target = '', added = '', removed = '') => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 describe('goose roots and discovery', () => {
   it('reads GOOSE_PATH_ROOT, else the XDG data folder and the Windows one', () => {

@@ -7,6 +7,7 @@ import { IoError } from '../../src/core/errors.js';
 import { installOpenCodeFixture } from '../../test/helpers/agent-stores.js';
 import { opencode } from './opencode.js';
 import type { SourceFile } from '../../src/core/session.js';
+import { act, turn } from '../shared/test-helpers.js';
 
 let home: string;
 let dbPath: string;
@@ -26,24 +27,6 @@ async function parse(filePath: string) {
   if (file === undefined) throw new Error(`not discovered: ${filePath}`);
   return opencode.parse(file, 0);
 }
-const turn = (role: 'user' | 'assistant', text: string, ts: number, extra = {}) => ({
-  role,
-  text,
-  ts,
-  toolNames: [],
-  actions: [],
-  toolErrors: 0,
-  interrupted: false,
-  offset: 0,
-  ...extra,
-});
-const act = (kind: string, tool: string, target = '', added = '', removed = '') => ({
-  kind,
-  tool,
-  target,
-  added,
-  removed,
-});
 
 describe('opencode roots and discovery', () => {
   it('watches the store, its log and the JSON storage: XDG_DATA_HOME, else ~/.local/share, or OPENCODE_DB', () => {
