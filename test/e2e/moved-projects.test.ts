@@ -3,7 +3,7 @@
  * project moved): sessions of two projects asking the same thing never become one task, and a
  * project folder that is gone can still be harvested from what the store holds.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HandoffRequest } from '../../src/backends/handoff/handoff-queue.js';
@@ -189,6 +189,19 @@ describe('projects whose folders are not on this machine', () => {
     const again = await runCli(box, night);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('has no skill to train');
+
+    // The recording replays the reading into a fresh store: the same lesson, nothing asked.
+    const recording = path.join(box.root, 'moved-night.jsonl');
+    copyFileSync(path.join(box.stateHome, 'recordings', recordings[0] ?? ''), recording);
+    rmSync(path.join(box.stateHome, 'store.sqlite'));
+    expect((await runCli(box, ['harvest', '--scope', 'all', '--lookback-hours', '0'])).code).toBe(0);
+    const replayed = await runCli(box, [...night, '--replay', recording]);
+    expect(replayed.code).toBe(2);
+    expect(replayed.stderr).toContain('has no skill to train');
+    const relisted = await runCli(box, ['lessons', '--project', alpha, '--json']);
+    expect((relisted.json().lessons as Array<{ rule: string }>).map((l) => l.rule)).toEqual([
+      'Always add packages with pnpm.',
+    ]);
     const lessons = await runCli(box, ['lessons', '--project', alpha, '--json']);
     expect(lessons.code, lessons.stderr).toBe(0);
     const listed = lessons.json().lessons as Array<{ rule: string; project: string }>;
