@@ -138,7 +138,7 @@ function assertReadable(project: string): void {
 }
 
 const GONE_HINT =
-  ': this command needs it (harvest, status, export and report read the sessions stored for a folder that is gone)';
+  ': this command needs it (harvest, lessons, status, export and report read the sessions stored for a folder that is gone, and run mines them)';
 
 const missingFolder = (project: string): string =>
   `project folder ${project} does not exist or is not a folder`;
@@ -146,7 +146,7 @@ const missingFolder = (project: string): string =>
 const onThisMachine = (project: string): boolean => isPathOfPlatform(project, process.platform);
 
 /** A folder on this machine (a drive-letter path is never looked up on Linux: it would read as relative). */
-const folderHere = (project: string): boolean => onThisMachine(project) && isFolder(project);
+export const folderHere = (project: string): boolean => onThisMachine(project) && isFolder(project);
 
 /**
  * The project of a command that reads the store and writes nothing into the folder (harvest, status,

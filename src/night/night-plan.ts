@@ -67,6 +67,7 @@ export interface NightPlan {
 
 /** The night's plan. Throws before mining when a configured target is outside the project. */
 export async function planNight(req: NightRequest, deps: NightDeps, started: number): Promise<NightPlan> {
+  if (req.projectGone) return goneProjectPlan(req, deps, started);
   await assertNightTargets(req.project, req.config);
   const live = loadSkillTarget(req.project, req.config);
   const tasks = await nightTasks(req, deps, started);
@@ -88,6 +89,26 @@ export async function planNight(req: NightRequest, deps: NightDeps, started: num
     if (!(err instanceof Error)) throw err;
     return { ...plan, refusal: err };
   }
+}
+
+/**
+ * A night on a folder that is not on this machine: it mines what the store holds (the lessons model
+ * pass stores what it reads, for `lessons` and `harvest`), then refuses to train: there is no skill to
+ * read and no folder to stage a proposal in.
+ */
+async function goneProjectPlan(req: NightRequest, deps: NightDeps, started: number): Promise<NightPlan> {
+  const tasks = await nightTasks(req, deps, started);
+  deps.logger.progress(`mine: ${taskCountText(tasks.tasks.length, tasks.nClusters, tasks.nRecurring)}`);
+  const plan: NightPlan = {
+    ...waitingPlan(req, deps, started),
+    tasks,
+    spend: planSpend(tasks.tasks, req.config, 0),
+  };
+  if (req.planOnly) return plan;
+  const refusal = new InputError(
+    `project folder ${req.project} is not on this machine: the night mined the sessions stored for it (what a model read in them is kept: \`skillopt-sleep lessons --project\` lists the lessons) but has no skill to train and no folder to stage a proposal in`,
+  );
+  return { ...plan, refusal };
 }
 
 /**

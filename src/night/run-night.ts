@@ -58,6 +58,12 @@ export interface NightRequest {
   idSpace?: string;
   /** Compute the tasks and the spend plan, then stop before the first model request (dry-run without --yes). */
   planOnly?: boolean;
+  /**
+   * The project folder is not on this machine (moved, deleted, recorded on another OS): the night mines
+   * the sessions the store holds for it, model passes included (their readings are kept with the
+   * sessions), then refuses to train, having no skill to read and no folder to stage into.
+   */
+  projectGone?: boolean;
   /** Test-only: called at each step of staging the proposal (the crash tests kill the process there). */
   stageCheckpoint?: Checkpoint;
   /** A night that waits for answers across invocations: a handoff or a `--batch` night. */
@@ -84,8 +90,12 @@ export async function runNight(req: NightRequest, deps: NightDeps): Promise<Nigh
       return { ...report, sends: summarizeSends(await explainPlan(plan, deps.userHome)) };
     }
     nightId = plan.records ? startNightRow(req, deps, plan) : null;
-    if (plan.refusal || !plan.targets)
+    if (plan.refusal || !plan.targets) {
+      // Refused once its mining had every answer: the night ended, so a waiting one keeps what it was
+      // answered (a handoff night's recording) and a later run starts afresh instead of refusing again.
+      if (plan.refusal) waiting?.finish(deps);
       throw plan.refusal ?? new Error('unreachable: a plan to train has targets');
+    }
     const training: TrainingPlan = { ...plan, targets: plan.targets };
     const log: ReplayLog = { done: [], baselineScore: null };
     const memo = new ReplayMemo();

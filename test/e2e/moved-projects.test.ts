@@ -3,9 +3,10 @@
  * project moved): sessions of two projects asking the same thing never become one task, and a
  * project folder that is gone can still be harvested from what the store holds.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { HandoffRequest } from '../../src/backends/handoff/handoff-queue.js';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
 
 /** One Claude Code session: a request the agent answers with two shell commands. */
@@ -130,12 +131,80 @@ describe('projects whose folders are not on this machine', () => {
       `[sleep] error: project folder ${nothing} does not exist or is not a folder\n`,
     );
     expect((await runCli(box, ['status', '--project', nothing])).code).toBe(2);
-    // A night writes its proposal into the folder: it cannot run on one that is gone.
+    // A night mines what the store holds, then refuses: its proposal would go into the folder.
     const run = await runCli(box, ['run', '--project', alpha, '--backend', 'mock']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(
-      /^\[sleep\] error: project folder .+ does not exist or is not a folder: this command needs it/,
+    expect(run.stderr).toContain(
+      `[sleep] error: project folder ${alpha} is not on this machine: the night mined the sessions stored for it`,
     );
-    expect(run.stderr.split('\n')).toHaveLength(2);
+    const none = await runCli(box, ['run', '--project', nothing, '--backend', 'mock']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(`[sleep] error: project folder ${nothing} does not exist or is not a folder\n`);
   });
+
+  it('a handoff night on a moved project has the model read its stored sessions; `lessons` lists what it taught', async () => {
+    const box = sandbox();
+    writeCorpus(box);
+    const { alpha } = projects(box);
+    // The lessons pass only: the model miner's requests are another test's.
+    mkdirSync(box.stateHome, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(box.stateHome, 'config.json'), JSON.stringify({ llm_mine: false }), {
+      mode: 0o600,
+    });
+    expect((await runCli(box, ['harvest', '--scope', 'all', '--lookback-hours', '0'])).code).toBe(0);
+    const night = ['run', '--backend', 'handoff', '--project', alpha, '--lookback-hours', '0', '--json'];
+    const first = await runCli(box, night);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain(`project folder ${alpha} does not exist on this machine`);
+    expect(first.json()).toMatchObject({
+      stopped: 'waiting_handoff',
+      waiting: { phases: ['mine llm_lessons'], open_by_purpose: { 'read-follow-ups': 3 } },
+    });
+    // The model reads each request once; it says the zod one states how packages are always added.
+    for (;;) {
+      const next = await runCli(box, ['handoff', 'next', '--project', alpha, '--json']);
+      expect(next.code, next.stderr).toBe(0);
+      const r = next.json().request as HandoffRequest | null;
+      if (!r) break;
+      const item0 = r.messages.some((m) => m.content.includes('zod'))
+        ? { n: 0, class: 'preference', rule: 'Always add packages with pnpm.', general: true }
+        : { n: 0, class: 'request' };
+      const reply = JSON.stringify({ follow_ups: [item0] });
+      const answered = await runCli(
+        box,
+        ['handoff', 'answer', r.id, '--project', alpha],
+        {},
+        { input: reply },
+      );
+      expect(answered.code, answered.stderr).toBe(0);
+    }
+    const last = await runCli(box, night);
+    expect(last.code).toBe(2);
+    expect(last.stderr).toContain('has no skill to train and no folder to stage a proposal in');
+    // The night ended: its exchanges are a recording, its queue is gone, the next one asks nothing.
+    const recordings = readdirSync(path.join(box.stateHome, 'recordings'));
+    expect(recordings.filter((f) => f.endsWith('-handoff.jsonl'))).toHaveLength(1);
+    const after = await runCli(box, ['handoff', 'next', '--project', alpha, '--json']);
+    expect(after.json().request).toBeNull();
+    const again = await runCli(box, night);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('has no skill to train');
+
+    // The recording replays the reading into a fresh store: the same lesson, nothing asked.
+    const recording = path.join(box.root, 'moved-night.jsonl');
+    copyFileSync(path.join(box.stateHome, 'recordings', recordings[0] ?? ''), recording);
+    rmSync(path.join(box.stateHome, 'store.sqlite'));
+    expect((await runCli(box, ['harvest', '--scope', 'all', '--lookback-hours', '0'])).code).toBe(0);
+    const replayed = await runCli(box, [...night, '--replay', recording]);
+    expect(replayed.code).toBe(2);
+    expect(replayed.stderr).toContain('has no skill to train');
+    const relisted = await runCli(box, ['lessons', '--project', alpha, '--json']);
+    expect((relisted.json().lessons as Array<{ rule: string }>).map((l) => l.rule)).toEqual([
+      'Always add packages with pnpm.',
+    ]);
+    const lessons = await runCli(box, ['lessons', '--project', alpha, '--json']);
+    expect(lessons.code, lessons.stderr).toBe(0);
+    const listed = lessons.json().lessons as Array<{ rule: string; project: string }>;
+    expect(listed.map((l) => [l.rule, l.project])).toEqual([['Always add packages with pnpm.', alpha]]);
+  }, 60_000);
 });

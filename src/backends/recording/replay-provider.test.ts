@@ -48,6 +48,18 @@ describe('Recording and Replay providers', () => {
     await expect(target.send(ask('optimizer', 'c'))).rejects.toThrow(/request 2 \(optimizer\) differs/);
   });
 
+  it('a role the recording never asked stands for the recorded backend, and cannot be answered', async () => {
+    const file = await record([ask('optimizer', 'a')]);
+    const source = new ReplaySource(readExchanges(file), 'hash');
+    const target = new ReplayProvider(source, 'target', { name: 'handoff', model: '' });
+    expect([target.name, target.model, target.kind]).toEqual(['openai', 'gpt-test', 'api']);
+    await expect(target.send(ask('target', 'b'))).rejects.toThrow(
+      /no \(further\) reply to this target request/,
+    );
+    const empty = new ReplayProvider(new ReplaySource([], 'hash'), 'target', { name: 'x', model: 'y' });
+    expect([empty.name, empty.model]).toEqual(['x', 'y']);
+  });
+
   it('order mode refuses requests out of order; hash mode answers them', async () => {
     const file = await record([ask('target', 'a'), ask('target', 'b')]);
     const ordered = new ReplayProvider(new ReplaySource(readExchanges(file), 'order'), 'target', scripted);

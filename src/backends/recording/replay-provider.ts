@@ -45,6 +45,11 @@ export class ReplaySource {
     return this.exchanges.find((e) => e.role === role);
   }
 
+  /** The first recorded exchange of any role: the recorded night's backend. */
+  first(): Exchange | undefined {
+    return this.exchanges[0];
+  }
+
   next(req: ChatRequest): Exchange {
     const hash = exchangeHash(req);
     if (this.match === 'hash') {
@@ -89,7 +94,10 @@ export class ReplayProvider implements ChatProvider {
   private readonly source: ReplaySource;
   constructor(source: ReplaySource, role: ChatRole, fallback: { name: string; model: string }) {
     this.source = source;
-    const first = source.firstOf(role);
+    // A role the recorded night never asked (one that only mined, e.g. on a project folder that is
+    // gone) stands for the recorded backend too: a replay cannot answer it, so it is never priced as
+    // an unknown API model that would refuse the whole replay.
+    const first = source.firstOf(role) ?? source.first();
     this.name = first?.provider ?? fallback.name;
     this.model = first?.model ?? fallback.model;
     this.kind = first?.kind ?? 'api';

@@ -13,7 +13,7 @@ import {
   cliContext,
   isDemoProject,
   projectArg,
-  resolveProject,
+  resolveStoredProject,
   type CliContext,
   type CommonFlags,
 } from '../context.js';
@@ -27,7 +27,8 @@ export interface AnswerFlags extends CommonFlags {
 
 function queueOf(flags: CommonFlags): { ctx: CliContext; project: string; queue: HandoffQueue } {
   const ctx = cliContext(flags);
-  const project = resolveProject(flags.project);
+  // A night on a folder that moved queues requests too (`run` mines its stored sessions).
+  const project = resolveStoredProject(flags.project);
   return { ctx, project, queue: new HandoffQueue(ctx.home, project) };
 }
 

@@ -26,7 +26,16 @@ import {
 import type { Db } from '../../store/db.js';
 import { runNight } from '../../night/run-night.js';
 import { autoAdopt, type AutoAdoptOutcome } from '../../night/auto-adopt.js';
-import { cliContext, openNightStore, projectArg, resolveProject, type CommonFlags } from '../context.js';
+import {
+  checkGoneProject,
+  cliContext,
+  folderHere,
+  openNightStore,
+  projectArg,
+  resolveProject,
+  resolveStoredProject,
+  type CommonFlags,
+} from '../context.js';
 import { projectConfig } from '../project-config.js';
 import { displayText, printJson, say } from '../output.js';
 import { cliPath } from '../io.js';
@@ -327,7 +336,9 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
   const ctx = cliContext(flags, NIGHT_START);
   const demo = flags.demo ? prepareDemo(ctx.home, name === 'run') : null;
   try {
-    const project = demo ? demo.project : resolveProject(flags.project);
+    // A folder that moved may still have stored sessions: the night mines them, then refuses to train.
+    const project = demo ? demo.project : resolveStoredProject(flags.project);
+    const projectGone = !folderHere(project);
     const loaded = projectConfig(ctx, project, command).config;
     const live = demo ? demoConfig(loaded) : loaded;
     const handoff = handoffNightOf(name, flags, {
@@ -356,8 +367,9 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
       demo ? (name === 'dry-run' ? ':memory:' : demoStoreFile(ctx.home)) : dbFile(ctx.home),
     );
     try {
+      if (projectGone) checkGoneProject(db, project, ctx.logger);
       // The night reads the live skill: an adoption killed midway is finished or undone first.
-      if (name === 'run') await recoverAndSync(db, project, ctx.logger);
+      else if (name === 'run') await recoverAndSync(db, project, ctx.logger);
       const planOnly =
         name === 'dry-run' && !isOfflineConfig(config) && config.confirm_spend && flags.yes !== true;
       const batch = batchWanted ? openBatchNight(ctx.home, db, project, () => ctx.clock.now()) : null;
@@ -388,6 +400,7 @@ export async function doNight(name: 'run' | 'dry-run', flags: NightFlags, comman
           config,
           mode: name,
           planOnly,
+          ...(projectGone ? { projectGone } : {}),
           ...(waiting ? { waiting } : {}),
           ...fileTasks(flags),
           ...(demo
