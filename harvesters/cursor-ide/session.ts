@@ -5,7 +5,14 @@
  * `createdAt` when it has one, else the composer's `createdAt` and `lastUpdatedAt`.
  */
 import { pushActions } from '../shared/actions.js';
-import { finishTurns, isRecord, OrderedSet, parseUtcMs, type TurnDraft } from '../shared/values.js';
+import {
+  finishTurns,
+  isRecord,
+  OrderedSet,
+  parseUtcMs,
+  type TurnDraft,
+  emptyTurnDraft,
+} from '../shared/values.js';
 import { cursorToolActions } from '../cursor-cli/actions.js';
 import type { CursorComposer } from './store.js';
 import type { HarvestedSession } from '../../src/core/session.js';
@@ -39,12 +46,12 @@ export function buildCursorSession(
     if (bubble['type'] === USER) {
       answer = undefined;
       if (text === '') continue;
-      lastUser = draft('user', ts ?? (drafts.length === 0 ? createdMs : null));
+      lastUser = emptyTurnDraft('user', ts ?? (drafts.length === 0 ? createdMs : null));
       lastUser.textParts.push(text);
       drafts.push(lastUser);
     } else if (bubble['type'] === MODEL) {
       if (answer === undefined) {
-        answer = draft('assistant', ts);
+        answer = emptyTurnDraft('assistant', ts);
         drafts.push(answer);
       }
       if (text !== '') answer.textParts.push(text);
@@ -99,17 +106,4 @@ function toolArgs(tool: Record<string, unknown>): unknown {
     }
   }
   return isRecord(tool['params']) ? tool['params'] : {};
-}
-
-function draft(role: TurnDraft['role'], ts: number | null): TurnDraft {
-  return {
-    role,
-    offset: 0,
-    textParts: [],
-    ts,
-    toolNames: [],
-    actions: [],
-    toolErrors: 0,
-    interrupted: false,
-  };
 }

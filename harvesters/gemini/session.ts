@@ -5,7 +5,14 @@
  */
 import path from 'node:path';
 import { hasActionRoom } from '../shared/actions.js';
-import { finishTurns, isRecord, OrderedSet, parseUtcMs, type TurnDraft } from '../shared/values.js';
+import {
+  finishTurns,
+  isRecord,
+  OrderedSet,
+  parseUtcMs,
+  type TurnDraft,
+  emptyTurnDraft,
+} from '../shared/values.js';
 import { filePath, geminiToolAction, toolPaths } from './actions.js';
 import type { ChatRecord, GeminiMessage } from './records.js';
 import type { HarvestedSession } from '../../src/core/session.js';
@@ -96,7 +103,7 @@ class SessionDraft {
     if (isInjected(sent) || this.afterSummary) return;
     // What the user typed (`@file` expanded in `content` is not); the UI shows the same.
     const text = partsText(message['displayContent']).trim() || sent;
-    const turn = draftTurn('user', ts);
+    const turn = emptyTurnDraft('user', ts);
     turn.textParts.push(text);
     this.turns.push(turn);
     this.lastUser = turn;
@@ -105,7 +112,7 @@ class SessionDraft {
   private applyAnswer(message: GeminiMessage, ts: number | null): void {
     const text = partsText(message['content']).trim();
     if (this.afterSummary && text === COMPRESSION_ACK) return;
-    const turn = draftTurn('assistant', ts);
+    const turn = emptyTurnDraft('assistant', ts);
     if (text !== '') turn.textParts.push(text);
     const model = typeof message['model'] === 'string' ? message['model'].trim() : '';
     this.model ||= model;
@@ -131,20 +138,6 @@ class SessionDraft {
   private interrupt(): void {
     if (this.lastUser) this.lastUser.interrupted = true;
   }
-}
-
-function draftTurn(role: TurnDraft['role'], ts: number | null): TurnDraft {
-  // Whole-file reads: every turn starts at offset 0 (the core never resumes this source).
-  return {
-    role,
-    offset: 0,
-    textParts: [],
-    ts,
-    toolNames: [],
-    actions: [],
-    toolErrors: 0,
-    interrupted: false,
-  };
 }
 
 interface ToolCall {

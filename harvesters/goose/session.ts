@@ -7,7 +7,14 @@
  * the user never sees (`userVisible: false`: a compaction's summary, a continuation Goose added) is no turn.
  */
 import { hasActionRoom } from '../shared/actions.js';
-import { finishTurns, isRecord, OrderedSet, parseUtcMs, type TurnDraft } from '../shared/values.js';
+import {
+  finishTurns,
+  isRecord,
+  OrderedSet,
+  parseUtcMs,
+  type TurnDraft,
+  emptyTurnDraft,
+} from '../shared/values.js';
 import { gooseToolAction, gooseToolFile } from './actions.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 
@@ -75,7 +82,7 @@ class SessionBuilder {
       else if (item['type'] === 'toolResponse' && isFailedResult(item['toolResult'])) this.noteError();
     }
     if (texts.length === 0) return; // tool results only: the agent's, not a prompt
-    const turn = newTurn('user', ts);
+    const turn = emptyTurnDraft('user', ts);
     turn.textParts.push(texts.join('\n'));
     turn.toolErrors = this.pendingErrors;
     this.pendingErrors = 0;
@@ -84,7 +91,7 @@ class SessionBuilder {
   }
 
   private applyAnswer(content: Record<string, unknown>[], ts: number | null): void {
-    const turn = newTurn('assistant', ts);
+    const turn = emptyTurnDraft('assistant', ts);
     for (const item of content) {
       if (item['type'] === 'text' && typeof item['text'] === 'string' && item['text'].trim() !== '')
         turn.textParts.push(item['text'].trim());
@@ -123,17 +130,4 @@ function isFailedResult(result: unknown): boolean {
   if (!isRecord(result)) return false;
   if (result['status'] === 'error') return true;
   return isRecord(result['value']) && result['value']['isError'] === true;
-}
-
-function newTurn(role: TurnDraft['role'], ts: number | null): TurnDraft {
-  return {
-    role,
-    offset: 0,
-    textParts: [],
-    ts,
-    toolNames: [],
-    actions: [],
-    toolErrors: 0,
-    interrupted: false,
-  };
 }

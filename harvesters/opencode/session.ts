@@ -6,7 +6,14 @@
  * command run by a sub-agent: `command`, `prompt`), `reasoning`, `file`, `compaction`, `step-*`, `patch`...
  */
 import { hasActionRoom, pushActions } from '../shared/actions.js';
-import { finishTurns, isRecord, OrderedSet, parseUtcMs, type TurnDraft } from '../shared/values.js';
+import {
+  finishTurns,
+  isRecord,
+  OrderedSet,
+  parseUtcMs,
+  type TurnDraft,
+  emptyTurnDraft,
+} from '../shared/values.js';
 import { openCodeToolActions, openCodeToolFile } from './actions.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 
@@ -98,7 +105,7 @@ class SessionBuilder {
     }
     this.noteModel(message.data['model']);
     if (texts.length === 0) return; // compaction requests, OpenCode's own reminders
-    const turn = newTurn('user', ts);
+    const turn = emptyTurnDraft('user', ts);
     turn.textParts.push(texts.join('\n'));
     turn.toolErrors = this.pendingErrors;
     turn.interrupted = this.pendingInterrupt;
@@ -114,7 +121,7 @@ class SessionBuilder {
     if (typeof data['modelID'] === 'string') this.model ||= data['modelID'].trim();
     this.noteModel(data['model']);
     if (isRecord(data['path']) && typeof data['path']['cwd'] === 'string') this.cwd ||= data['path']['cwd'];
-    const turn = newTurn('assistant', ts);
+    const turn = emptyTurnDraft('assistant', ts);
     for (const part of message.parts) {
       if (part['type'] === 'text' && part['synthetic'] !== true) {
         const text = typeof part['text'] === 'string' ? part['text'].trim() : '';
@@ -160,17 +167,4 @@ class SessionBuilder {
     this.startedAt = this.startedAt == null ? ts : Math.min(this.startedAt, ts);
     this.endedAt = this.endedAt == null ? ts : Math.max(this.endedAt, ts);
   }
-}
-
-function newTurn(role: TurnDraft['role'], ts: number | null): TurnDraft {
-  return {
-    role,
-    offset: 0,
-    textParts: [],
-    ts,
-    toolNames: [],
-    actions: [],
-    toolErrors: 0,
-    interrupted: false,
-  };
 }

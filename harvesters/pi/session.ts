@@ -8,7 +8,14 @@
  */
 import path from 'node:path';
 import { hasActionRoom } from '../shared/actions.js';
-import { finishTurns, isRecord, OrderedSet, parseUtcMs, type TurnDraft } from '../shared/values.js';
+import {
+  finishTurns,
+  isRecord,
+  OrderedSet,
+  parseUtcMs,
+  type TurnDraft,
+  emptyTurnDraft,
+} from '../shared/values.js';
 import { piToolAction, piToolFile } from './actions.js';
 import type { HarvestedSession } from '../../src/core/session.js';
 
@@ -92,7 +99,7 @@ export class PiSession {
       text = `/skill:${name}${skill[2] ? ` ${skill[2].trim()}` : ''}`;
     }
     if (text === '') return;
-    const turn = newTurn('user', ts, offset);
+    const turn = emptyTurnDraft('user', ts, offset);
     turn.textParts.push(text);
     turn.toolErrors = this.pendingErrors;
     turn.interrupted = this.pendingInterrupt;
@@ -103,7 +110,7 @@ export class PiSession {
   }
 
   private applyAnswer(message: Record<string, unknown>, ts: number | null, offset: number): void {
-    const turn = newTurn('assistant', ts, offset);
+    const turn = emptyTurnDraft('assistant', ts, offset);
     const blocks = Array.isArray(message['content']) ? message['content'].filter(isRecord) : [];
     for (const block of blocks) {
       if (block['type'] === 'text' && typeof block['text'] === 'string') {
@@ -158,10 +165,6 @@ export class PiSession {
       sourceVersion: '',
     };
   }
-}
-
-function newTurn(role: TurnDraft['role'], ts: number | null, offset: number): TurnDraft {
-  return { role, offset, textParts: [], ts, toolNames: [], actions: [], toolErrors: 0, interrupted: false };
 }
 
 /** A string, or its `text` blocks joined by newlines (images have none). */

@@ -62,6 +62,11 @@ export interface TurnDraft {
   interrupted: boolean;
 }
 
+/** A turn that has nothing yet (sources read whole start every turn at offset 0). */
+export function emptyTurnDraft(role: TurnDraft['role'], ts: number | null, offset = 0): TurnDraft {
+  return { role, offset, textParts: [], ts, toolNames: [], actions: [], toolErrors: 0, interrupted: false };
+}
+
 /** Finished turns: empty assistant turns (thinking only) dropped, numbered from 0 in file order. */
 export function finishTurns(drafts: readonly TurnDraft[]): HarvestedTurn[] {
   return drafts
