@@ -206,17 +206,25 @@ function minedOnce(
 }
 
 /**
+ * Sessions whose turns are read at once while their features are derived: the features are all the
+ * miner keeps, so a first night over thousands of sessions holds one batch's turns, not all of them.
+ */
+const FEATURE_BATCH_SESSIONS = 200;
+
+/**
  * Each session's features: stored ones where still valid, the others read from their turns (loaded
- * in one query) and stored for the next night.
+ * in batches, dropped once read) and stored for the next night.
  */
 function storedFeatures(db: Db, sessions: readonly MinerSession[]): Map<string, SessionFeatures> {
   const store = sessionFeaturesStore<SessionFeatures>(db, minerCodeDigest());
   const found = store.load(sessions.map((s) => s.key));
   const missing = sessions.filter((s) => !found.has(s.key));
-  if (missing.length === 0) return found;
-  const fresh = sessionsWithTurns(db, missing).map((s) => [s.key, sessionFeatures(s)] as const);
-  store.save(fresh);
-  for (const [key, features] of fresh) found.set(key, features);
+  for (let start = 0; start < missing.length; start += FEATURE_BATCH_SESSIONS) {
+    const batch = missing.slice(start, start + FEATURE_BATCH_SESSIONS);
+    const fresh = sessionsWithTurns(db, batch).map((s) => [s.key, sessionFeatures(s)] as const);
+    store.save(fresh);
+    for (const [key, features] of fresh) found.set(key, features);
+  }
   return found;
 }
 

@@ -11,7 +11,7 @@ import type { Lesson, LessonEvidence } from '../../core/lesson.js';
 import { checkKey, type Check } from '../../core/task.js';
 import { avoidedTerm, usedTerm } from '../../core/action-checks.js';
 import { renderAnswer, type Episode } from '../episodes.js';
-import type { FollowUpFinding } from '../rules/session-rules.js';
+import { MAX_ANSWER_EXCERPT as MAX_ANSWER_CHARS, type FollowUpFinding } from '../rules/session-rules.js';
 import { classifyPrompts, isNudge, type ClassifiedPrompt, type CorpusSignals } from './follow-ups.js';
 import type { FollowUpReading } from '../model/read-follow-ups.js';
 import { clauseKey, repeatedClauses, type PromptRef } from './repeated-clauses.js';
@@ -61,7 +61,6 @@ interface Candidate {
 }
 
 const MAX_SENTENCE_CHARS = 300;
-const MAX_ANSWER_CHARS = 1500;
 /** Two rules with this share of their distinctive words in common say the same thing. */
 const SAME_RULE = 0.5;
 const MIN_SHARED_TOKENS = 2;

@@ -14,13 +14,12 @@ import { mentionsWord } from '../../core/negative-check.js';
 import type { Check } from '../../core/task.js';
 import { evaluateCheck } from '../../replay/judges/rule-checks.js';
 import { arrangeChecks } from '../corrections.js';
-import type { FollowUpFinding } from './session-rules.js';
+import { MAX_ANSWER_EXCERPT, type FollowUpFinding } from './session-rules.js';
 
 const MIN_SESSIONS = 2;
 const MIN_NAMED_WORD = 4;
 /** Most rubric criteria a kind keeps. */
 export const MAX_CRITERIA = 6;
-const MAX_ANSWER_EXCERPT = 1500;
 
 /** Corrections that are never rules, whoever reads them (the model pass does not send them). */
 export const PASTED_REASON = 'a pasted log or text, not a rule';

@@ -4,7 +4,7 @@ import type { Check } from '../../core/task.js';
 import type { Episode } from '../episodes.js';
 import { edit, run, write } from '../test-helpers.js';
 import { kindRules } from './kind-rules.js';
-import { followUpFindings } from './session-rules.js';
+import { followUpFindings, MAX_ANSWER_EXCERPT } from './session-rules.js';
 
 const ep = (prompt: string, actions: Episode['actions'] = [], text = ''): Episode => ({
   turnIndex: 0,
@@ -219,6 +219,38 @@ describe('rules from what a correction changed', () => {
       ep('pnpm please', [run('pnpm add dayjs')]),
     ];
     expect(checksOf(episodes)).toEqual([]);
+  });
+});
+
+describe("a finding's answers", () => {
+  // Longer than the excerpt, short enough that the rendered answer still ends with its commands.
+  const prose = (word: string): string =>
+    `${word} `.repeat(Math.ceil((MAX_ANSWER_EXCERPT + 500) / word.length));
+
+  it('keeps an excerpt of each, and the accepted answer whole when the follow-up gave checks', () => {
+    const [checked] = followUpFindings(
+      [
+        ep('add zod', [run('npm install zod')], prose('installed')),
+        ep('No, use yarn not npm', [run('yarn add zod')], prose('done')),
+      ],
+      0,
+      common,
+    );
+    expect(checked?.literal.length).toBeGreaterThan(0);
+    expect(checked?.rejected).toBe(prose('installed').slice(0, MAX_ANSWER_EXCERPT));
+    expect(checked?.accepted.length).toBeGreaterThan(MAX_ANSWER_EXCERPT);
+    expect(checked?.accepted.startsWith(prose('done'))).toBe(true);
+    const [unchecked] = followUpFindings(
+      [
+        ep('add zod', [run('npm install zod')], prose('installed')),
+        ep('and the types too', [run('npm install @types/node')], prose('done')),
+      ],
+      0,
+      common,
+    );
+    expect(unchecked?.literal).toEqual([]);
+    expect(unchecked?.shapes).toEqual([]);
+    expect(unchecked?.accepted).toBe(prose('done').slice(0, MAX_ANSWER_EXCERPT));
   });
 });
 

@@ -13,6 +13,13 @@ import { literalChecks, type LiteralCheck } from './literal.js';
 import { shapeChecks, type ShapeCheck } from './shape.js';
 
 export const MAX_SENTENCE_CHARS = 300;
+/**
+ * What a finding's readers keep of an answer (a lesson's evidence, a correction report). A project's
+ * findings are all held until its lessons are built, so an answer is kept whole only where it is read
+ * whole: the accepted answer of a follow-up that gave checks (`kind-rules.ts` tests other sessions'
+ * checks on it).
+ */
+export const MAX_ANSWER_EXCERPT = 1500;
 
 export interface FollowUpFinding {
   /** Index of the follow-up's episode. */
@@ -27,7 +34,10 @@ export interface FollowUpFinding {
   pasted: boolean;
   literal: LiteralCheck[];
   shapes: ShapeCheck[];
-  /** The answer the user reacted to, and the answer that followed, as replayed. */
+  /**
+   * The answer the user reacted to, and the answer that followed, as replayed: their first
+   * `MAX_ANSWER_EXCERPT` characters, except the accepted answer of a finding with checks, kept whole.
+   */
   rejected: string;
   accepted: string;
 }
@@ -60,11 +70,21 @@ export function followUpFindings(
       pasted,
       literal,
       shapes,
-      rejected: answers.rejected.full,
-      accepted: answers.accepted.full,
+      rejected: excerpt(answers.rejected.full),
+      accepted:
+        literal.length > 0 || shapes.length > 0 ? answers.accepted.full : excerpt(answers.accepted.full),
     });
   }
   return findings;
+}
+
+/**
+ * The answer's first characters as a string of their own: a plain `slice` would keep the whole
+ * answer in memory behind it (the engine shares the parent's characters).
+ */
+function excerpt(answer: string): string {
+  if (answer.length <= MAX_ANSWER_EXCERPT) return answer;
+  return JSON.parse(JSON.stringify(answer.slice(0, MAX_ANSWER_EXCERPT))) as string;
 }
 
 const MAX_RULE_CHARS = 400;

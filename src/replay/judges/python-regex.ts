@@ -18,6 +18,9 @@ export const MAX_PATTERN_CHARS = 1000;
  */
 export const MAX_PROGRAM_SIZE = 1000;
 
+/** How many compiled patterns stay cached (see {@link compilePythonRegex}). */
+const REGEX_CACHE_SIZE = 256;
+
 export interface CheckRegex {
   test(text: string): boolean;
 }
@@ -34,9 +37,14 @@ const INLINE_FLAG_GROUP = /^\(\?([a-zA-Z]+)\)/;
  * Compiles a Python `re` pattern with `re.search` semantics. Leading inline flag groups (`(?i)`,
  * `(?s)`, `(?m)`, `(?x)`, ...) become RE2 flags; Python-only syntax (`\Z`, `(?#...)`, `$`, verbose
  * mode, escapes RE2 lacks) is rewritten. Memoised: judges and the miner test the same few patterns
- * against thousands of answers.
+ * against thousands of answers. A compiled pattern keeps the DFA states its matches built (tens of
+ * KB each), so the cache holds a few hundred: 4,096 held some 50 MB through a first night's mining
+ * of 4,681 sessions (2,027 patterns); 256 compile 578 more there.
  */
-export const compilePythonRegex: (pattern: string) => CompiledRegex = boundedMemo(compileUncached, 4096);
+export const compilePythonRegex: (pattern: string) => CompiledRegex = boundedMemo(
+  compileUncached,
+  REGEX_CACHE_SIZE,
+);
 
 function compileUncached(pattern: string): CompiledRegex {
   if (pattern.length > MAX_PATTERN_CHARS)
