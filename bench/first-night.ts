@@ -95,7 +95,7 @@ try {
   for (let r = 0; r < rounds; r++) {
     // Alternate which goes first, so neither always runs on a warmer page cache.
     const order: Array<'anchor' | 'this'> = r % 2 === 0 ? ['anchor', 'this'] : ['this', 'anchor'];
-    for (const which of order) runs[which].push(night(which === 'anchor' ? (anchor) : root, r));
+    for (const which of order) runs[which].push(night(which === 'anchor' ? anchor : root, r));
   }
   console.log('| build | wall ms | CPU ms | peak RSS MiB | sessions / tasks |');
   console.log('|---|---|---|---|---|');
