@@ -35,7 +35,25 @@ export function sendlessBackend(config: Config): Backend {
 
 export async function explainNight(req: NightRequest, deps: NightDeps): Promise<SendsExplanation> {
   const plan = await planNight({ ...req, planOnly: true }, deps, deps.clock.now());
+  if (req.projectGone) return explainGoneProject(plan);
   return explainPlan(plan, deps.userHome);
+}
+
+/** A folder not on this machine: its night runs the mining passes only, then refuses to train. */
+function explainGoneProject(plan: NightPlan): SendsExplanation {
+  return explainSends({
+    config: plan.config,
+    tasks: [],
+    skill: { path: plan.skill.livePath, text: '' },
+    memory: null,
+    rejected: [],
+    pending: [],
+    kinds: plan.tasks.miningSends ?? [],
+    skills: [],
+    notes: [
+      `project folder ${plan.project} is not on this machine: its night sends only the mining passes listed (no replay, no training)`,
+    ],
+  });
 }
 
 /** The sends of a planned night: the documents it would read, its tasks, and its mining passes. */

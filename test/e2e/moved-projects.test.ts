@@ -140,6 +140,14 @@ describe('projects whose folders are not on this machine', () => {
     const none = await runCli(box, ['run', '--project', nothing, '--backend', 'mock']);
     expect(none.code).toBe(2);
     expect(none.stderr).toBe(`[sleep] error: project folder ${nothing} does not exist or is not a folder\n`);
+    // What such a night would send: its mining passes only, nothing replayed against a skill.
+    const sends = await runCli(box, ['run', '--explain-sends', '--project', alpha, '--json']);
+    expect(sends.code, sends.stderr).toBe(0);
+    expect(sends.stderr).toContain(`[sleep] warning: project folder ${alpha} does not exist on this machine`);
+    expect(JSON.stringify(sends.json())).toContain(
+      `project folder ${alpha} is not on this machine: its night sends only the mining passes listed`,
+    );
+    expect((await runCli(box, ['run', '--explain-sends', '--project', nothing])).code).toBe(2);
   });
 
   it('a handoff night on a moved project has the model read its stored sessions; `lessons` lists what it taught', async () => {

@@ -32,7 +32,6 @@ import {
   folderHere,
   openNightStore,
   projectArg,
-  resolveProject,
   resolveStoredProject,
   type CommonFlags,
 } from '../context.js';
@@ -252,17 +251,21 @@ async function explainSendsAction(flags: NightFlags, command: Command): Promise<
   const ctx = cliContext(flags, NIGHT_START);
   const demo = flags.demo ? prepareDemo(ctx.home, false) : null;
   try {
-    const project = demo ? demo.project : resolveProject(flags.project);
+    // A folder that moved: what its night would send from the sessions the store holds for it.
+    const project = demo ? demo.project : resolveStoredProject(flags.project);
+    const projectGone = !folderHere(project);
     const loaded = projectConfig(ctx, project, command).config;
     const config = demo ? demoConfig(loaded) : loaded;
     const db = openNightStore(ctx, demo ? ':memory:' : dbFile(ctx.home));
     try {
+      if (projectGone) checkGoneProject(db, project, ctx.logger);
       const explanation = await explainNight(
         {
           project,
           config,
           mode: 'run',
           planOnly: true,
+          ...(projectGone ? { projectGone } : {}),
           ...fileTasks(flags),
           ...(demo
             ? {
