@@ -100,3 +100,11 @@ export async function rejectAction(
 }
 
 export const rejectedLine = (id: string): string => `[sleep] rejected ${id}`;
+
+/** What a reject prints, from the command or the dashboard's button: the proposal, then each rule kept out. */
+export const rejectedLines = (r: { id: string; rulesRejected: readonly LearnedRule[] }): string[] => [
+  rejectedLine(r.id),
+  ...r.rulesRejected.map(
+    (rule) => `[sleep]   rule ${rule.n} is not proposed again: ${displayText(rule.line)}`,
+  ),
+];

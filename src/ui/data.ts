@@ -5,7 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { listProposals, readProposal, type ProposalSummary } from '../../proposals/index.js';
+import {
+  listProposals,
+  readProposal,
+  readProposalRules,
+  type ProposalSummary,
+} from '../../proposals/index.js';
+import type { LearnedRule } from '../core/rule-evidence.js';
 import { storedReportSchema, type NightReport } from '../night/night-report.js';
 import { nextRun, parseCron } from '../scheduler/cron-expr.js';
 import { readRegistry, type ScheduleEntry } from '../scheduler/registry.js';
@@ -164,6 +170,8 @@ export interface ProposalView {
   /** null when report.json is not of a shape this version reads (the diff is still shown). */
   report: NightReport | null;
   provenance: Provenance[];
+  /** Its learned lines as `rules.json` numbers them (what Reject may name one by one); [] without one. */
+  rules: LearnedRule[];
 }
 
 /** A proposal with its report and where its rules came from; `db` knows it and dates the sessions. */
@@ -177,7 +185,9 @@ export async function loadProposalView(dir: string, id: string, db: Db): Promise
     provenance.map((p) => p.session),
   );
   for (const p of provenance) p.session_started_at = starts.get(p.session) ?? null;
-  return { project: dir, summary: details.summary, diff: details.diff, report, provenance };
+  // A rules.json that fails its pinned hash lists nothing here; Reject's own read says why.
+  const rules = await readProposalRules(dir, id, proposalLedger(db, dir)).catch(() => []);
+  return { project: dir, summary: details.summary, diff: details.diff, report, provenance, rules };
 }
 
 function provenanceOf(r: NightReport): Provenance[] {

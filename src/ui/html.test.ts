@@ -56,6 +56,7 @@ describe('ui html', () => {
         diff: '+x',
         report: null,
         provenance: [],
+        rules: [],
       },
       { nonce: 'n', static: true },
     );
@@ -68,6 +69,7 @@ describe('ui html', () => {
         diff: '+x',
         report: null,
         provenance: [],
+        rules: [],
       },
       { nonce: 'n', csrf: 'c'.repeat(64) },
     );

@@ -52,8 +52,17 @@ export type RunProposalAction = (
   action: ProposalActionName,
   project: string,
   id: string,
-  extra: { reason?: string },
+  extra: { reason?: string; rules?: number[] },
 ) => Promise<ActionResult>;
+
+/** The checked rule boxes as numbers; anything but a small positive integer is refused. */
+function ruleNumbers(value: unknown): number[] {
+  const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return values.map((v) => {
+    if (typeof v !== 'string' || !/^[1-9][0-9]{0,5}$/.test(v)) throw new Refusal(400, 'a rule is a number');
+    return Number(v);
+  });
+}
 
 export interface UiOptions {
   /** Whose schedule registry lists projects besides the store's nights (the demo's folder has none). */
@@ -202,7 +211,8 @@ export async function startUi(o: UiOptions): Promise<RunningUi> {
     return c.body(asset.text, 200, { 'Content-Type': asset.type });
   });
   app.post('/action', async (c) => {
-    const form = await c.req.parseBody();
+    // `all`: the rule boxes repeat one name; every other field is sent once.
+    const form = await c.req.parseBody({ all: true });
     const field = (k: string): string | undefined => (typeof form[k] === 'string' ? form[k] : undefined);
     if (!sameSecret(field('csrf') ?? c.req.header('x-csrf-token'), csrf))
       throw new Refusal(403, 'the form is not from this server (CSRF token missing or wrong)');
@@ -212,8 +222,12 @@ export async function startUi(o: UiOptions): Promise<RunningUi> {
     const dir = project(field('dir'));
     const id = proposalId(field('id'));
     const reason = field('reason')?.trim();
+    const rules = ruleNumbers(form['rule']);
     // Every action the status does not allow is refused by the CLI's own code, with its message.
-    const result = await o.runAction(action, dir, id, reason ? { reason } : {});
+    const result = await o.runAction(action, dir, id, {
+      ...(reason ? { reason } : {}),
+      ...(action === 'reject' && rules.length > 0 ? { rules } : {}),
+    });
     return c.redirect(`/proposal?${query({ dir, id, flash: flashes.put(result) })}`, 303);
   });
   app.notFound((c) => refuse(c.get('nonce'), 404, 'no such page'));

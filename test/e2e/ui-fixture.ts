@@ -5,6 +5,7 @@ import { cliLessonCounts, cliProposalActions } from '../../src/cli/commands/ui-a
 import type { CliContext } from '../../src/cli/context.js';
 import { dbFile } from '../../src/config/paths.js';
 import { fixedClock } from '../../src/core/clock.js';
+import { RULES_SCHEMA } from '../../src/core/rule-evidence.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { openStore, type Db } from '../../src/store/db.js';
 import { finishNight, setNightProposal, startNight } from '../../src/store/nights-repo.js';
@@ -93,6 +94,19 @@ export async function serve(
         },
       ],
       reportMd: '# night 2\n',
+      rules: JSON.stringify({
+        schema: RULES_SCHEMA,
+        version: 1,
+        rules: [
+          {
+            n: 1,
+            target: '.claude/skills/alpha/SKILL.md',
+            line: '- Use pnpm, never npm.',
+            checks: [],
+            lessons: [],
+          },
+        ],
+      }),
       reportJson: {
         night: 2,
         project: box.project,

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from './cli-helpers.js';
 import { HAND_ALPHA } from './proposal-fixture.js';
-import { closeServers, NIGHTS, q, request, serve } from './ui-fixture.js';
+import { closeServers, csrfOf, NIGHTS, q, request, serve } from './ui-fixture.js';
 
 afterEach(closeServers);
 
@@ -127,5 +127,38 @@ describe('ui server: pages', () => {
       expect(urls.length, p).toBeGreaterThan(0);
       for (const u of urls) expect(u, p).toMatch(/^\/(?!\/)/);
     }
+  });
+});
+
+describe('ui server: rejecting chosen rules', () => {
+  it('offers a box per learned rule and rejects only the checked ones, as `reject --rule` does', async () => {
+    const box = sandbox();
+    const { ui, id } = await serve(box);
+    const page = await request(ui, `/proposal?${q({ dir: box.project, id })}`);
+    expect(page.body).toMatch(/<input type="checkbox" name="rule" value="1" data-testid="reject-rule" \/>/);
+    expect(page.body).toContain('1. - Use pnpm, never npm.');
+    const csrf = csrfOf(page.body);
+    const body = (rules: string[]): string => {
+      const form = new URLSearchParams({ csrf, dir: box.project, id, action: 'reject', reason: 'not ours' });
+      for (const r of rules) form.append('rule', r);
+      return form.toString();
+    };
+    const post = (rules: string[]) =>
+      request(ui, '/action', {
+        method: 'POST',
+        headers: { origin: `http://127.0.0.1:${ui.port}` },
+        body: body(rules),
+      });
+    expect((await post(['x'])).status).toBe(400);
+    // A rule the proposal does not have is refused by the CLI's own check: nothing is rejected.
+    const wrong = await post(['7']);
+    expect(wrong.status).toBe(303);
+    const refused = await request(ui, String(wrong.headers.location));
+    expect(refused.body).toMatch(/data-ok="false"[\s\S]*rule 7/);
+    const done = await post(['1']);
+    expect(done.status).toBe(303);
+    const after = await request(ui, String(done.headers.location));
+    expect(after.body).toContain('data-ok="true"');
+    expect(after.body).toMatch(/rejected/);
   });
 });

@@ -77,7 +77,9 @@ describe('ui: a button’s POST redirects', () => {
     expect(url.searchParams.get('id')).toBe(id);
     const landed = await request(ui, location);
     expect(landed.status).toBe(200);
-    expect(resultText(landed.body)).toBe(`[sleep] rejected ${id}`);
+    expect(resultText(landed.body)).toBe(
+      `[sleep] rejected ${id}\n[sleep]   rule 1 is not proposed again: - Use pnpm, never npm.`,
+    );
     // A reload is a GET of the same address: the page as it is, no message, nothing submitted again.
     const reload = await request(ui, location);
     expect(reload.status).toBe(200);

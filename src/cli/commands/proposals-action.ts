@@ -11,7 +11,7 @@ import {
   readProposalRules,
 } from '../../../proposals/index.js';
 import type { LearnedRule } from '../../core/rule-evidence.js';
-import { rejectAction, rejectedLine } from '../proposal-actions.js';
+import { rejectAction, rejectedLines } from '../proposal-actions.js';
 import { cliContext, openDb, commandProject, type CliContext, type CommonFlags } from '../context.js';
 import { markdownForTerminal } from '../markdown-terminal.js';
 import { displayText, printJson, say, terminalText, wantsColour, write } from '../output.js';
@@ -186,8 +186,6 @@ export async function doReject(
       });
       return;
     }
-    say(rejectedLine(result.id));
-    for (const r of result.rulesRejected)
-      say(`[sleep]   rule ${r.n} is not proposed again: ${displayText(r.line)}`);
+    for (const line of rejectedLines(result)) say(line);
   });
 }

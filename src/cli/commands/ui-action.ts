@@ -21,7 +21,7 @@ import {
   adoptAction,
   adoptedLines,
   rejectAction,
-  rejectedLine,
+  rejectedLines,
   revertAction,
   revertedLines,
 } from '../proposal-actions.js';
@@ -57,7 +57,7 @@ export function cliProposalActions(
       } else if (action === 'revert') {
         revertedLines(await revertAction({ ...base, id, force: false, commit: false }), out);
       } else {
-        out(rejectedLine((await rejectAction({ ...base, id, ...extra })).id));
+        for (const line of rejectedLines(await rejectAction({ ...base, id, ...extra }))) out(line);
       }
       return { ok: true, lines };
     } catch (err) {

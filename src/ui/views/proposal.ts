@@ -59,13 +59,31 @@ function actionForms(v: ProposalView, o: RenderOptions): Html {
       ? form(
           a,
           ACTION_LABELS[a],
-          html`<input type="text" name="reason" id="reject-reason" placeholder="reason (optional)" />`,
+          html`<input type="text" name="reason" id="reject-reason" placeholder="reason (optional)" />
+            ${ruleChoices(v)}`,
         )
       : form(a, a === 'adopt' && v.summary.status === 'adopted' ? 'Adopt the rest' : ACTION_LABELS[a]),
   );
   return html`<section id="actions" data-actions="${actions.join(' ')}">
     ${forms.length ? forms : html`<p class="muted" id="no-actions">Nothing to do: it was ${v.summary.status}.</p>`}
   </section>`;
+}
+
+/** One box per learned line: checked ones alone are rejected (kept out in any wording); none: all. */
+function ruleChoices(v: ProposalView): Html {
+  if (v.rules.length === 0) return html``;
+  const boxes = v.rules.map((r) => {
+    const box = html`<input type="checkbox" name="rule" value="${String(r.n)}" data-testid="reject-rule" />`;
+    return html`<li>
+      <label>${box} ${`${r.n}. ${r.line}`} <span class="muted">(${r.target})</span></label>
+    </li>`;
+  });
+  return html`<fieldset id="reject-rules">
+    <legend>Reject only these rules (none checked: the whole proposal)</legend>
+    <ul>
+      ${boxes}
+    </ul>
+  </fieldset>`;
 }
 
 function resultBox(result: ActionResult | undefined): Html {

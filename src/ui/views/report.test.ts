@@ -29,6 +29,7 @@ const view: ProposalView = {
       session_started_at: null,
     },
   ],
+  rules: [],
 };
 
 /** No tag or attribute of the planted text survives; every copy of it is escaped. */

@@ -27,7 +27,7 @@ const summary = (status: ProposalStatus, extra: Partial<ProposalSummary> = {}): 
 });
 const buttons = (page: string): string[] => [...page.matchAll(/ id="(\w+)-button"/g)].map((m) => m[1] ?? '');
 const proposalPage = (s: ProposalSummary) =>
-  renderProposalPage({ project: '/p', summary: s, diff: '+x', report: null, provenance: [] }, o);
+  renderProposalPage({ project: '/p', summary: s, diff: '+x', report: null, provenance: [], rules: [] }, o);
 
 describe('the proposal page', () => {
   it('shows only the buttons its status allows', () => {
