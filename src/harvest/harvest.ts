@@ -23,7 +23,7 @@ import { hasMachinePrompt, redactSession, type ReadySession } from './ready-sess
 import { parsePool, type ParsePool, type ParseReply } from './parse-pool.js';
 import { claimSessionEnds, type SessionEnds } from './session-ends.js';
 import { errorMessage } from '../core/errors.js';
-import { IGNORE_FILE, type HarvestRules } from './harvest-rules.js';
+import type { HarvestRules } from './harvest-rules.js';
 import { keptOut, storedButExcluded } from './kept-out.js';
 import { insertHarvestRun, type RedactionCounts } from '../store/harvest-runs-repo.js';
 import { addNewRedactions, replacedMarkers, sessionMarkers } from './redaction-counts.js';
@@ -101,18 +101,6 @@ export interface HarvestSummary {
   redactions: Partial<Record<SourceId, RedactionCounts>>;
   /** Worker threads that parsed and redacted while this thread wrote (0: all on the main thread). */
   parseWorkers: number;
-}
-
-/** The phase line a harvest ends with (`--progress`, the daemon's log). */
-export function harvestProgressLine(summary: HarvestSummary): string {
-  return `harvest: ${summary.filesParsed} of ${summary.filesSeen} transcript files changed, ${summary.sessionsStored} sessions stored, ${summary.badLines} bad lines skipped`;
-}
-
-/** The offer to forget what was stored before the current exclusions, or null when there is nothing. */
-export function excludedStoredNote(summary: Pick<HarvestSummary, 'excludedStored'>): string | null {
-  const n = summary.excludedStored;
-  if (n === 0) return null;
-  return `${n} stored session${n === 1 ? ' was' : 's were'} harvested before your exclusions (exclude_paths, include_paths, exclude_sources, ${IGNORE_FILE}) kept ${n === 1 ? 'it' : 'them'} out; \`skillopt-sleep forget --excluded\` deletes ${n === 1 ? 'it' : 'them'} (add --dry-run to see first)`;
 }
 
 /**

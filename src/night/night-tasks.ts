@@ -9,7 +9,8 @@ import type { TaskRecord } from '../core/task.js';
 import { selectedSources } from '../harvest/sources.js';
 import { privacyOptions } from '../harvest/harvest-rules.js';
 import type { upsertTasks } from '../store/learning-repo.js';
-import { excludedStoredNote, harvest, harvestProgressLine, type HarvestSummary } from '../harvest/harvest.js';
+import { harvest, type HarvestSummary } from '../harvest/harvest.js';
+import { logHarvestEnd } from '../harvest/harvest-end.js';
 import {
   DEFAULT_MAX_SESSIONS,
   emptyNightNote,
@@ -99,9 +100,7 @@ export async function harvestAndMine(req: NightRequest, deps: NightDeps): Promis
     // ones, and retention (the demo's transcripts are old) is for the user's own store.
     ...(req.harvestCtx ? {} : { stateHome: deps.home, retentionDays: config.retention_days }),
   });
-  deps.logger.progress(harvestProgressLine(summary));
-  const excludedNote = excludedStoredNote(summary);
-  if (excludedNote) deps.logger.warn(excludedNote);
+  logHarvestEnd(summary, deps.logger);
   const mined0 = mineProjectClusters(
     deps.db,
     req.project,

@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { IoError, UsageError, errorMessage, errnoCode } from '../../core/errors.js';
 import { DEFAULT_FILE_MODE, writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import { dbFile } from '../../config/paths.js';
-import { excludedStoredNote, harvest, harvestProgressLine } from '../../harvest/harvest.js';
+import { harvest } from '../../harvest/harvest.js';
+import { logHarvestEnd } from '../../harvest/harvest-end.js';
 import { privacyOptions } from '../../harvest/harvest-rules.js';
 import { TASKS_FORMAT_V1, tasksFileObject, tasksFileText } from '../../miner/tasks-file.js';
 import { teamExportTasks, type LocalPaths } from '../../miner/team-tasks.js';
@@ -120,9 +121,7 @@ export async function doExport(flags: ExportFlags, command: Command): Promise<vo
       ...privacyOptions(config, ctx.userHome),
       onFile: (done, total) => ctx.status?.count(done, total, 'transcript files'),
     });
-    ctx.logger.progress(harvestProgressLine(summary));
-    const excludedNote = excludedStoredNote(summary);
-    if (excludedNote) ctx.logger.warn(excludedNote);
+    logHarvestEnd(summary, ctx.logger);
     checkGoneProject(db, project, ctx.logger);
     const local = { project, home: ctx.userHome };
     const mined = mineProjectTasks(db, project, config, ctx.clock);

@@ -6,12 +6,8 @@ import type { Command } from 'commander';
 import { SOURCE_IDS } from '../../../harvesters/index.js';
 import { IoError, UsageError, errorMessage, errnoCode } from '../../core/errors.js';
 import { tasksFileObject, tasksFileText } from '../../miner/tasks-file.js';
-import {
-  excludedStoredNote,
-  harvest,
-  harvestProgressLine,
-  type HarvestSummary,
-} from '../../harvest/harvest.js';
+import { harvest, type HarvestSummary } from '../../harvest/harvest.js';
+import { logHarvestEnd } from '../../harvest/harvest-end.js';
 import { demoConfig, prepareDemo } from '../../night/demo.js';
 import {
   DEFAULT_MAX_SESSIONS,
@@ -120,9 +116,7 @@ export async function doHarvest(
       ...privacyOptions(config, ctx.userHome),
       onFile: (done, total) => ctx.status?.count(done, total, 'transcript files'),
     });
-    ctx.logger.progress(harvestProgressLine(summary));
-    const excludedNote = excludedStoredNote(summary);
-    if (excludedNote) ctx.logger.warn(excludedNote);
+    logHarvestEnd(summary, ctx.logger);
     // After the harvest: a fresh store learns only now what was recorded in a folder that is gone.
     checkGoneProject(db, project, ctx.logger);
     const mined = mineProjectTasks(db, project, config, ctx.clock, demo !== null, demo?.idSpace);
