@@ -10,7 +10,6 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
-  statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -19,13 +18,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aider } from '../harvesters/aider/aider.js';
 import { cursorCli } from '../harvesters/cursor-cli/cursor-cli.js';
-import type { Harvester } from '../harvesters/types.js';
 import { fixedClock } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/logger.js';
-import type { HarvestedSession, SourceId } from '../src/core/session.js';
+import type { SourceId } from '../src/core/session.js';
 import { harvest, SETTLE_MS } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions, type StoredSession } from '../src/store/sessions-repo.js';
+import { asParsed, byId, parsedSessions, sourceFileOf } from './helpers/stored-as-parsed.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
 const HISTORY = '.aider.chat.history.md';
@@ -60,28 +59,6 @@ function setup() {
   return { home, shop, db, run, stored };
 }
 
-/** What each file of a source parses to, our replays left out: what the store must hold. */
-async function parsedSessions(harvester: Harvester, files: string[]): Promise<HarvestedSession[]> {
-  const sessions: HarvestedSession[] = [];
-  for (const file of files) {
-    const st = statSync(file);
-    const parsed = await harvester.parse(
-      { source: harvester.id, path: file, size: st.size, mtimeMs: st.mtimeMs, inode: st.ino },
-      0,
-      { includeOpenLastLine: true },
-    );
-    sessions.push(...parsed.sessions.filter((s) => !s.turns[0]?.text.includes('skillopt-sleep:replay')));
-  }
-  return sessions;
-}
-
-/** A stored session as a parsed one (the store's own fields apart), sorted like the parse. */
-const asParsed = (s: StoredSession): HarvestedSession => {
-  const { key: _key, projectRoot: _root, harvestedAt: _at, ...session } = s;
-  return session;
-};
-const byId = (a: HarvestedSession, b: HarvestedSession) => a.sessionId.localeCompare(b.sessionId);
-
 describe('Cursor CLI and Aider through the harvest', () => {
   it('stores every Cursor session as its transcript holds it, and reads nothing twice', async () => {
     const h = setup();
@@ -94,7 +71,10 @@ describe('Cursor CLI and Aider through the harvest', () => {
     });
     expect(Object.keys(summary.bySource)).toEqual(['cursor-cli']);
     const files = (await cursorCli.discover({ home: h.home, env: {} })).map((f) => f.path);
-    const expected = await parsedSessions(cursorCli, files);
+    const expected = await parsedSessions(
+      cursorCli,
+      files.map((f) => sourceFileOf(cursorCli, f)),
+    );
     expect(h.stored('cursor-cli').map(asParsed).sort(byId)).toEqual(expected.sort(byId));
     expect(
       h
@@ -114,7 +94,7 @@ describe('Cursor CLI and Aider through the harvest', () => {
     const h = setup();
     const summary = await h.run(['aider'], [h.shop]);
     expect(summary.bySource.aider).toMatchObject({ files: 1, parsed: 1, new: 4, machine_sessions: 1 });
-    const expected = await parsedSessions(aider, [path.join(h.shop, HISTORY)]);
+    const expected = await parsedSessions(aider, [sourceFileOf(aider, path.join(h.shop, HISTORY))]);
     expect(h.stored('aider').map(asParsed).sort(byId)).toEqual(expected.sort(byId));
     expect(new Set(h.stored('aider').map((s) => s.projectRoot))).toEqual(new Set([h.shop]));
     expect((await h.run(['aider'], [h.shop])).filesParsed).toBe(0);

@@ -11,13 +11,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cursorIde } from '../harvesters/cursor-ide/cursor-ide.js';
 import { goose } from '../harvesters/goose/goose.js';
 import { opencode } from '../harvesters/opencode/opencode.js';
-import type { Harvester } from '../harvesters/types.js';
 import { fixedClock } from '../src/core/clock.js';
 import { silentLogger } from '../src/core/logger.js';
-import type { HarvestedSession, SourceId } from '../src/core/session.js';
+import type { SourceId } from '../src/core/session.js';
 import { harvest } from '../src/harvest/harvest.js';
 import { openStore } from '../src/store/db.js';
 import { querySessions, type StoredSession } from '../src/store/sessions-repo.js';
+import { asParsed, byId, parsedSessions } from './helpers/stored-as-parsed.js';
 import {
   installCursorIdeFixture,
   installGooseFixture,
@@ -44,28 +44,12 @@ function setup() {
   return { home, openCodeDb, gooseDb, cursorDb, run, stored };
 }
 
-/** What each discovered file of a source parses to, our replays left out: what the store must hold. */
-async function parsedSessions(harvester: Harvester, home: string): Promise<HarvestedSession[]> {
-  const sessions: HarvestedSession[] = [];
-  for (const file of await harvester.discover({ home, env: {} })) {
-    const parsed = await harvester.parse(file, 0, { includeOpenLastLine: true });
-    sessions.push(...parsed.sessions.filter((s) => !s.turns[0]?.text.includes('skillopt-sleep:replay')));
-  }
-  return sessions;
-}
-
-const asParsed = (s: StoredSession): HarvestedSession => {
-  const { key: _key, projectRoot: _root, harvestedAt: _at, ...session } = s;
-  return session;
-};
-const byId = (a: HarvestedSession, b: HarvestedSession) => a.sessionId.localeCompare(b.sessionId);
-
 describe('OpenCode through the harvest', () => {
   it('stores every session as the store and the JSON files hold it, and reads nothing twice', async () => {
     const h = setup();
     const summary = await h.run(['opencode']);
     expect(summary.bySource.opencode).toMatchObject({ files: 5, parsed: 5, new: 3, machine_sessions: 1 });
-    const expected = await parsedSessions(opencode, h.home);
+    const expected = await parsedSessions(opencode, await opencode.discover({ home: h.home, env: {} }));
     expect(h.stored('opencode').map(asParsed).sort(byId)).toEqual(expected.sort(byId));
     expect(
       h
@@ -105,7 +89,7 @@ describe('Goose through the harvest', () => {
     const h = setup();
     const summary = await h.run(['goose']);
     expect(summary.bySource.goose).toMatchObject({ files: 4, parsed: 4, new: 2, machine_sessions: 1 });
-    const expected = await parsedSessions(goose, h.home);
+    const expected = await parsedSessions(goose, await goose.discover({ home: h.home, env: {} }));
     expect(h.stored('goose').map(asParsed).sort(byId)).toEqual(expected.sort(byId));
     expect(
       h
@@ -145,7 +129,7 @@ describe('the Cursor editor through the harvest', () => {
       new: 2,
       machine_sessions: 1,
     });
-    const expected = await parsedSessions(cursorIde, h.home);
+    const expected = await parsedSessions(cursorIde, await cursorIde.discover({ home: h.home, env: {} }));
     expect(h.stored('cursor-ide').map(asParsed).sort(byId)).toEqual(expected.sort(byId));
     expect(
       h
