@@ -14,6 +14,7 @@ import { defaultConfig, type Config } from '../src/config/schema.js';
 import { runNight, type NightDeps } from '../src/night/run-night.js';
 import { openStore } from '../src/store/db.js';
 import { brainBackend, textOf } from './helpers/brain-backend.js';
+import { installTask, publishTask, writeTasksFile } from './helpers/pnpm-tasks.js';
 
 function setup() {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sos-lift-'));
@@ -31,45 +32,16 @@ function setup() {
   return { root, deps, project };
 }
 
-/** "Use pnpm instead of npm": every install task wants it; publishing wants the npm command itself. */
-const install = (id: string, pkg: string, split: string) => ({
-  id,
-  intent: `Add ${pkg} to the web app`,
-  attempted_solution: `Run npm install ${pkg} and import it.`,
-  reference_kind: 'rule',
-  judge: {
-    kind: 'rule',
-    checks: [
-      { op: 'contains', arg: 'pnpm' },
-      { op: 'not_mentions', arg: 'npm' },
-    ],
-  },
-  tags: ['kind:deps'],
-  split,
-});
-const publish = (id: string, split: string) => ({
-  id,
-  intent: 'Release the package',
-  attempted_solution: 'Run npm publish --access public.',
-  reference_kind: 'rule',
-  judge: { kind: 'rule', checks: [{ op: 'regex', arg: '\\bnpm publish' }] },
-  tags: ['kind:deps'],
-  split,
-});
-
-function tasksFile(root: string, tasks: object[]): string {
-  const file = path.join(root, `tasks-${tasks.length}.json`);
-  writeFileSync(file, JSON.stringify({ format: 'skillopt_sleep.tasks.v1', reviewed: false, tasks }));
-  return file;
-}
+const tasksFile = (root: string, tasks: object[]): string =>
+  writeTasksFile(root, `tasks-${tasks.length}.json`, tasks);
 
 const VALIDATION = [
-  install('t1', 'zod', 'train'),
-  install('t2', 'dayjs', 'train'),
-  install('v1', 'clsx', 'val'),
-  install('v2', 'nanoid', 'val'),
-  install('v3', 'ky', 'val'),
-  publish('v4', 'val'),
+  installTask('t1', 'zod', 'train'),
+  installTask('t2', 'dayjs', 'train'),
+  installTask('v1', 'clsx', 'val'),
+  installTask('v2', 'nanoid', 'val'),
+  installTask('v3', 'ky', 'val'),
+  publishTask('v4', 'val'),
 ];
 
 describe('a night whose candidate fixes three tasks and breaks one', () => {
@@ -131,9 +103,9 @@ describe('a night whose candidate fixes three tasks and breaks one', () => {
     const { root, deps, project } = setup();
     const tasks = [
       ...VALIDATION.filter((t) => t.id !== 'v4'),
-      install('h1', 'zx', 'test'),
-      install('h2', 'execa', 'test'),
-      publish('h3', 'test'),
+      installTask('h1', 'zx', 'test'),
+      installTask('h2', 'execa', 'test'),
+      publishTask('h3', 'test'),
     ];
     const r = await runNight(
       {
@@ -169,11 +141,11 @@ describe('a night with several samples on a model backend', () => {
     const { root, deps, project } = setup();
     const { provider, backend } = brainBackend();
     const tasks = [
-      install('t1', 'zod', 'train'),
-      install('t2', 'dayjs', 'train'),
-      install('v1', 'clsx', 'val'),
-      install('h1', 'zx', 'test'),
-      install('h2', 'execa', 'test'),
+      installTask('t1', 'zod', 'train'),
+      installTask('t2', 'dayjs', 'train'),
+      installTask('v1', 'clsx', 'val'),
+      installTask('h1', 'zx', 'test'),
+      installTask('h2', 'execa', 'test'),
     ];
     const file = path.join(root, 'reviewed.json');
     writeFileSync(file, JSON.stringify({ format: 'skillopt_sleep.tasks.v1', reviewed: true, tasks }));

@@ -6,45 +6,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, sandbox, type Sandbox } from './cli-helpers.js';
+import { installTask, publishTask, writeTasksFile } from '../helpers/pnpm-tasks.js';
 
 /** "Use pnpm instead of npm" helps installs and breaks a release, which only the held-out test holds. */
-const install = (id: string, pkg: string, split: string) => ({
-  id,
-  intent: `Add ${pkg} to the web app`,
-  attempted_solution: `Run npm install ${pkg} and import it.`,
-  reference_kind: 'rule',
-  judge: {
-    kind: 'rule',
-    checks: [
-      { op: 'contains', arg: 'pnpm' },
-      { op: 'not_mentions', arg: 'npm' },
-    ],
-  },
-  tags: ['kind:deps'],
-  split,
-});
-
 function tasksFile(box: Sandbox): string {
-  const file = path.join(box.root, 'tasks.json');
-  const tasks = [
-    install('t1', 'zod', 'train'),
-    install('t2', 'dayjs', 'train'),
-    install('v1', 'clsx', 'val'),
-    install('v2', 'ky', 'val'),
-    install('h1', 'zx', 'test'),
-    install('h2', 'execa', 'test'),
-    {
-      id: 'h3',
-      intent: 'Release the package',
-      attempted_solution: 'Run npm publish --access public.',
-      reference_kind: 'rule',
-      judge: { kind: 'rule', checks: [{ op: 'regex', arg: '\\bnpm publish' }] },
-      tags: ['kind:deps'],
-      split: 'test',
-    },
-  ];
-  writeFileSync(file, JSON.stringify({ format: 'skillopt_sleep.tasks.v1', reviewed: false, tasks }));
-  return file;
+  return writeTasksFile(box.root, 'tasks.json', [
+    installTask('t1', 'zod', 'train'),
+    installTask('t2', 'dayjs', 'train'),
+    installTask('v1', 'clsx', 'val'),
+    installTask('v2', 'ky', 'val'),
+    installTask('h1', 'zx', 'test'),
+    installTask('h2', 'execa', 'test'),
+    publishTask('h3', 'test'),
+  ]);
 }
 
 async function stagedNight(
