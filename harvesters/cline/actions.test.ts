@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clineToolActions, searchReplaceText, xmlToolCalls } from './actions.js';
-import type { ToolAction } from '../../src/core/session.js';
-
-function act(kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction {
-  return { kind, tool, target, added, removed };
-}
+import { act } from '../shared/test-helpers.js';
 
 describe('searchReplaceText', () => {
   it('reads every block of the current Cline markers', () => {

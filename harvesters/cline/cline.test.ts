@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IoError } from '../../src/core/errors.js';
 import { cline, CLINE_STORAGE_ENV, roo } from './cline.js';
-import type { HarvestedSession, HarvestedTurn, SourceFile, ToolAction } from '../../src/core/session.js';
+import type { HarvestedSession, HarvestedTurn, SourceFile } from '../../src/core/session.js';
+import { act } from '../shared/test-helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', '..', 'test', 'fixtures', 'cline', 'globalStorage');
@@ -30,10 +31,6 @@ function taskFile(id: string): SourceFile {
   const file = path.join(storage, 'tasks', id, 'api_conversation_history.json');
   const st = statSync(file);
   return { source: 'cline', path: file, size: st.size, mtimeMs: st.mtimeMs, inode: st.ino };
-}
-
-function act(kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction {
-  return { kind, tool, target, added, removed };
 }
 
 /** A turn as the fixture holds it (offsets are 0: the files are read whole). */

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { roo } from './cline.js';
-import type { HarvestedSession, HarvestedTurn, SourceFile, ToolAction } from '../../src/core/session.js';
+import type { HarvestedSession, HarvestedTurn, SourceFile } from '../../src/core/session.js';
+import { act } from '../shared/test-helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURES = path.join(here, '..', '..', 'test', 'fixtures', 'roo', 'globalStorage');
@@ -31,10 +32,6 @@ function taskFile(id: string): SourceFile {
   const file = path.join(storage, 'tasks', id, 'api_conversation_history.json');
   const st = statSync(file);
   return { source: 'roo', path: file, size: st.size, mtimeMs: st.mtimeMs, inode: st.ino };
-}
-
-function act(kind: ToolAction['kind'], tool: string, target = '', added = '', removed = ''): ToolAction {
-  return { kind, tool, target, added, removed };
 }
 
 function turn(
