@@ -2,7 +2,6 @@
  * What the target sees of the input workbook (it cannot open it itself): each sheet's name and size and
  * its first rows as `A1=value` cells, bounded in sheets, rows, columns and characters.
  */
-import ExcelJS from 'exceljs';
 import { errorMessage } from '../../../core/errors.js';
 import { showCell } from './cell-value.js';
 import { toCellValue } from './workbook-cells.js';
@@ -15,7 +14,9 @@ export interface PreviewLimits {
 }
 
 export async function workbookPreview(file: string, limits: PreviewLimits): Promise<string> {
-  const wb = new ExcelJS.Workbook();
+  // Loaded on first use: `train` on any other environment does not pay for it (about 150 ms).
+  const { default: excel } = await import('exceljs');
+  const wb = new excel.Workbook();
   try {
     await wb.xlsx.readFile(file);
   } catch (err) {

@@ -4,7 +4,7 @@
  * and whether a number is a date, a time or a duration is decided by openpyxl's reading of the number
  * format, not exceljs's (the two differ on some formats).
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { InputError, errorMessage } from '../../../core/errors.js';
 import type { CellValue } from './cell-value.js';
 
@@ -86,7 +86,9 @@ export interface WorkbookCells {
 }
 
 export async function readWorkbookCells(file: string): Promise<WorkbookCells> {
-  const wb = new ExcelJS.Workbook();
+  // Loaded on first use: `train` on any other environment does not pay for it (about 150 ms).
+  const { default: excel } = await import('exceljs');
+  const wb = new excel.Workbook();
   try {
     await wb.xlsx.readFile(file);
   } catch (err) {
